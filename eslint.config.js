@@ -1,0 +1,24 @@
+import tseslint from 'typescript-eslint';
+
+const sdk = { group: ['@modelcontextprotocol/*'], message: 'Only @blitz/core and the daemon speak MCP.' };
+const core = { group: ['@blitz/core', '@blitz/core/*'], message: 'The tray and the client speak only the control API.' };
+const apps = { group: ['@blitz/cli', '@blitz/daemon', '@blitz/tray', '**/apps/**'], message: 'Packages never import apps.' };
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'test/fixtures/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.property.name="only"]', message: 'No focused tests.' }],
+    },
+  },
+  {
+    files: ['packages/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [apps] }] },
+  },
+  {
+    files: ['packages/client/**/*.ts', 'apps/tray/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [apps, core, sdk] }] },
+  },
+);

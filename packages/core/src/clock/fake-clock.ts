@@ -1,0 +1,47 @@
+import type { Clock, Timer } from './clock.js';
+
+interface Pending {
+  at: number;
+  seq: number;
+  fn: () => void;
+}
+
+/** A clock that moves only when a test says so; timers due by then run in order. */
+export class FakeClock implements Clock {
+  #now: number;
+  #seq = 0;
+  #pending = new Set<Pending>();
+
+  constructor(start = 1_700_000_000_000) {
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(fn: () => void, ms: number): Timer {
+    const entry: Pending = { at: this.#now + Math.max(0, ms), seq: this.#seq++, fn };
+    this.#pending.add(entry);
+    return { cancel: () => this.#pending.delete(entry) };
+  }
+
+  /** Moves time forward by `ms`, running each timer that falls due, earliest first. */
+  advance(ms: number): void {
+    const target = this.#now + ms;
+    for (;;) {
+      const next = [...this.#pending]
+        .filter((p) => p.at <= target)
+        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!next) break;
+      this.#pending.delete(next);
+      this.#now = next.at;
+      next.fn();
+    }
+    this.#now = target;
+  }
+
+  pendingTimers(): number {
+    return this.#pending.size;
+  }
+}

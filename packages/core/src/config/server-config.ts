@@ -1,0 +1,44 @@
+/** How Blitz reaches one MCP server. */
+export type ServerTransport =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers: Record<string, string> };
+
+/** A pre-registered OAuth client and sign-in options (`[mcp.servers.oauth]`). */
+export interface OAuthConfig {
+  clientId?: string;
+  /** An environment reference such as `${GITHUB_CLIENT_SECRET}`, expanded like other values. */
+  clientSecret?: string;
+  scopes?: string[];
+  callbackPort?: number;
+  authorizationServer?: string;
+}
+
+/** Where a server's definition comes from. */
+export type ServerSource = { kind: 'global'; file: string } | { kind: 'project'; file: string };
+
+/**
+ * One MCP server as Blitz runs it: a validated `[[mcp.servers]]` entry (or project
+ * `.mcp.json` entry) with Codex aliases folded in and defaults applied.
+ */
+export interface ServerConfig {
+  name: string;
+  transport: ServerTransport;
+  /** Allow-list of the server's original tool names; undefined offers every tool. */
+  tools?: string[];
+  autoApprove: boolean;
+  /** stdio only: run in the OS sandbox. */
+  sandbox: boolean;
+  prefix?: string;
+  /** Empty: offered to the `main` agent only; `["*"]`: every agent. */
+  agents: string[];
+  timeoutSeconds: number;
+  startupTimeoutSeconds: number;
+  disabled: boolean;
+  /** Forward the server's sampling requests to the calling client. */
+  sampling: boolean;
+  oauth?: OAuthConfig;
+  source: ServerSource;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 300;
+export const DEFAULT_STARTUP_TIMEOUT_SECONDS = 30;

@@ -1,0 +1,37 @@
+/**
+ * Error codes callers switch on. HTTP statuses are chosen from these in one place, at the
+ * daemon's API edge; nobody branches on message text.
+ */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'INVALID_ARGUMENT'
+  | 'ALREADY_EXISTS'
+  | 'FAILED_PRECONDITION'
+  | 'TIMEOUT'
+  | 'SERVER_UNAVAILABLE'
+  | 'SERVER_EXITED'
+  | 'NEEDS_SIGN_IN'
+  | 'PERMISSION_DENIED'
+  | 'RESULT_TOO_LARGE'
+  | 'CANCELLED'
+  | 'INTERNAL';
+
+export class BlitzError extends Error {
+  readonly code: ErrorCode;
+  /** A finer reason, e.g. `MCP_SERVER_NOT_FOUND`. */
+  readonly reason: string | undefined;
+  /** Every problem, for `INVALID_ARGUMENT`. */
+  readonly problems: readonly string[];
+
+  constructor(code: ErrorCode, message: string, opts: { reason?: string; problems?: readonly string[]; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'BlitzError';
+    this.code = code;
+    this.reason = opts.reason;
+    this.problems = opts.problems ?? [];
+  }
+}
+
+export function isBlitzError(err: unknown, code?: ErrorCode): err is BlitzError {
+  return err instanceof BlitzError && (code === undefined || err.code === code);
+}

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * One test setup for every workspace. Each run also writes a JSON report under
+ * `.test-results/`, which `scripts/test-summary.mjs` adds up into the closing line CI reads.
+ */
+export function sharedTestConfig(workspace: string) {
+  const report = path.join(root, '.test-results', `${workspace.replace(/[@/]/g, '_')}.json`);
+  return {
+    include: ['src/**/*.test.ts', '*.test.ts'],
+    reporters: ['default', 'json'],
+    outputFile: { json: report },
+    pool: 'forks' as const,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  };
+}
