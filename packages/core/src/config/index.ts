@@ -1,0 +1,22 @@
+export * from './server-config.js';
+export * from './paths.js';
+export * from './problem.js';
+export * from './expand-env.js';
+export * from './settings.js';
+export * from './server-entry.js';
+export * from './load-settings.js';
+export * from './project-config.js';
+export * from './trust-store.js';
+export * from './resolve-server.js';
+export * from './effective-servers.js';
+export * from './url-rules.js';
+export * from './write-text-atomic.js';
+export * from './server-to-entry.js';
+export * from './settings-editor.js';
+export {
+  editSettingsFile,
+  readSettingsText,
+  formatValue,
+  type ServerEntry,
+  type TomlValue,
+} from './toml-edit/index.js';

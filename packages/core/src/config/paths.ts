@@ -1,0 +1,31 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where Blitz keeps its files: `BLITZ_HOME`, else the platform's config folder. */
+export function blitzHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.BLITZ_HOME) return path.resolve(env.BLITZ_HOME);
+  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+  switch (platform) {
+    case 'darwin':
+      return path.join(home, 'Library', 'Application Support', 'blitz');
+    case 'win32':
+      return path.win32.join(env.APPDATA ?? path.win32.join(home, 'AppData', 'Roaming'), 'blitz');
+    default:
+      return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'blitz');
+  }
+}
+
+/** The files under a Blitz home (DESIGN.md, "Files on disk"). */
+export function blitzPaths(home: string) {
+  return {
+    home,
+    settings: path.join(home, 'settings.toml'),
+    stateDir: path.join(home, 'state'),
+    daemonState: path.join(home, 'state', 'daemon.json'),
+    trust: path.join(home, 'state', 'trust.json'),
+    secrets: path.join(home, 'state', 'secrets.json'),
+    logs: path.join(home, 'logs'),
+  };
+}
+
+export type BlitzPaths = ReturnType<typeof blitzPaths>;

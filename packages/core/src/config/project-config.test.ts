@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatProblem } from './problem.js';
+import { readProjectConfig } from './project-config.js';
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-project-'));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function write(rel: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+describe('readProjectConfig', () => {
+  it('reads command servers and every URL alias', () => {
+    write('.mcp.json', {
+      mcpServers: {
+        fs: { command: 'npx', args: ['-y', 'server-filesystem'], env: { A: 'b' }, cwd: 'sub' },
+        a: { type: 'http', url: 'https://a.example/mcp', headers: { X: 'y' } },
+        b: { httpUrl: 'https://b.example/mcp' },
+        c: { serverUrl: 'https://c.example/mcp', type: 'streamable-http' },
+      },
+    });
+    const project = readProjectConfig(root);
+    expect(project.problems).toEqual([]);
+    expect(project.files).toEqual([path.join(root, '.mcp.json')]);
+    expect(project.servers.map((s) => [s.name, s.transport])).toEqual([
+      ['fs', { kind: 'stdio', command: 'npx', args: ['-y', 'server-filesystem'], env: { A: 'b' }, cwd: 'sub' }],
+      ['a', { kind: 'http', url: 'https://a.example/mcp', headers: { X: 'y' } }],
+      ['b', { kind: 'http', url: 'https://b.example/mcp', headers: {} }],
+      ['c', { kind: 'http', url: 'https://c.example/mcp', headers: {} }],
+    ]);
+    expect(project.servers[0]!.source).toEqual({ kind: 'project', file: path.join(root, '.mcp.json') });
+  });
+
+  it('skips sse, neither, both and invalid entries, saying why', () => {
+    write('.mcp.json', `{
+  "mcpServers": {
+    "old": { "type": "sse", "url": "https://old.example/sse" },
+    "none": { "args": ["x"] },
+    "both": { "command": "x", "url": "https://h/mcp" },
+    "twourls": { "url": "https://h/mcp", "httpUrl": "https://h/mcp" },
+    "badtype": { "command": "x", "args": "y" },
+    "ok": { "command": "x" }
+  }
+}`);
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => s.name)).toEqual(['ok']);
+    const file = path.join(root, '.mcp.json');
+    expect(project.problems.map(formatProblem)).toEqual([
+      `${file}:3: warning: server "old", field "type": skipped: Blitz speaks stdio and streamable HTTP, not SSE ("type": "sse")`,
+      `${file}:4: warning: server "none": skipped: has neither a command nor a URL`,
+      `${file}:5: warning: server "both": skipped: has both a command and a URL`,
+      `${file}:6: warning: server "twourls": skipped: has more than one URL (url, httpUrl)`,
+      `${file}:7: warning: server "badtype", field "args": skipped: must be an array of strings, not the string "y"`,
+    ]);
+  });
+
+  it('reads .agents/mcp_config.json too; the first file defining a name wins', () => {
+    write('.mcp.json', { mcpServers: { a: { command: 'first' } } });
+    write('.agents/mcp_config.json', { mcpServers: { a: { command: 'second' }, b: { command: 'b' } } });
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => [s.name, s.transport.kind === 'stdio' && s.transport.command])).toEqual([
+      ['a', 'first'],
+      ['b', 'b'],
+    ]);
+    expect(project.problems.map((p) => p.message)).toEqual([`skipped: already defined in ${path.join(root, '.mcp.json')}`]);
+  });
+
+  it('a file that is not JSON is a problem naming its line', () => {
+    write('.mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}\n');
+    const project = readProjectConfig(root);
+    expect(project.servers).toEqual([]);
+    expect(formatProblem(project.problems[0]!)).toMatch(new RegExp(`^${path.join(root, '.mcp.json')}:3: not valid JSON`));
+  });
+
+  it('no files, no servers', () => {
+    expect(readProjectConfig(root)).toEqual({ root, files: [], servers: [], problems: [] });
+  });
+});

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { isTable } from './field-reader.js';
+import { parseServerEntry } from './server-entry.js';
+import type { Problem } from './problem.js';
+import type { ServerConfig } from './server-config.js';
+
+/** A project's MCP config files, in the order they are read; the first defining a name wins. */
+export const PROJECT_CONFIG_FILES = ['.mcp.json', path.join('.agents', 'mcp_config.json')];
+
+export interface ProjectConfig {
+  root: string;
+  /** The config files that exist, absolute. */
+  files: string[];
+  servers: ServerConfig[];
+  /** Skipped entries and unreadable files, with the reason (MCP-44). Never blocks global settings. */
+  problems: Problem[];
+}
+
+const URL_KEYS = ['url', 'httpUrl', 'serverUrl'] as const;
+
+/** Reads `.mcp.json` and `.agents/mcp_config.json` in a workspace root (MCP-04). */
+export function readProjectConfig(root: string): ProjectConfig {
+  const result: ProjectConfig = { root, files: [], servers: [], problems: [] };
+  for (const rel of PROJECT_CONFIG_FILES) {
+    const file = path.join(root, rel);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      result.files.push(file);
+      result.problems.push({ severity: 'error', file, message: `cannot be read: ${(err as Error).message}` });
+      continue;
+    }
+    result.files.push(file);
+    for (const server of parseProjectFile(text, file, result.problems)) {
+      if (result.servers.some((s) => s.name === server.name)) {
+        result.problems.push({ severity: 'warning', file, line: lineOfKey(text, server.name), server: server.name, message: `skipped: already defined in ${result.servers.find((s) => s.name === server.name)!.source.file}` });
+      } else {
+        result.servers.push(server);
+      }
+    }
+  }
+  return result;
+}
+
+export function parseProjectFile(text: string, file: string, problems: Problem[]): ServerConfig[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    const position = /position (\d+)/.exec((err as Error).message);
+    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
+    problems.push({ severity: 'error', file, ...(line === undefined ? {} : { line }), message: `not valid JSON: ${(err as Error).message}` });
+    return [];
+  }
+  const servers = isTable(doc) ? doc.mcpServers : undefined;
+  if (servers === undefined) return [];
+  if (!isTable(servers)) {
+    problems.push({ severity: 'error', file, field: 'mcpServers', message: 'must be an object of servers by name' });
+    return [];
+  }
+  const out: ServerConfig[] = [];
+  for (const [name, raw] of Object.entries(servers)) {
+    const line = lineOfKey(text, name);
+    const skip = (message: string, field?: string) =>
+      problems.push({ severity: 'warning', file, line, server: name, ...(field === undefined ? {} : { field }), message: `skipped: ${message}` });
+    if (!isTable(raw)) {
+      skip('must be an object');
+      continue;
+    }
+    const { type, ...rest } = raw;
+    if (type === 'sse') {
+      skip('Blitz speaks stdio and streamable HTTP, not SSE ("type": "sse")', 'type');
+      continue;
+    }
+    if (type !== undefined && !['stdio', 'http', 'streamable-http', 'streamableHttp'].includes(String(type))) {
+      skip(`unknown transport type ${JSON.stringify(type)}`, 'type');
+      continue;
+    }
+    const urls = URL_KEYS.filter((k) => rest[k] !== undefined);
+    if (urls.length > 1) {
+      skip(`has more than one URL (${urls.join(', ')})`);
+      continue;
+    }
+    const entry: Record<string, unknown> = { ...rest, name };
+    for (const k of URL_KEYS) delete entry[k];
+    if (urls[0]) entry.url = rest[urls[0]];
+    if (entry.command !== undefined && entry.url !== undefined) {
+      skip('has both a command and a URL');
+      continue;
+    }
+    if (entry.command === undefined && entry.url === undefined) {
+      skip('has neither a command nor a URL');
+      continue;
+    }
+    const reasons: Problem[] = [];
+    const config = parseServerEntry(entry, { kind: 'project', file }, (field, message, severity = 'error') =>
+      reasons.push({ severity, file, line, server: name, ...(field === undefined ? {} : { field }), message }),
+    );
+    for (const p of reasons) problems.push(p.severity === 'error' ? { ...p, severity: 'warning', message: `skipped: ${p.message}` } : p);
+    if (config) out.push(config);
+  }
+  return out;
+}
+
+function lineOfKey(text: string, key: string): number | undefined {
+  const at = text.indexOf(`${JSON.stringify(key)}`);
+  return at < 0 ? undefined : text.slice(0, at).split('\n').length;
+}

@@ -1,0 +1,141 @@
+import { FieldReader, isTable } from './field-reader.js';
+import { hasEnvReference } from './expand-env.js';
+import { urlProblem } from './url-rules.js';
+import {
+  DEFAULT_STARTUP_TIMEOUT_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
+  type OAuthConfig,
+  type ServerConfig,
+  type ServerSource,
+} from './server-config.js';
+
+export const SERVER_NAME = /^[A-Za-z0-9._-]+$/;
+export const PREFIX = /^[A-Za-z0-9_-]+$/;
+
+/** Fields of a `[[mcp.servers]]` entry, Codex aliases included. */
+export const SERVER_FIELDS = [
+  'name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'tools', 'enabled_tools', 'auto_approve', 'sandbox',
+  'prefix', 'agents', 'timeout_seconds', 'tool_timeout_sec', 'startup_timeout_seconds', 'startup_timeout_sec',
+  'disabled', 'enabled', 'sampling', 'oauth',
+] as const;
+
+const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server'];
+
+export type ReportFn = (field: string | undefined, message: string, severity?: 'error' | 'warning') => void;
+
+/**
+ * Validates one raw `[[mcp.servers]]` table. Every problem goes to `report`; a config is
+ * returned only when the entry has no errors.
+ */
+export function parseServerEntry(raw: unknown, source: ServerSource, report: ReportFn): ServerConfig | undefined {
+  if (!isTable(raw)) {
+    report(undefined, 'each [[mcp.servers]] entry must be a table');
+    return undefined;
+  }
+  let errors = 0;
+  const error = (field: string | undefined, message: string) => {
+    errors++;
+    report(field, message);
+  };
+  const r = new FieldReader(raw, error);
+
+  const name = r.string('name');
+  if (!r.has('name')) error('name', 'is required');
+  else if (name !== undefined && !SERVER_NAME.test(name)) error('name', `${JSON.stringify(name)} may use only letters, digits, ".", "-" and "_"`);
+
+  const command = r.string('command');
+  const args = r.strings('args');
+  const env = r.stringMap('env');
+  const cwd = r.string('cwd');
+  const url = r.string('url');
+  const headers = r.stringMap('headers');
+  if (r.has('command') && r.has('url')) error(undefined, 'has both command and url; a server is either a command (stdio) or a url (streamable HTTP)');
+  if (!r.has('command') && !r.has('url')) error(undefined, 'needs a command (stdio) or a url (streamable HTTP)');
+  if (command !== undefined && command.trim() === '') error('command', 'must not be empty');
+  if (r.has('url')) {
+    for (const field of ['args', 'env', 'cwd'] as const) if (r.has(field)) error(field, 'is only for command (stdio) servers');
+  }
+  if (r.has('command') && r.has('headers')) error('headers', 'is only for url (streamable HTTP) servers');
+  if (url !== undefined && !hasEnvReference(url)) {
+    const problem = urlProblem(url);
+    if (problem) error('url', problem);
+  }
+
+  const tools = exclusive(r, 'tools', 'enabled_tools', error, (k) => r.strings(k));
+  const timeoutSeconds = exclusive(r, 'timeout_seconds', 'tool_timeout_sec', error, (k) => r.number(k, { min: 1 }));
+  const startupTimeoutSeconds = exclusive(r, 'startup_timeout_seconds', 'startup_timeout_sec', error, (k) => r.number(k, { min: 1 }));
+  const disabled = r.boolean('disabled');
+  const enabled = r.boolean('enabled');
+  if (disabled !== undefined && enabled !== undefined && disabled === enabled) {
+    error('enabled', `contradicts disabled = ${disabled}; keep one of them`);
+  }
+  const prefix = r.string('prefix');
+  if (prefix !== undefined && !PREFIX.test(prefix)) error('prefix', `${JSON.stringify(prefix)} may use only letters, digits, "-" and "_"`);
+  const agents = r.strings('agents');
+  const autoApprove = r.boolean('auto_approve');
+  const sandbox = r.boolean('sandbox');
+  const sampling = r.boolean('sampling');
+  const oauth = parseOAuth(r.table('oauth'), error, report);
+  if (oauth && headers && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+    error('headers', 'a static Authorization header cannot be combined with oauth; remove one of them');
+  }
+
+  for (const key of r.unread()) report(key, 'is not a known field and is ignored', 'warning');
+  if (errors > 0 || name === undefined) return undefined;
+
+  const config: ServerConfig = {
+    name,
+    transport:
+      command !== undefined
+        ? { kind: 'stdio', command, args: args ?? [], env: env ?? {}, ...(cwd === undefined ? {} : { cwd }) }
+        : { kind: 'http', url: url!, headers: headers ?? {} },
+    autoApprove: autoApprove ?? false,
+    sandbox: sandbox ?? true,
+    agents: agents ?? [],
+    timeoutSeconds: timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    startupTimeoutSeconds: startupTimeoutSeconds ?? DEFAULT_STARTUP_TIMEOUT_SECONDS,
+    disabled: disabled ?? (enabled === undefined ? false : !enabled),
+    sampling: sampling ?? false,
+    source,
+  };
+  if (tools !== undefined) config.tools = tools;
+  if (prefix !== undefined) config.prefix = prefix;
+  if (oauth !== undefined) config.oauth = oauth;
+  return config;
+}
+
+/** A field and its Codex alias: either may be used, not both. */
+function exclusive<T>(r: FieldReader, field: string, alias: string, error: (f: string, m: string) => void, read: (k: string) => T | undefined): T | undefined {
+  if (r.has(field) && r.has(alias)) {
+    error(alias, `is an alias of ${field}; use only one of them`);
+    return undefined;
+  }
+  return read(r.has(alias) ? alias : field);
+}
+
+function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string, m: string) => void, report: ReportFn): OAuthConfig | undefined {
+  if (raw === undefined) return undefined;
+  const r = new FieldReader(raw, (field, message) => error(`oauth.${field}`, message));
+  const oauth: OAuthConfig = {};
+  const clientId = r.string('client_id');
+  const clientSecret = r.string('client_secret');
+  const scopes = r.strings('scopes');
+  const callbackPort = r.number('callback_port', { min: 1, max: 65535, integer: true });
+  const authorizationServer = r.string('authorization_server');
+  if (clientSecret !== undefined && !hasEnvReference(clientSecret)) {
+    error('oauth.client_secret', 'must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself');
+  }
+  if (authorizationServer !== undefined && !hasEnvReference(authorizationServer)) {
+    const problem = urlProblem(authorizationServer);
+    if (problem) error('oauth.authorization_server', problem);
+  }
+  for (const key of r.unread()) {
+    if (!OAUTH_FIELDS.includes(key)) report(`oauth.${key}`, 'is not a known field and is ignored', 'warning');
+  }
+  if (clientId !== undefined) oauth.clientId = clientId;
+  if (clientSecret !== undefined) oauth.clientSecret = clientSecret;
+  if (scopes !== undefined) oauth.scopes = scopes;
+  if (callbackPort !== undefined) oauth.callbackPort = callbackPort;
+  if (authorizationServer !== undefined) oauth.authorizationServer = authorizationServer;
+  return oauth;
+}

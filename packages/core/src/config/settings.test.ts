@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { formatProblem, hasErrors } from './problem.js';
+import { DEFAULT_DAEMON_PORT, parseSettings } from './settings.js';
+
+const FILE = '/home/u/.config/blitz/settings.toml';
+
+function problemsOf(text: string): string[] {
+  return parseSettings(text, FILE).problems.map(formatProblem);
+}
+
+describe('parseSettings', () => {
+  it('reads servers, aliases and defaults', () => {
+    const { settings, problems } = parseSettings(
+      `
+[[mcp.servers]]
+name = "fs"
+command = "npx"
+args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+env = { ROOT = "/tmp" }
+
+[[mcp.servers]]
+name = "remote"
+url = "https://mcp.example.com/mcp"
+headers = { Authorization = "Bearer \${TOKEN}" }
+enabled = false
+enabled_tools = ["search"]
+tool_timeout_sec = 20
+startup_timeout_sec = 5
+prefix = "rem"
+agents = ["*"]
+auto_approve = true
+
+[daemon]
+workspace_idle_minutes = 3
+`,
+      FILE,
+    );
+    expect(problems).toEqual([]);
+    expect(settings.daemon).toEqual({ port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: 3 });
+    expect(settings.servers).toEqual([
+      {
+        name: 'fs',
+        transport: { kind: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { ROOT: '/tmp' } },
+        autoApprove: false,
+        sandbox: true,
+        agents: [],
+        timeoutSeconds: 300,
+        startupTimeoutSeconds: 30,
+        disabled: false,
+        sampling: false,
+        source: { kind: 'global', file: FILE },
+      },
+      {
+        name: 'remote',
+        transport: { kind: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        tools: ['search'],
+        prefix: 'rem',
+        autoApprove: true,
+        sandbox: true,
+        agents: ['*'],
+        timeoutSeconds: 20,
+        startupTimeoutSeconds: 5,
+        disabled: true,
+        sampling: false,
+        source: { kind: 'global', file: FILE },
+      },
+    ]);
+  });
+
+  it('an empty file is empty settings', () => {
+    expect(parseSettings('', FILE)).toMatchObject({ problems: [], settings: { servers: [] } });
+  });
+
+  it('reports a file that is not TOML with its line', () => {
+    expect(problemsOf('[[mcp.servers]]\nname = "a"\ncommand = \n')).toEqual([
+      expect.stringMatching(/^\/home\/u\/\.config\/blitz\/settings\.toml:3: not valid TOML: /),
+    ]);
+  });
+
+  it.each([
+    ['wrong type', 'name = "a"\ncommand = "x"\nargs = "--flag"', 'settings.toml:5: server "a", field "args": must be an array of strings, not the string "--flag"'],
+    ['wrong type in env', 'name = "a"\ncommand = "x"\nenv = { K = 1 }', 'settings.toml:5: server "a", field "env.K": must be a string, not the number 1'],
+    ['number as string', 'name = "a"\ncommand = "x"\ntimeout_seconds = "30"', 'settings.toml:5: server "a", field "timeout_seconds": must be a number, not the string "30"'],
+    ['zero timeout', 'name = "a"\ncommand = "x"\ntimeout_seconds = 0', 'settings.toml:5: server "a", field "timeout_seconds": must be at least 1, not 0'],
+    ['neither', 'name = "a"', 'settings.toml:2: server "a": needs a command (stdio) or a url (streamable HTTP)'],
+    ['both', 'name = "a"\ncommand = "x"\nurl = "https://h/mcp"', 'settings.toml:2: server "a": has both command and url; a server is either a command (stdio) or a url (streamable HTTP)'],
+    ['bad name', 'name = "a b"\ncommand = "x"', 'settings.toml:3: server "a b", field "name": "a b" may use only letters, digits, ".", "-" and "_"'],
+    ['missing name', 'command = "x"', 'settings.toml:2: server "#1", field "name": is required'],
+    ['bad prefix', 'name = "a"\ncommand = "x"\nprefix = "a.b"', 'settings.toml:5: server "a", field "prefix": "a.b" may use only letters, digits, "-" and "_"'],
+    ['credentials in url', 'name = "a"\nurl = "https://u:p@h.example/mcp"', 'settings.toml:4: server "a", field "url": must not contain credentials; put them in headers or use OAuth (blitz mcp login)'],
+    ['plain http', 'name = "a"\nurl = "http://mcp.example.com/mcp"', 'settings.toml:4: server "a", field "url": uses plain http to mcp.example.com; use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])'],
+    ['not a url', 'name = "a"\nurl = "mcp.example.com"', 'settings.toml:4: server "a", field "url": is not a valid URL: "mcp.example.com"'],
+    ['args on url', 'name = "a"\nurl = "https://h/mcp"\nargs = ["x"]', 'settings.toml:5: server "a", field "args": is only for command (stdio) servers'],
+    ['headers on command', 'name = "a"\ncommand = "x"\nheaders = { A = "b" }', 'settings.toml:5: server "a", field "headers": is only for url (streamable HTTP) servers'],
+    ['alias twice', 'name = "a"\ncommand = "x"\ntools = []\nenabled_tools = []', 'settings.toml:6: server "a", field "enabled_tools": is an alias of tools; use only one of them'],
+    ['contradiction', 'name = "a"\ncommand = "x"\ndisabled = true\nenabled = true', 'settings.toml:6: server "a", field "enabled": contradicts disabled = true; keep one of them'],
+    ['oauth with static auth', 'name = "a"\nurl = "https://h/mcp"\nheaders = { Authorization = "Bearer x" }\noauth = { client_id = "c" }', 'settings.toml:5: server "a", field "headers": a static Authorization header cannot be combined with oauth; remove one of them'],
+    ['literal client secret', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_secret = "s3cr3t" }', 'settings.toml:5: server "a", field "oauth.client_secret": must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself'],
+  ])('%s', (_, body, expected) => {
+    const problems = problemsOf(`# servers\n[[mcp.servers]]\n${body}\n`);
+    expect(problems.map((p) => p.replace('/home/u/.config/blitz/', ''))).toContain(expected);
+    expect(hasErrors(parseSettings(`[[mcp.servers]]\n${body}\n`, FILE).problems)).toBe(true);
+  });
+
+  it('unknown fields are warnings, not errors', () => {
+    const { problems, settings } = parseSettings('[[mcp.servers]]\nname = "a"\ncommand = "x"\ncolour = "red"\n[extra]\nk = 1\n', FILE);
+    expect(hasErrors(problems)).toBe(false);
+    expect(settings.servers).toHaveLength(1);
+    expect(problems.map(formatProblem)).toEqual([
+      `${FILE}:4: warning: server "a", field "colour": is not a known field and is ignored`,
+      `${FILE}:5: warning: field "extra": is not a known setting and is ignored`,
+    ]);
+  });
+
+  it('a name used twice names both places, and every problem is listed', () => {
+    const problems = problemsOf(
+      '[[mcp.servers]]\nname = "a"\ncommand = "x"\n\n[[mcp.servers]]\nname = "a"\nurl = "https://h/mcp"\n\n[[mcp.servers]]\nname = "b"\nargs = 3\n',
+    );
+    expect(problems).toEqual([
+      `${FILE}:6: server "a", field "name": is used twice; the first is at line 1`,
+      `${FILE}:11: server "b", field "args": must be an array of strings, not the number 3`,
+      `${FILE}:9: server "b": needs a command (stdio) or a url (streamable HTTP)`,
+    ]);
+  });
+
+  it('servers written as something other than an array of tables', () => {
+    expect(problemsOf('[mcp]\nservers = "x"\n')).toEqual([
+      `${FILE}:2: field "mcp.servers": must be an array of tables: write each server as [[mcp.servers]]`,
+    ]);
+  });
+
+  it('a header inside a multi-line string is not a header', () => {
+    const text = '[[mcp.servers]]\nname = "a"\ncommand = "x"\nargs = ["""\n[[mcp.servers]]\n"""]\n[[mcp.servers]]\nname = "b"\ncommand = 1\n';
+    expect(problemsOf(text)).toEqual([`${FILE}:9: server "b", field "command": must be a string, not the number 1`]);
+  });
+
+  it('validates permissions, daemon and hub', () => {
+    expect(
+      problemsOf('[permissions]\nallow = ["mcp:github:*"]\ndeny = ["github:*", 3]\n[daemon]\nport = 70000\nworkspace_idle_minutes = -1\n[hub]\nmax_result_mb = 0\n'),
+    ).toEqual([
+      `${FILE}:3: field "permissions.deny": must be an array of strings, not an array`,
+      `${FILE}:5: field "daemon.port": must be between 0 and 65535, not 70000`,
+      `${FILE}:6: field "daemon.workspace_idle_minutes": must be zero or more, not -1`,
+      `${FILE}:8: field "hub.max_result_mb": must be more than 0`,
+    ]);
+    expect(problemsOf('[permissions]\nask = ["github:*"]\n')).toEqual([
+      `${FILE}:2: field "permissions.ask": "github:*" is not a pattern of the form mcp:<server>:<tool> (* matches anything)`,
+    ]);
+    const { settings } = parseSettings('[permissions]\nallow = ["mcp:github:*"]\nask = ["mcp:*"]\n[hub]\nmax_result_mb = 2\n', FILE);
+    expect(settings.permissions).toEqual({ allow: ['mcp:github:*'], ask: ['mcp:*'], deny: [] });
+    expect(settings.hub.maxResultMb).toBe(2);
+  });
+});

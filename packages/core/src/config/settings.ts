@@ -1,0 +1,130 @@
+import { parse, TomlError } from 'smol-toml';
+import { FieldReader, isTable } from './field-reader.js';
+import { parseServerEntry } from './server-entry.js';
+import type { Problem } from './problem.js';
+import type { ServerConfig } from './server-config.js';
+import { TomlLocator } from './toml-locator.js';
+
+export const DEFAULT_DAEMON_PORT = 47823;
+export const DEFAULT_WORKSPACE_IDLE_MINUTES = 10;
+export const DEFAULT_MAX_RESULT_MB = 16;
+
+export interface Permissions {
+  allow: string[];
+  ask: string[];
+  deny: string[];
+}
+
+export interface Settings {
+  servers: ServerConfig[];
+  permissions: Permissions;
+  daemon: { port: number; workspaceIdleMinutes: number };
+  hub: { maxResultMb: number };
+}
+
+export interface ParsedSettings {
+  settings: Settings;
+  /** Every problem found; any error means the settings must not be used. */
+  problems: Problem[];
+}
+
+export function emptySettings(): Settings {
+  return {
+    servers: [],
+    permissions: { allow: [], ask: [], deny: [] },
+    daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
+    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB },
+  };
+}
+
+/** `mcp:<server>:<tool>`, `*` matching any run of characters in either part. */
+const PERMISSION_PATTERN = /^mcp:[A-Za-z0-9._*-]+(:[A-Za-z0-9._*-]+)?$/;
+
+/** Parses and validates settings.toml text, collecting every problem (MCP-01). */
+export function parseSettings(text: string, file: string): ParsedSettings {
+  const settings = emptySettings();
+  const problems: Problem[] = [];
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (err) {
+    const line = err instanceof TomlError ? err.line : undefined;
+    const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    problems.push({ severity: 'error', file, ...(line === undefined ? {} : { line }), message: `not valid TOML: ${message}` });
+    return { settings, problems };
+  }
+  const at = new TomlLocator(text);
+  const top = new FieldReader(doc, (field, message) => problems.push({ severity: 'error', file, line: at.table(field), field, message }));
+
+  const mcp = top.table('mcp') ?? {};
+  const rawServers = mcp.servers;
+  if (rawServers !== undefined && !Array.isArray(rawServers)) {
+    problems.push({ severity: 'error', file, line: at.table('mcp', 'servers'), field: 'mcp.servers', message: 'must be an array of tables: write each server as [[mcp.servers]]' });
+  }
+  const names = new Map<string, number>();
+  (Array.isArray(rawServers) ? rawServers : []).forEach((raw, index) => {
+    const name = isTable(raw) && typeof raw.name === 'string' ? raw.name : undefined;
+    const report = (field: string | undefined, message: string, severity: 'error' | 'warning' = 'error') =>
+      problems.push({
+        severity,
+        file,
+        line: at.server(index, field),
+        server: name ?? `#${index + 1}`,
+        ...(field === undefined ? {} : { field }),
+        message,
+      });
+    const config = parseServerEntry(raw, { kind: 'global', file }, report);
+    if (name !== undefined) {
+      const first = names.get(name);
+      if (first !== undefined) report('name', `is used twice; the first is at line ${at.server(first) ?? '?'}`);
+      else names.set(name, index);
+    }
+    if (config) settings.servers.push(config);
+  });
+  for (const key of Object.keys(mcp)) {
+    if (key !== 'servers') problems.push({ severity: 'warning', file, line: at.table('mcp', key), field: `mcp.${key}`, message: 'is not a known setting and is ignored' });
+  }
+
+  const perms = top.table('permissions');
+  if (perms) {
+    const r = new FieldReader(perms, (field, message) => problems.push({ severity: 'error', file, line: at.table('permissions', field), field: `permissions.${field}`, message }));
+    for (const kind of ['allow', 'ask', 'deny'] as const) {
+      const patterns = r.strings(kind) ?? [];
+      for (const pattern of patterns) {
+        if (!PERMISSION_PATTERN.test(pattern)) {
+          problems.push({ severity: 'error', file, line: at.table('permissions', kind), field: `permissions.${kind}`, message: `${JSON.stringify(pattern)} is not a pattern of the form mcp:<server>:<tool> (* matches anything)` });
+        }
+      }
+      settings.permissions[kind] = patterns;
+    }
+    warnUnread(r, 'permissions', at, file, problems);
+  }
+
+  const daemon = top.table('daemon');
+  if (daemon) {
+    const r = new FieldReader(daemon, (field, message) => problems.push({ severity: 'error', file, line: at.table('daemon', field), field: `daemon.${field}`, message }));
+    settings.daemon.port = r.number('port', { min: 0, max: 65535, integer: true }) ?? settings.daemon.port;
+    settings.daemon.workspaceIdleMinutes = r.number('workspace_idle_minutes', { min: 0 }) ?? settings.daemon.workspaceIdleMinutes;
+    warnUnread(r, 'daemon', at, file, problems);
+  }
+
+  const hub = top.table('hub');
+  if (hub) {
+    const r = new FieldReader(hub, (field, message) => problems.push({ severity: 'error', file, line: at.table('hub', field), field: `hub.${field}`, message }));
+    const mb = r.number('max_result_mb', { min: 0 });
+    if (mb === 0) problems.push({ severity: 'error', file, line: at.table('hub', 'max_result_mb'), field: 'hub.max_result_mb', message: 'must be more than 0' });
+    else settings.hub.maxResultMb = mb ?? settings.hub.maxResultMb;
+    warnUnread(r, 'hub', at, file, problems);
+  }
+
+  for (const key of top.unread()) {
+    problems.push({ severity: 'warning', file, line: at.table(key), field: key, message: 'is not a known setting and is ignored' });
+  }
+  return { settings, problems };
+}
+
+function warnUnread(r: FieldReader, table: string, at: TomlLocator, file: string, problems: Problem[]): void {
+  for (const key of r.unread()) {
+    problems.push({ severity: 'warning', file, line: at.table(table, key), field: `${table}.${key}`, message: 'is not a known setting and is ignored' });
+  }
+}

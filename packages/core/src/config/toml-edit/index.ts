@@ -1,0 +1,11 @@
+export { addServerEntry } from './add-server-entry.js';
+export { removeServerEntry } from './remove-server-entry.js';
+export { setServerDisabled } from './set-server-disabled.js';
+export { replaceServerEntry } from './replace-server-entry.js';
+export { formatServerEntry, SERVER_FIELD_ORDER, type ServerEntry } from './format-server-entry.js';
+export { formatKey, formatString, formatValue, type TomlValue } from './format-value.js';
+export { withServerAdded, withServerDisabled, withServerRemoved, withServerReplaced } from './intended-settings.js';
+export { editSettingsFile, readSettingsText, type EditSettingsOptions, type EditSettingsResult } from './edit-settings-file.js';
+export { type LockOptions } from './settings-file-lock.js';
+export { parseSettings } from './parse-settings.js';
+export { firstDifference } from './first-difference.js';

@@ -1,0 +1,78 @@
+/**
+ * Finds the line of a table or key in TOML text, so problems can name it. smol-toml gives
+ * no positions for values, and a rough scan is enough here: a wrong guess only costs the
+ * line number in a message, never a value.
+ */
+interface Block {
+  header: string;
+  array: boolean;
+  line: number;
+  keys: Map<string, number>;
+}
+
+const HEADER = /^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
+const KEY = /^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=/;
+
+function normalizeKey(key: string): string {
+  return key
+    .split('.')
+    .map((part) => part.trim().replace(/^["']|["']$/g, ''))
+    .join('.');
+}
+
+function scan(text: string): Block[] {
+  const blocks: Block[] = [{ header: '', array: false, line: 1, keys: new Map() }];
+  let openQuote: string | undefined;
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = i + 1;
+    if (openQuote) {
+      if (raw.split(openQuote).length % 2 === 0) openQuote = undefined;
+      return;
+    }
+    const header = HEADER.exec(raw);
+    if (header) {
+      blocks.push({ header: normalizeKey(header[2]!), array: header[1] === '[[', line, keys: new Map() });
+      return;
+    }
+    const key = KEY.exec(raw);
+    if (key) blocks.at(-1)!.keys.set(normalizeKey(key[1]!), line);
+    for (const quote of ['"""', "'''"]) {
+      if (raw.split(quote).length % 2 === 0) openQuote = quote;
+    }
+  });
+  return blocks;
+}
+
+export class TomlLocator {
+  readonly #blocks: Block[];
+
+  constructor(text: string) {
+    this.#blocks = scan(text);
+  }
+
+  /** Line of the `index`-th `[[mcp.servers]]` entry, or of one of its fields. */
+  server(index: number, field?: string): number | undefined {
+    const starts = this.#blocks.map((b, i) => (b.array && b.header === 'mcp.servers' ? i : -1)).filter((i) => i >= 0);
+    const start = starts[index];
+    if (start === undefined) return undefined;
+    const entry = this.#blocks[start]!;
+    if (field === undefined) return entry.line;
+    const direct = entry.keys.get(field);
+    if (direct !== undefined) return direct;
+    const [first, ...rest] = field.split('.');
+    const inline = entry.keys.get(first!);
+    if (inline !== undefined) return inline;
+    for (const block of this.#blocks.slice(start + 1)) {
+      if (!block.header.startsWith('mcp.servers.')) break;
+      if (block.header === `mcp.servers.${first}`) return rest.length ? (block.keys.get(rest.join('.')) ?? block.line) : block.line;
+    }
+    return entry.line;
+  }
+
+  /** Line of a plain table (`permissions`) or one of its keys. */
+  table(name: string, key?: string): number | undefined {
+    const block = this.#blocks.find((b) => !b.array && b.header === name);
+    if (block) return key === undefined ? block.line : (block.keys.get(key) ?? block.line);
+    return this.#blocks[0]!.keys.get(key === undefined ? name : `${name}.${key}`);
+  }
+}
