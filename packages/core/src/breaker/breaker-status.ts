@@ -1,0 +1,58 @@
+import type { BreakerState } from './breaker-policy.js';
+
+/**
+ * The plain view the catalog, API and tray see. An `open` breaker whose cooldown has ended
+ * is shown as `halfOpen` without a trial in flight: its tools are listed again so a client
+ * can make the one trial call (MCP-32).
+ */
+export type BreakerStatus =
+  | { kind: 'closed' }
+  | { kind: 'open'; retryAt: number; retryInMs: number }
+  | { kind: 'halfOpen'; trialInFlight: boolean };
+
+export function toStatus(state: BreakerState, now: number): BreakerStatus {
+  switch (state.kind) {
+    case 'closed':
+      return { kind: 'closed' };
+    case 'open':
+      if (now >= state.until) return { kind: 'halfOpen', trialInFlight: false };
+      return { kind: 'open', retryAt: state.until, retryInMs: state.until - now };
+    case 'halfOpen':
+      return { kind: 'halfOpen', trialInFlight: true };
+    default: {
+      const _exhaustive: never = state;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Whether the server's tools belong in the list: hidden only while cooling down. */
+export function offersTools(status: BreakerStatus): boolean {
+  switch (status.kind) {
+    case 'closed':
+    case 'halfOpen':
+      return true;
+    case 'open':
+      return false;
+    default: {
+      const _exhaustive: never = status;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Same status for listeners: `retryInMs` shrinks with time, so it is not compared. */
+export function sameStatus(a: BreakerStatus, b: BreakerStatus): boolean {
+  switch (a.kind) {
+    case 'closed':
+      return b.kind === 'closed';
+    case 'open':
+      return b.kind === 'open' && b.retryAt === a.retryAt;
+    case 'halfOpen':
+      return b.kind === 'halfOpen' && b.trialInFlight === a.trialInFlight;
+    default: {
+      const _exhaustive: never = a;
+      return _exhaustive;
+    }
+  }
+}

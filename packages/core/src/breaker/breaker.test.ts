@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.js';
+import { isBlitzError } from '../errors/blitz-error.js';
+import { Breaker, BREAKER_OPEN, type BreakerUpdate } from './breaker.js';
+
+const T0 = 1_700_000_000_000;
+
+function setup() {
+  const clock = new FakeClock(T0);
+  const updates: BreakerUpdate[] = [];
+  const breaker = new Breaker({ server: 'github', clock, onUpdate: (u) => updates.push(u) });
+  /** Returns the updates since the last call, so each step asserts exactly what it caused. */
+  const take = () => updates.splice(0);
+  return { clock, breaker, take };
+}
+
+/** The message of the error `admit()` throws, after checking its code. */
+function refusal(breaker: Breaker): string {
+  try {
+    breaker.admit();
+  } catch (err) {
+    if (isBlitzError(err, 'SERVER_UNAVAILABLE') && err.reason === BREAKER_OPEN) return err.message;
+    throw err;
+  }
+  throw new Error('admit() let the call go');
+}
+
+const failure = (reason: string): BreakerUpdate => ({ type: 'failure', server: 'github', reason });
+const notice = (kind: 'failed' | 'paused' | 'recovered', message: string): BreakerUpdate => ({
+  type: 'notice',
+  notice: { server: 'github', kind, message },
+});
+
+describe('Breaker', () => {
+  it('announces a failure, pauses, offers a trial when the pause ends, and recovers', () => {
+    const { clock, breaker, take } = setup();
+
+    expect(breaker.admit()).toEqual({ trial: false });
+    breaker.record('failure', 'MCP tool search timed out after 5m');
+    expect(take()).toEqual([
+      failure('MCP tool search timed out after 5m'),
+      notice('failed', 'MCP server github failed: MCP tool search timed out after 5m'),
+    ]);
+
+    breaker.record('failure', 'process exited with code 1');
+    expect(take()).toEqual([
+      failure('process exited with code 1'),
+      notice('paused', 'MCP server github is paused after repeated failures; retrying in 15s'),
+      { type: 'status', server: 'github', status: { kind: 'open', retryAt: T0 + 15_000, retryInMs: 15_000 } },
+    ]);
+
+    expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 15s');
+    clock.advance(4_500);
+    expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 11s');
+    expect(breaker.status()).toEqual({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 10_500 });
+    expect(take()).toEqual([]);
+
+    clock.advance(10_500);
+    expect(take()).toEqual([{ type: 'status', server: 'github', status: { kind: 'halfOpen', trialInFlight: false } }]);
+
+    expect(breaker.admit()).toEqual({ trial: true });
+    expect(take()).toEqual([{ type: 'status', server: 'github', status: { kind: 'halfOpen', trialInFlight: true } }]);
+    expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying now');
+
+    breaker.record('success');
+    expect(take()).toEqual([
+      notice('recovered', 'MCP server github recovered'),
+      { type: 'status', server: 'github', status: { kind: 'closed' } },
+    ]);
+    expect(breaker.admit()).toEqual({ trial: false });
+    expect(take()).toEqual([]);
+  });
+
+  it('says recovered after a single announced failure, without any status change', () => {
+    const { breaker, take } = setup();
+    breaker.record('failure', 'connection refused');
+    breaker.record('success');
+    expect(take()).toEqual([
+      failure('connection refused'),
+      notice('failed', 'MCP server github failed: connection refused'),
+      notice('recovered', 'MCP server github recovered'),
+    ]);
+  });
+
+  it('after a failed trial pauses again for twice as long, logging the failure but not re-announcing', () => {
+    const { clock, breaker, take } = setup();
+    breaker.record('failure', 'a');
+    breaker.record('failure', 'b');
+    clock.advance(15_000);
+    breaker.admit();
+    take();
+
+    breaker.record('failure', 'c');
+    expect(take()).toEqual([
+      failure('c'),
+      { type: 'status', server: 'github', status: { kind: 'open', retryAt: T0 + 45_000, retryInMs: 30_000 } },
+    ]);
+    expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 30s');
+
+    clock.advance(29_999);
+    expect(take()).toEqual([]);
+    clock.advance(1);
+    expect(take()).toEqual([{ type: 'status', server: 'github', status: { kind: 'halfOpen', trialInFlight: false } }]);
+  });
+
+  it('caps the pause at 5m', () => {
+    const { clock, breaker } = setup();
+    breaker.record('failure', 'x');
+    breaker.record('failure', 'x');
+    for (const cooldown of [15_000, 30_000, 60_000, 120_000, 240_000]) {
+      clock.advance(cooldown);
+      breaker.admit();
+      breaker.record('failure', 'x');
+    }
+    expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 5m');
+    clock.advance(150_000);
+    expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 2m30s');
+  });
+
+  it('a late success while paused closes at once and cancels the cooldown timer', () => {
+    const { clock, breaker, take } = setup();
+    breaker.record('failure', 'x');
+    breaker.record('failure', 'x');
+    take();
+    expect(clock.pendingTimers()).toBe(1);
+
+    clock.advance(1_000);
+    breaker.record('success');
+    expect(take()).toEqual([
+      notice('recovered', 'MCP server github recovered'),
+      { type: 'status', server: 'github', status: { kind: 'closed' } },
+    ]);
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(60_000);
+    expect(take()).toEqual([]);
+  });
+
+  it('a late failure while paused is logged but changes nothing else', () => {
+    const { clock, breaker, take } = setup();
+    breaker.record('failure', 'x');
+    breaker.record('failure', 'x');
+    take();
+    clock.advance(1_000);
+    breaker.record('failure', 'late');
+    expect(take()).toEqual([failure('late')]);
+    expect(breaker.status()).toEqual({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 14_000 });
+  });
+
+  it('dispose stops the cooldown timer', () => {
+    const { clock, breaker, take } = setup();
+    breaker.record('failure', 'x');
+    breaker.record('failure', 'x');
+    take();
+    breaker.dispose();
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(15_000);
+    expect(take()).toEqual([]);
+    expect(breaker.status()).toEqual({ kind: 'halfOpen', trialInFlight: false });
+  });
+});
+
+describe('Breaker with a clock whose timers fire early', () => {
+  it('waits out the rest of the pause before offering the trial', () => {
+    let now = 0;
+    const timers: { fn: () => void; ms: number }[] = [];
+    const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => (timers.push({ fn, ms }), { cancel() {} }) };
+    const statuses: string[] = [];
+    const breaker = new Breaker({ server: 's', clock, onUpdate: (u) => u.type === 'status' && statuses.push(u.status.kind) });
+    breaker.record('failure', 'x');
+    breaker.record('failure', 'x');
+
+    now = 14_990;
+    timers.shift()?.fn();
+    expect(statuses).toEqual(['open']);
+    expect(timers).toEqual([{ fn: expect.any(Function), ms: 10 }]);
+
+    now = 15_000;
+    timers.shift()?.fn();
+    expect(statuses).toEqual(['open', 'halfOpen']);
+  });
+});

@@ -1,0 +1,167 @@
+import type { Clock, Timer } from '../clock/clock.js';
+import { BlitzError } from '../errors/blitz-error.js';
+import {
+  admit,
+  DEFAULT_BREAKER_POLICY,
+  INITIAL_BREAKER_STATE,
+  next,
+  type BreakerEffect,
+  type BreakerPolicy,
+  type BreakerState,
+} from './breaker-policy.js';
+import { sameStatus, toStatus, type BreakerStatus } from './breaker-status.js';
+import { formatDelay } from './format-delay.js';
+
+export type BreakerNoticeKind = BreakerEffect['kind'];
+
+/** What the user hears (MCP-33); the manager adds an id and a time. */
+export interface BreakerNotice {
+  server: string;
+  kind: BreakerNoticeKind;
+  message: string;
+}
+
+/**
+ * Everything a breaker reports, in the order it happens. `failure` comes for every transport
+ * failure, because every failure is logged (MCP-33) though the user hears only the first.
+ * `status` comes only when the public status changes.
+ */
+export type BreakerUpdate =
+  | { type: 'failure'; server: string; reason: string }
+  | { type: 'notice'; notice: BreakerNotice }
+  | { type: 'status'; server: string; status: BreakerStatus };
+
+export interface BreakerOptions {
+  server: string;
+  clock: Clock;
+  onUpdate?: (update: BreakerUpdate) => void;
+  policy?: BreakerPolicy;
+}
+
+/** A permit to call; `trial` marks the single call that decides whether a paused server is back. */
+export interface BreakerPermit {
+  trial: boolean;
+}
+
+/** Error `reason` for calls refused by an open breaker. */
+export const BREAKER_OPEN = 'MCP_SERVER_PAUSED';
+
+/** Drives the pure policy for one server with a clock, and reports what changed. */
+export class Breaker {
+  readonly server: string;
+  readonly #clock: Clock;
+  readonly #policy: BreakerPolicy;
+  readonly #onUpdate: (update: BreakerUpdate) => void;
+  #state: BreakerState = INITIAL_BREAKER_STATE;
+  #shown: BreakerStatus = { kind: 'closed' };
+  /** Fires when a pause ends, so the tools come back for the trial call without anyone asking. */
+  #cooldownTimer: Timer | undefined;
+
+  constructor(options: BreakerOptions) {
+    this.server = options.server;
+    this.#clock = options.clock;
+    this.#policy = options.policy ?? DEFAULT_BREAKER_POLICY;
+    this.#onUpdate = options.onUpdate ?? (() => {});
+  }
+
+  /** Lets a call go, or throws `SERVER_UNAVAILABLE` while the server is paused. */
+  admit(): BreakerPermit {
+    const admission = admit(this.#state, this.#clock.now());
+    switch (admission.kind) {
+      case 'allowed':
+        this.#apply(admission.state, []);
+        return { trial: admission.trial };
+      case 'coolingDown':
+        throw this.#unavailable(`retrying in ${formatDelay(admission.retryInMs)}`);
+      case 'trialInFlight':
+        throw this.#unavailable('retrying now');
+      default: {
+        const _exhaustive: never = admission;
+        return _exhaustive;
+      }
+    }
+  }
+
+  /**
+   * The outcome of an admitted call. A tool result with `isError` is a success: only
+   * transport failures (timeout, process exit, connection error) count against the server.
+   */
+  record(outcome: 'success'): void;
+  record(outcome: 'failure', reason: string): void;
+  record(outcome: 'success' | 'failure', reason = 'transport failure'): void {
+    const now = this.#clock.now();
+    if (outcome === 'success') {
+      const { state, effects } = next(this.#state, { kind: 'success' }, now, this.#policy);
+      this.#apply(state, effects);
+      return;
+    }
+    this.#onUpdate({ type: 'failure', server: this.server, reason });
+    const { state, effects } = next(this.#state, { kind: 'failure' }, now, this.#policy);
+    this.#apply(state, effects, reason);
+  }
+
+  status(): BreakerStatus {
+    return toStatus(this.#state, this.#clock.now());
+  }
+
+  /** Stops the cooldown timer; for a server being removed. */
+  dispose(): void {
+    this.#cooldownTimer?.cancel();
+    this.#cooldownTimer = undefined;
+  }
+
+  /** The one place state changes: notices first, then the status if it changed. */
+  #apply(state: BreakerState, effects: readonly BreakerEffect[], reason?: string): void {
+    const previous = this.#state;
+    this.#state = state;
+    if (state !== previous) this.#schedule();
+    for (const effect of effects) this.#onUpdate({ type: 'notice', notice: this.#notice(effect, reason) });
+    this.#publish();
+  }
+
+  #publish(): void {
+    const status = this.status();
+    if (sameStatus(status, this.#shown)) return;
+    this.#shown = status;
+    this.#onUpdate({ type: 'status', server: this.server, status });
+  }
+
+  #schedule(): void {
+    this.dispose();
+    const state = this.#state;
+    if (state.kind !== 'open') return;
+    const fire = (): void => {
+      // Timers may fire a little early; the tools must not stay hidden because of it.
+      const left = state.until - this.#clock.now();
+      if (left > 0) this.#cooldownTimer = this.#clock.setTimeout(fire, left);
+      else this.#publish();
+    };
+    this.#cooldownTimer = this.#clock.setTimeout(fire, state.until - this.#clock.now());
+  }
+
+  #notice(effect: BreakerEffect, reason = 'transport failure'): BreakerNotice {
+    const server = this.server;
+    switch (effect.kind) {
+      case 'failed':
+        return { server, kind: 'failed', message: `MCP server ${server} failed: ${reason}` };
+      case 'paused':
+        return {
+          server,
+          kind: 'paused',
+          message: `MCP server ${server} is paused after repeated failures; retrying in ${formatDelay(effect.retryInMs)}`,
+        };
+      case 'recovered':
+        return { server, kind: 'recovered', message: `MCP server ${server} recovered` };
+      default: {
+        const _exhaustive: never = effect;
+        return _exhaustive;
+      }
+    }
+  }
+
+  #unavailable(when: string): BlitzError {
+    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.server} is unavailable after repeated failures; ${when}`, {
+      reason: BREAKER_OPEN,
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { maskConfigValue, maskServerSecrets } from './mask-server-secrets.js';
+
+describe('maskConfigValue', () => {
+  it.each<[string, unknown, unknown]>([
+    ['a literal', 'abc123', '***'],
+    ['a short literal, no partial reveal', 'a', '***'],
+    ['empty', '', ''],
+    ['a reference', '${TOKEN}', '${TOKEN}'],
+    ['an env: reference', '${env:TOKEN}', '${env:TOKEN}'],
+    ['Bearer with a reference', 'Bearer ${TOKEN}', 'Bearer ${TOKEN}'],
+    ['Bearer with a literal token', 'Bearer abc123', 'Bearer ***'],
+    ['Basic with a reference', 'Basic ${CREDS}', 'Basic ${CREDS}'],
+    ['a reference then a literal', '${A}-literal', '${A}***'],
+    ['a literal then a reference', 'literal${A}', '***${A}'],
+    ['two references', '${A}${B}', '${A}${B}'],
+    ['a default is a literal', '${A:-fallback}', '${A:-***}'],
+    ['an empty default', '${A:-}', '${A:-}'],
+    ['a scheme alone is a literal', 'Bearer', '***'],
+    ['a number', 42, '***'],
+  ])('%s', (_name, value, expected) => {
+    expect(maskConfigValue(value)).toBe(expected);
+  });
+});
+
+describe('maskServerSecrets', () => {
+  it('masks env and header values, client_secret and url secrets, and keeps the rest', () => {
+    const entry = {
+      name: 'github',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github'],
+      env: { GITHUB_TOKEN: 'ghp_abc', API_URL: '${API_URL}', EMPTY: '' },
+      auto_approve: false,
+    };
+    expect(maskServerSecrets(entry)).toEqual({ ...entry, env: { GITHUB_TOKEN: '***', API_URL: '${API_URL}', EMPTY: '' } });
+    expect(entry.env.GITHUB_TOKEN).toBe('ghp_abc');
+  });
+
+  it('masks an HTTP entry', () => {
+    const entry = {
+      name: 'remote',
+      url: 'https://user:pw@mcp.example.com/mcp?api_key=k&team=${TEAM}',
+      headers: { Authorization: 'Bearer abc123', 'X-Trace': '${TRACE}', 'X-Key': 'Bearer ${KEY}' },
+      oauth: { client_id: 'blitz', client_secret: 'cs_123', scopes: ['repo'] },
+    };
+    expect(maskServerSecrets(entry)).toEqual({
+      name: 'remote',
+      url: 'https://***@mcp.example.com/mcp?api_key=***&team=${TEAM}',
+      headers: { Authorization: 'Bearer ***', 'X-Trace': '${TRACE}', 'X-Key': 'Bearer ${KEY}' },
+      oauth: { client_id: 'blitz', client_secret: '***', scopes: ['repo'] },
+    });
+  });
+
+  it('keeps a client_secret reference visible and leaves entries without secrets alone', () => {
+    expect(maskServerSecrets({ oauth: { client_secret: '${GH_SECRET}' } })).toEqual({ oauth: { client_secret: '${GH_SECRET}' } });
+    expect(maskServerSecrets({ name: 'x', command: 'y' })).toEqual({ name: 'x', command: 'y' });
+  });
+});

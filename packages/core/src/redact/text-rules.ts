@@ -1,0 +1,83 @@
+import { isReferenceOnly } from './env-reference.js';
+import { MASK, maskCredential } from './mask.js';
+import { isSecretField, isSecretParam } from './secret-names.js';
+
+/**
+ * Secrets found by their shape rather than by value, applied after known values are
+ * masked. Each rule masks the value only, so the text still says what was there.
+ */
+export function applyTextRules(text: string): string {
+  let out = text.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
+    isReferenceOnly(userinfo) ? whole : `${scheme}${MASK}@`,
+  );
+  out = maskValuesAfter(out, PARAM, (m) => (m[1] === '' || m[1] === '?' || m[1] === '&' ? isSecretParam(m[2] ?? '') : isSecretField(m[2] ?? '')), PARAM_VALUE);
+  out = maskValuesAfter(out, QUOTED_KEY, (m) => isSecretField(m[2] ?? ''), JSON_LITERAL);
+  out = maskValuesAfter(out, HEADER, (m) => isSecretField(m[1] ?? ''), REST_OF_LINE);
+  return out.replace(BEARER, (_whole, bearer: string, space: string) => `${bearer}${space}${MASK}`);
+}
+
+/** `scheme://user:pass@host`: the whole userinfo, since tokens are often sent as the user name. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
+
+/** `?name=`, `&name=`, a form body's first `name=`, or a `name=value` word in prose. */
+const PARAM = /(^|[?&;,\s])([A-Za-z][\w.-]*)[ \t]*=[ \t]*/g;
+const PARAM_VALUE = /[^\s&#"'<>,;)}\]]*/y;
+
+/** `"name": value` in JSON or JS text. */
+const QUOTED_KEY = /(["'])([A-Za-z][\w.-]*)\1[ \t]*:[ \t]*/g;
+const JSON_LITERAL = /[\w.+-]*/y;
+
+/** `Name: value` header or YAML-like lines; an unquoted value runs to the end of the line. */
+const HEADER = /(?<![\w.-])([A-Za-z][\w.-]*)[ \t]*:[ \t]*/g;
+const REST_OF_LINE = /[^\r\n]*/y;
+
+/**
+ * `Bearer <token>` anywhere: only the token goes. Words that follow "Bearer" in prose
+ * ("missing Bearer token") are not tokens; `*` is not a token character, so masks stay.
+ */
+const BEARER = /\b(Bearer)(\s+)(?!(?:tokens?|auth|authentication|authorization|realm|scheme|header)\b)[A-Za-z0-9\-._~+/]+=*/gi;
+
+/**
+ * Masks the value after each match of `key` that `isSecret` accepts. Non-secret matches
+ * consume only their name, so a secret later on the same line is still seen.
+ */
+function maskValuesAfter(text: string, key: RegExp, isSecret: (m: RegExpExecArray) => boolean, unquoted: RegExp): string {
+  let out = '';
+  let last = 0;
+  key.lastIndex = 0;
+  for (let m = key.exec(text); m; m = key.exec(text)) {
+    if (!isSecret(m)) continue;
+    const start = m.index + m[0].length;
+    const end = valueEnd(text, start, unquoted);
+    out += text.slice(last, start) + maskRawValue(text.slice(start, end));
+    last = end;
+    key.lastIndex = end;
+  }
+  return out + text.slice(last);
+}
+
+/** Where a value starting at `start` ends: after its closing quote, or where `unquoted` stops. */
+function valueEnd(text: string, start: number, unquoted: RegExp): number {
+  const quote = text[start];
+  if (quote === '"' || quote === "'") {
+    for (let i = start + 1; i < text.length; i++) {
+      const c = text[i];
+      if (c === '\\') i++;
+      else if (c === quote) return i + 1;
+      else if (c === '\n' || c === '\r') return i;
+    }
+    return text.length;
+  }
+  unquoted.lastIndex = start;
+  unquoted.exec(text);
+  return unquoted.lastIndex;
+}
+
+function maskRawValue(raw: string): string {
+  const quote = raw[0];
+  if ((quote === '"' || quote === "'") && raw.length >= 2 && raw.endsWith(quote)) {
+    return `${quote}${maskRawValue(raw.slice(1, -1))}${quote}`;
+  }
+  if (raw.trim() === '' || isReferenceOnly(raw)) return raw;
+  return maskCredential(raw.trimEnd()) + raw.slice(raw.trimEnd().length);
+}
