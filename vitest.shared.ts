@@ -14,6 +14,7 @@ export function sharedTestConfig(workspace: string) {
     reporters: ['default', 'json'],
     outputFile: { json: report },
     pool: 'forks' as const,
+    passWithNoTests: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   };

@@ -1,1 +1,2 @@
-export {};
+export { createProgram } from './program.js';
+export type { CliContext } from './context.js';

@@ -1,2 +1,24 @@
 #!/usr/bin/env node
-console.log('blitz');
+import { CommanderError } from 'commander';
+import { isBlitzError } from '@blitz/core';
+import { CliError, processContext } from './context.js';
+import { createProgram } from './program.js';
+
+const ctx = processContext();
+try {
+  await createProgram(ctx).parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode;
+  } else if (err instanceof CliError) {
+    ctx.err(`blitz: ${err.message}`);
+    process.exitCode = err.exitCode;
+  } else if (isBlitzError(err)) {
+    ctx.err(`blitz: ${err.message}`);
+    for (const problem of err.problems) ctx.err(`  ${problem}`);
+    process.exitCode = 1;
+  } else {
+    ctx.err(`blitz: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import {
+  effectiveServers,
+  formatProblem,
+  formatValue,
+  maskServerSecrets,
+  readProjectConfig,
+  serverToEntry,
+  TrustStore,
+  type ServerConfig,
+} from '@blitz/core';
+import type { CliContext } from '../../context.js';
+import { loadSettingsOrFail } from '../../load.js';
+
+export function registerShow(config: Command, ctx: CliContext): void {
+  config
+    .command('show')
+    .description('show the effective settings: every server with where it comes from, secrets masked')
+    .option('--workspace <dir>', "include a project's servers (.mcp.json) as that workspace sees them")
+    .option('--json', 'print JSON')
+    .action((opts: { workspace?: string; json?: boolean }) => {
+      const settings = loadSettingsOrFail(ctx);
+      const root = opts.workspace === undefined ? undefined : path.resolve(ctx.cwd, opts.workspace);
+      const project = root === undefined ? undefined : readProjectConfig(root);
+      const trusted = root !== undefined && project!.files.length > 0 && new TrustStore(ctx.paths.trust).isTrusted(root);
+      const effective = effectiveServers(settings.servers, project && { config: project, trusted }, ctx.env);
+      const servers = effective.configured.map((config, i) => view(config, effective.servers[i]!.unavailable));
+      const result = {
+        file: ctx.paths.settings,
+        ...(root === undefined ? {} : { workspace: { root, trusted, files: project!.files, problems: project!.problems.map(formatProblem) } }),
+        servers,
+        permissions: settings.permissions,
+        daemon: { port: settings.daemon.port, workspace_idle_minutes: settings.daemon.workspaceIdleMinutes },
+        hub: { max_result_mb: settings.hub.maxResultMb },
+      };
+      if (opts.json) {
+        ctx.out(JSON.stringify(result, null, 2));
+        return;
+      }
+      const lines = [`# ${ctx.paths.settings}`];
+      if (root !== undefined) {
+        lines.push(`# workspace ${root}: ${project!.files.length === 0 ? 'no project MCP config' : trusted ? 'trusted' : 'NOT trusted (run blitz trust to use its servers)'}`);
+        for (const p of project!.problems) lines.push(`#   ${formatProblem(p)}`);
+      }
+      for (const s of servers) {
+        lines.push('', `[[mcp.servers]]  # from ${s.source}${s.unavailable ? ` — cannot start: ${s.unavailable}` : ''}`);
+        for (const [key, value] of Object.entries(s.entry)) lines.push(`${key} = ${formatValue(value, key)}`);
+      }
+      if (effective.untrusted) lines.push('', `# not used until trusted: ${effective.untrusted.servers.join(', ')} (blitz trust ${effective.untrusted.root})`);
+      for (const table of ['permissions', 'daemon', 'hub'] as const) {
+        lines.push('', `[${table}]`, ...Object.entries(result[table]).map(([k, v]) => `${k} = ${formatValue(v, k)}`));
+      }
+      ctx.out(lines.join('\n'));
+    });
+}
+
+/** Shown as configured (references unexpanded), with secrets masked (MCP-42). */
+function view(config: ServerConfig, unavailable: string | undefined) {
+  return {
+    source: config.source.kind === 'global' ? 'global settings' : config.source.file,
+    entry: maskServerSecrets(serverToEntry(config)),
+    ...(unavailable === undefined ? {} : { unavailable }),
+  };
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { maskServerSecrets, serverToEntry } from '@blitz/core';
+import { CliError, type CliContext } from '../../context.js';
+import { loadSettingsOrFail } from '../../load.js';
+
+export function registerGet(mcp: Command, ctx: CliContext): void {
+  mcp
+    .command('get')
+    .description('show every field of one MCP server (secret values masked)')
+    .argument('<name>')
+    .option('--json', 'print JSON')
+    .action((name: string, opts: { json?: boolean }) => {
+      const server = loadSettingsOrFail(ctx).servers.find((s) => s.name === name);
+      if (!server) throw new CliError(`no MCP server named "${name}" in ${ctx.paths.settings}`);
+      const entry = maskServerSecrets(serverToEntry(server));
+      const view = {
+        ...entry,
+        transport: server.transport.kind,
+        enabled: !server.disabled,
+        timeout_seconds: server.timeoutSeconds,
+        startup_timeout_seconds: server.startupTimeoutSeconds,
+        sandbox: server.sandbox,
+        auto_approve: server.autoApprove,
+        source: server.source.file,
+      };
+      if (opts.json) {
+        ctx.out(JSON.stringify(view, null, 2));
+        return;
+      }
+      const { name: _name, ...fields } = view;
+      const lines = Object.entries(fields).map(([key, value]) => `  ${`${key}:`.padEnd(25)}${show(value)}`);
+      ctx.out([name, ...lines].join('\n'));
+    });
+}
+
+function show(value: unknown): string {
+  if (Array.isArray(value)) return value.map((v) => (/\s/.test(String(v)) ? JSON.stringify(v) : String(v))).join(' ');
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
+      .join('  ');
+  }
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { registerAdd } from './add.js';
+import { registerRemove, registerToggle } from './edit.js';
+import { registerGet } from './get.js';
+import { registerList } from './list.js';
+
+export function registerMcp(program: Command, ctx: CliContext): void {
+  const mcp = program.command('mcp').description('configure MCP servers (edits settings.toml in place, comments kept)');
+  registerAdd(mcp, ctx);
+  registerList(mcp, ctx);
+  registerGet(mcp, ctx);
+  registerRemove(mcp, ctx);
+  registerToggle(mcp, ctx, true);
+  registerToggle(mcp, ctx, false);
+}

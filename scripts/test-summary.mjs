@@ -1,0 +1,29 @@
+// Adds up the JSON reports every workspace's vitest run wrote into the one closing line CI
+// reads: "Tests: N passed, N failed, N skipped". Skipped tests list their reasons above it.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..', '.test-results');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+for (const file of files) {
+  const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  for (const suite of report.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status === 'passed') passed++;
+      else if (test.status === 'failed') failed++;
+      else {
+        skipped++;
+        console.log(`skipped: ${test.fullName}`);
+      }
+    }
+    if ((suite.assertionResults ?? []).length === 0 && suite.status === 'failed') {
+      failed++;
+      console.log(`failed to load: ${path.relative(process.cwd(), suite.name)}: ${(suite.message ?? '').split('\n')[0]}`);
+    }
+  }
+}
+console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (files.length === 0 || failed > 0 || passed === 0) process.exit(1);

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBlitz, tempDir } from '../support/blitz-cli.js';
+
+const GOLDEN = path.join(import.meta.dirname, 'golden');
+const COMMENTED = fs.readFileSync(path.join(GOLDEN, 'commented.toml'), 'utf8');
+
+let home: string;
+let settings: string;
+beforeEach(() => {
+  home = tempDir('blitz-cli-');
+  settings = path.join(home, 'settings.toml');
+});
+afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
+
+/** Compares with a golden file; `UPDATE_GOLDEN=1` rewrites it (review the diff before committing). */
+function expectGolden(name: string, actual: string): void {
+  const file = path.join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN) fs.writeFileSync(file, actual);
+  expect(actual).toBe(fs.readFileSync(file, 'utf8'));
+}
+
+describe('blitz mcp edits a richly commented settings.toml in place', () => {
+  beforeEach(() => fs.writeFileSync(settings, COMMENTED));
+
+  it.each([
+    ['add a command server', ['mcp', 'add', 'memory', '--env', 'MEMORY_FILE_PATH=/tmp/m.json', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-command.toml'],
+    ['add a URL server', ['mcp', 'add', 'remote', 'https://mcp.example.com/mcp', '--header', 'Authorization: Bearer ${TOKEN}', '--prefix', 'rem', '--agents', 'main,reviewer', '--timeout', '20', '--auto-approve'], 'add-url.toml'],
+    ['remove a server with a sub-table', ['mcp', 'remove', 'github'], 'remove-github.toml'],
+    ['remove the first server', ['mcp', 'remove', 'fs'], 'remove-fs.toml'],
+    ['disable a server', ['mcp', 'disable', 'fs'], 'disable-fs.toml'],
+    ['enable a Codex-style disabled server', ['mcp', 'enable', 'docs'], 'enable-docs.toml'],
+  ])('%s', async (_, args, golden) => {
+    const result = await runBlitz(args, { home });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expectGolden(golden, fs.readFileSync(settings, 'utf8'));
+  });
+
+  it('disable then enable gives back the same bytes', async () => {
+    await runBlitz(['mcp', 'disable', 'github'], { home });
+    expect(fs.readFileSync(settings, 'utf8')).not.toBe(COMMENTED);
+    await runBlitz(['mcp', 'enable', 'github'], { home });
+    expect((await runBlitz(['mcp', 'get', 'github', '--json'], { home })).stdout).toContain('"enabled": true');
+  });
+
+  it('arguments after -- may start with -, and unknown options before belong to the command', async () => {
+    expect((await runBlitz(['mcp', 'add', 'a', '--', 'node', '--inspect', 'server.js', '--timeout', '5'], { home })).code).toBe(0);
+    expect((await runBlitz(['mcp', 'add', 'b', 'npx', '-y', 'pkg'], { home })).code).toBe(0);
+    const list = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ name: string; target: string }>;
+    expect(list.filter((s) => ['a', 'b'].includes(s.name))).toEqual([
+      { name: 'a', transport: 'stdio', target: 'node --inspect server.js --timeout 5', enabled: true },
+      { name: 'b', transport: 'stdio', target: 'npx -y pkg', enabled: true },
+    ]);
+  });
+});
+
+describe('refusals change nothing', () => {
+  it.each([
+    ['a name in use', ['mcp', 'add', 'fs', 'npx', 'x'], /an MCP server named "fs" already exists in .*settings\.toml/],
+    ['an unknown name', ['mcp', 'remove', 'nope'], /no MCP server named "nope" in .*settings\.toml/],
+    ['an unknown name to enable', ['mcp', 'enable', 'nope'], /no MCP server named "nope"/],
+    ['a bad name', ['mcp', 'add', 'a b', 'npx'], /MCP server "a b" is not valid\n {2}name: "a b" may use only letters/],
+    ['a bad prefix', ['mcp', 'add', 'p', 'npx', '--prefix', 'a.b'], /prefix: "a.b" may use only letters, digits, "-" and "_"/],
+    ['plain http to a remote host', ['mcp', 'add', 'h', 'http://mcp.example.com/mcp'], /url: uses plain http to mcp.example.com/],
+    ['credentials in a URL', ['mcp', 'add', 'h', 'https://user:pw@mcp.example.com/mcp'], /url: must not contain credentials/],
+    ['a header on a command', ['mcp', 'add', 'h', 'npx', '--header', 'A: b'], /--header is only for URL/],
+    ['a malformed --env, without echoing it', ['mcp', 'add', 'h', 'npx', '--env', 'sekrit-value'], /--env needs KEY=value$/m],
+    ['no command', ['mcp', 'add', 'h'], /missing required argument/],
+  ])('%s', async (_, args, message) => {
+    fs.writeFileSync(settings, COMMENTED);
+    const result = await runBlitz(args, { home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain('sekrit-value');
+    expect(fs.readFileSync(settings, 'utf8')).toBe(COMMENTED);
+  });
+
+  it('never writes over a file that does not parse, and says where it is broken', async () => {
+    const broken = '# mine\n[[mcp.servers]]\nname = "a"\ncommand = \n';
+    fs.writeFileSync(settings, broken);
+    const result = await runBlitz(['mcp', 'add', 'b', 'npx'], { home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/settings\.toml.*line 4|settings\.toml:4/);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(broken);
+  });
+
+  it('commands that load settings list every problem and fail', async () => {
+    fs.writeFileSync(settings, '[[mcp.servers]]\nname = "a"\n\n[[mcp.servers]]\nname = "a"\ncommand = "x"\nurl = "https://h/mcp"\ntimeout_seconds = "9"\n');
+    const result = await runBlitz(['mcp', 'list'], { home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('has 4 problems; nothing was changed');
+    for (const text of [
+      ':1: server "a": needs a command (stdio) or a url',
+      ':5: server "a", field "name": is used twice; the first is at line 1',
+      ':4: server "a": has both command and url',
+      ':8: server "a", field "timeout_seconds": must be a number, not the string "9"',
+    ]) {
+      expect(result.stderr).toContain(text);
+    }
+  });
+
+  it('a file that cannot be read is named', async () => {
+    fs.mkdirSync(settings);
+    const result = await runBlitz(['mcp', 'list'], { home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/settings\.toml: cannot be read: EISDIR/);
+  });
+});
+
+describe('writes', () => {
+  it('concurrent adds all land', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `s${i}`);
+    const results = await Promise.all(names.map((n) => runBlitz(['mcp', 'add', n, 'npx', n], { home })));
+    expect(results.map((r) => r.code)).toEqual(names.map(() => 0));
+    const list = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ name: string }>;
+    expect(list.map((s) => s.name).sort()).toEqual(names);
+  });
+
+  it('a symlinked settings file stays a link, its target is edited, and its mode is kept', async () => {
+    const realDir = tempDir('blitz-dotfiles-');
+    const real = path.join(realDir, 'blitz.toml');
+    fs.writeFileSync(real, COMMENTED, { mode: 0o640 });
+    fs.chmodSync(real, 0o640);
+    fs.symlinkSync(real, settings);
+    try {
+      expect((await runBlitz(['mcp', 'disable', 'fs'], { home })).code).toBe(0);
+      expect(fs.lstatSync(settings).isSymbolicLink()).toBe(true);
+      expect(fs.readFileSync(real, 'utf8')).toContain('disabled = true');
+      expect(fs.statSync(real).mode & 0o777).toBe(0o640);
+      expect(fs.readdirSync(realDir).sort()).toEqual(['blitz.toml']);
+    } finally {
+      fs.rmSync(realDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a new settings file is created 0600', async () => {
+    expect((await runBlitz(['mcp', 'add', 'a', 'npx'], { home })).code).toBe(0);
+    expect(fs.statSync(settings).mode & 0o777).toBe(0o600);
+  });
+});
