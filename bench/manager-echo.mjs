@@ -1,0 +1,46 @@
+// Issue 3 benchmark: `echo` on server-everything through the manager vs the SDK client
+// directly, sequential and 32 concurrent. Target: the manager adds at most 10% to direct p50.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createConnector, Manager, systemClock } from '../packages/core/dist/index.js';
+import { compare, report } from './stats.mjs';
+
+const require = createRequire(import.meta.url);
+const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json', { paths: [path.join(import.meta.dirname, '../packages/core')] })), 'dist', 'index.js');
+const TOTAL = Number(process.env.BENCH_CALLS ?? 1000);
+
+const direct = new Client({ name: 'bench', version: '0' });
+await direct.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-'));
+const manager = new Manager({
+  workspace: home,
+  clock: systemClock,
+  connector: createConnector({ blitzHome: home, clock: systemClock, clientVersion: 'bench', warn: () => {} }),
+});
+await manager.update({
+  servers: [{
+    config: {
+      name: 'everything', transport: { kind: 'stdio', command: process.execPath, args: [everything, 'stdio'], env: {} },
+      autoApprove: true, sandbox: false, agents: [], timeoutSeconds: 30, startupTimeoutSeconds: 30, disabled: false, sampling: false,
+      source: { kind: 'global', file: 'bench' },
+    },
+  }],
+});
+await manager.listTools();
+
+const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+const viaManager = (i) => manager.callTool('echo', { message: `m${i}` });
+
+for (const concurrency of [1, 32]) {
+  const rows = await compare([['direct SDK client', viaDirect], ['through the manager', viaManager]], { total: TOTAL, concurrency });
+  report(`echo on server-everything (stdio), ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`, rows, 'direct SDK client');
+}
+
+await direct.close();
+await manager.close();
+fs.rmSync(home, { recursive: true, force: true });

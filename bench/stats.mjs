@@ -1,0 +1,54 @@
+// Latency figures for the benchmarks: each run prints p50, p99 and calls/s, and a ratio
+// against a baseline measured in the same process.
+
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `call` `total` times with `concurrency` in flight; returns per-call ms and calls/s. */
+export async function measure(call, { total, concurrency = 1, warmup = 20 }) {
+  for (let i = 0; i < warmup; i++) await call(i);
+  const times = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t0 = performance.now();
+        await call(i);
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), perSecond: total / seconds };
+}
+
+export function report(title, rows, baseline) {
+  console.log(`\n${title}`);
+  console.log('  variant                      p50 ms   p99 ms   calls/s   p50 ratio  calls/s ratio');
+  for (const [name, r] of rows) {
+    const base = rows.find(([n]) => n === baseline)[1];
+    console.log(
+      `  ${name.padEnd(26)} ${r.p50.toFixed(3).padStart(8)} ${r.p99.toFixed(3).padStart(8)} ${r.perSecond.toFixed(0).padStart(9)} ${(r.p50 / base.p50).toFixed(2).padStart(10)} ${(r.perSecond / base.perSecond).toFixed(2).padStart(14)}`,
+    );
+  }
+}
+
+/**
+ * Measures each variant `rounds` times, interleaved (A B A B …) so that neither always runs
+ * on a warmer or busier machine, and keeps the median of each figure.
+ */
+export async function compare(variants, { rounds = 5, ...opts }) {
+  const runs = new Map(variants.map(([name]) => [name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, call] of variants) runs.get(name).push(await measure(call, opts));
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return variants.map(([name]) => {
+    const rs = runs.get(name);
+    return [name, { p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), perSecond: median(rs.map((r) => r.perSecond)) }];
+  });
+}

@@ -1,0 +1,35 @@
+import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { formatDelay } from '../breaker/format-delay.js';
+import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
+
+/**
+ * Sorts a failed request into what the breaker must count (transport failures: timeouts,
+ * exits, connection errors) and what it must not (the server answered, even with an
+ * error; the caller cancelled; the user must sign in).
+ */
+export function classifyFailure(
+  err: unknown,
+  what: { server: string; label: string; timeoutMs: number; cancelled: boolean },
+): { error: unknown; transportFailure: boolean } {
+  if (what.cancelled) return { error: new BlitzError('CANCELLED', `${what.label} was cancelled`, { cause: err }), transportFailure: false };
+  if (isBlitzError(err)) {
+    const counts = err.code === 'TIMEOUT' || err.code === 'SERVER_EXITED' || err.code === 'SERVER_UNAVAILABLE';
+    return { error: err, transportFailure: counts };
+  }
+  if (err instanceof McpError) {
+    if (err.code === RpcErrorCode.RequestTimeout) {
+      return { error: new BlitzError('TIMEOUT', `${what.label} timed out after ${formatDelay(what.timeoutMs)}`, { cause: err }), transportFailure: true };
+    }
+    // Our stdio transport answers requests in flight this way when the server process ends.
+    const data = err.data as { code?: unknown } | undefined;
+    if (err.code === RpcErrorCode.ConnectionClosed && (data?.code === 'SERVER_EXITED' || data?.code === 'SERVER_UNAVAILABLE')) {
+      return { error: new BlitzError(data.code, err.message.replace(/^MCP error -?\d+: /, ''), { cause: err }), transportFailure: true };
+    }
+    if (err.code === RpcErrorCode.ConnectionClosed) {
+      return { error: new BlitzError('SERVER_UNAVAILABLE', `MCP server ${what.server} closed the connection during ${what.label}`, { cause: err }), transportFailure: true };
+    }
+    return { error: err, transportFailure: false };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { error: new BlitzError('SERVER_UNAVAILABLE', `failed to call MCP server ${what.server}: ${message}`, { cause: err }), transportFailure: true };
+}

@@ -1,0 +1,44 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Clock } from '../clock/clock.js';
+import type { ServerConfig } from '../config/server-config.js';
+import type { Connector } from './connector.js';
+import { connectHttp } from './http/connect-http.js';
+import { createSandbox } from './stdio/sandbox.js';
+import { connectStdio } from './stdio/connect-stdio.js';
+
+export interface ConnectorDeps {
+  /** `$BLITZ_HOME`: hidden from sandboxed servers. */
+  blitzHome: string;
+  clock: Clock;
+  clientVersion: string;
+  warn(message: string): void;
+  /** OAuth for a signed-in HTTP server (undefined: no sign-in). */
+  authProvider?(config: ServerConfig): OAuthClientProvider | undefined;
+  parentEnv?: Readonly<Record<string, string | undefined>>;
+  graceMs?: number;
+}
+
+/** The production connector: an owned (sandboxed) process for stdio servers, streamable HTTP for URLs. */
+export function createConnector(deps: ConnectorDeps): Connector {
+  const sandbox = createSandbox({ blitzHome: deps.blitzHome, warn: deps.warn });
+  return (config, opts) => {
+    switch (config.transport.kind) {
+      case 'stdio':
+        return connectStdio(config, opts, {
+          sandbox,
+          clock: deps.clock,
+          clientVersion: deps.clientVersion,
+          ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
+          ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
+        });
+      case 'http': {
+        const authProvider = deps.authProvider?.(config);
+        return connectHttp(config, { ...opts, clock: deps.clock, clientVersion: deps.clientVersion, ...(authProvider ? { authProvider } : {}) });
+      }
+      default: {
+        const _exhaustive: never = config.transport;
+        return _exhaustive;
+      }
+    }
+  };
+}

@@ -1,0 +1,162 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../../clock/clock.js';
+import type { ServerConfig } from '../../config/server-config.js';
+import { BlitzError } from '../../errors/blitz-error.js';
+import type { Link } from '../link.js';
+import { connectFailure, initializeTimeout } from './http-failure.js';
+import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
+import { retryingFetch, type RetryEvent } from './retrying-fetch.js';
+
+/** How long `close()` waits for the server to acknowledge the session DELETE before dropping it. */
+export const DELETE_TIMEOUT_MS = 2_000;
+
+export interface HttpConnectOptions {
+  /** initialize (retries included) must finish within this many ms. */
+  deadlineMs: number;
+  capabilities: ClientCapabilities;
+  /** Registers handlers on the client before the handshake, so no early message is missed. */
+  prepareClient?(client: Client): void;
+  /** Aborting it gives up the handshake with `CANCELLED`. */
+  signal?: AbortSignal;
+  /** Sent as `clientInfo.version`. */
+  clientVersion?: string;
+  clock?: Clock;
+  /** Passed through to the SDK, which runs OAuth with it on a 401. */
+  authProvider?: OAuthClientProvider;
+  /** The fetch under the retries; by default undici's, through the proxy the environment names. */
+  fetch?: FetchLike;
+  /** Transport errors that fail no request (e.g. the SSE stream dropping), for the log. */
+  onError?(err: Error): void;
+  onRetry?(event: RetryEvent): void;
+}
+
+/** A `Link` over streamable HTTP. */
+export interface HttpLink extends Link {
+  /** The `Mcp-Session-Id` the server issued, if it keeps sessions. */
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * Opens an initialized MCP session with a streamable-HTTP server. Only the handshake is
+ * bounded here; later requests carry their own timeouts.
+ */
+export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions): Promise<HttpLink> {
+  const { transport: target, name } = config;
+  if (target.kind !== 'http') throw new BlitzError('INTERNAL', `MCP server ${name} is not an HTTP server`);
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch (err) {
+    throw new BlitzError('INVALID_ARGUMENT', `MCP server ${name} has an invalid url`, { cause: err });
+  }
+  const clock = opts.clock ?? systemClock;
+  let baseFetch = opts.fetch;
+  let proxy: ProxyFetch | undefined;
+  if (!baseFetch) {
+    proxy = createProxyFetch();
+    baseFetch = proxy.fetch;
+  }
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: target.headers },
+    fetch: retryingFetch(baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }),
+    ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
+  });
+  const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities });
+  opts.prepareClient?.(client);
+
+  let closedByUs = false;
+  let settleLost!: (err: BlitzError) => void;
+  const lost = new Promise<BlitzError>((resolve) => (settleLost = resolve));
+  const previousOnClose = client.onclose;
+  client.onclose = () => {
+    previousOnClose?.();
+    if (!closedByUs) settleLost(new BlitzError('SERVER_UNAVAILABLE', `MCP server ${name} closed the connection`));
+  };
+  const previousOnError = client.onerror;
+  client.onerror = (err) => {
+    previousOnError?.(err);
+    opts.onError?.(err);
+  };
+
+  const release = async (): Promise<void> => {
+    closedByUs = true;
+    await client.close().catch(() => {});
+    await proxy?.close();
+  };
+
+  try {
+    await handshake(client, transport, clock, opts, name);
+  } catch (err) {
+    await release();
+    throw connectFailure(name, target.url, opts.deadlineMs, err);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    client,
+    lost,
+    get sessionId() {
+      return transport.sessionId;
+    },
+    close() {
+      closing ??= (async () => {
+        closedByUs = true;
+        // A server that forgot us (404) or hangs must not stop us from letting go.
+        await race(transport.terminateSession(), clock, DELETE_TIMEOUT_MS).catch(() => {});
+        await release();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** `client.connect` bounded by the deadline and the caller's signal; the caller then closes the transport, which aborts its fetches and retry waits. */
+async function handshake(
+  client: Client,
+  transport: StreamableHTTPClientTransport,
+  clock: Clock,
+  opts: HttpConnectOptions,
+  name: string,
+): Promise<void> {
+  const abort = new AbortController();
+  const connecting = client.connect(transport, { signal: abort.signal, timeout: opts.deadlineMs });
+  // Whichever way the race ends, a late rejection must not go unhandled.
+  connecting.catch(() => {});
+  let timer: { cancel(): void } | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    timer = clock.setTimeout(() => reject(initializeTimeout(name, opts.deadlineMs)), opts.deadlineMs);
+    onAbort = () => reject(new BlitzError('CANCELLED', `connecting to MCP server ${name} was cancelled`, { cause: opts.signal?.reason }));
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([connecting, stopped]);
+  } catch (err) {
+    abort.abort(err);
+    throw err;
+  } finally {
+    timer?.cancel();
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function race<T>(work: Promise<T>, clock: Clock, ms: number): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = clock.setTimeout(() => resolve(undefined), ms);
+    work.then(
+      (value) => {
+        timer.cancel();
+        resolve(value);
+      },
+      (err: unknown) => {
+        timer.cancel();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}

@@ -1,0 +1,52 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { formatDelay } from '../../breaker/format-delay.js';
+import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
+
+/**
+ * The server wants credentials we do not have: a 401 with no auth provider surfaces as a
+ * `StreamableHTTPError` 401, one with a provider that has no usable token as
+ * `UnauthorizedError`.
+ */
+export function isUnauthorized(err: unknown): boolean {
+  return err instanceof UnauthorizedError || (err instanceof StreamableHTTPError && err.code === 401);
+}
+
+export function needsSignIn(server: string, cause?: unknown): BlitzError {
+  return new BlitzError('NEEDS_SIGN_IN', `MCP server ${server} needs sign-in: run blitz mcp login ${server}`, { cause });
+}
+
+export function initializeTimeout(server: string, deadlineMs: number, cause?: unknown): BlitzError {
+  return new BlitzError('TIMEOUT', `MCP server ${server} did not answer initialize within ${formatDelay(deadlineMs)}`, { cause });
+}
+
+/**
+ * Turns whatever the handshake threw into a coded error. Messages name the server and the
+ * URL without its query (where tokens sometimes hide) and never quote the response body.
+ */
+export function connectFailure(server: string, url: string, deadlineMs: number, err: unknown): BlitzError {
+  if (isBlitzError(err)) return err;
+  if (isUnauthorized(err)) return needsSignIn(server, err);
+  if (err instanceof McpError && err.code === RpcErrorCode.RequestTimeout) return initializeTimeout(server, deadlineMs, err);
+  const where = safeUrl(url);
+  if (err instanceof StreamableHTTPError) {
+    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} refused initialize: HTTP ${err.code}`, { cause: err });
+  }
+  return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} failed to initialize: ${describe(err)}`, { cause: err });
+}
+
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? `${err.message} (${code})` : err.message;
+}

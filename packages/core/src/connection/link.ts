@@ -1,0 +1,18 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { BlitzError } from '../errors/blitz-error.js';
+
+/**
+ * One live, initialized connection to a server: it exists only after the handshake
+ * (STYLE.md rule 4). Stdio and HTTP connectors both produce one.
+ */
+export interface Link {
+  readonly client: Client;
+  /** Settles once, when the link dies by itself (process exit, transport closed) — not on `close()`. */
+  readonly lost: Promise<BlitzError>;
+  /** Ends the link: the stdio close sequence, or the HTTP session DELETE. Idempotent. */
+  close(): Promise<void>;
+  /** The server process, for stdio links. */
+  readonly pid?: number;
+  /** The last lines of the server's stderr, for stdio links. */
+  stderrTail?(lines?: number): string;
+}

@@ -1,0 +1,63 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { formatDelay } from '../../breaker/format-delay.js';
+import type { Clock } from '../../clock/clock.js';
+import type { ServerConfig } from '../../config/server-config.js';
+import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
+import type { ConnectOptions } from '../connector.js';
+import { withDeadline } from '../deadline.js';
+import type { Link } from '../link.js';
+import type { Sandbox } from './sandbox.js';
+import { createStdioTransport } from './spawn-server.js';
+
+export interface StdioConnectDeps {
+  sandbox: Sandbox;
+  clock: Clock;
+  clientVersion: string;
+  parentEnv?: Readonly<Record<string, string | undefined>>;
+  graceMs?: number;
+}
+
+/** Spawns an owned stdio server and completes the MCP handshake within the deadline. */
+export async function connectStdio(config: ServerConfig, opts: ConnectOptions, deps: StdioConnectDeps): Promise<Link> {
+  const transport = createStdioTransport(config, {
+    workspaceDir: opts.workspace,
+    sandbox: deps.sandbox,
+    clock: deps.clock,
+    ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
+    ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
+  });
+  const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities });
+  opts.prepareClient(client);
+
+  let resolveLost!: (error: BlitzError) => void;
+  const lost = new Promise<BlitzError>((resolve) => (resolveLost = resolve));
+  let closing = false;
+  // The SDK client calls this once the transport closes: by our close(), or because the process ended.
+  client.onclose = () => {
+    if (!closing) resolveLost(transport.exitError ?? new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`));
+  };
+
+  try {
+    await withDeadline(client.connect(transport), opts.deadlineMs, deps.clock, () => {
+      const phase = transport.process ? 'initialize' : 'spawn';
+      return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${formatDelay(opts.deadlineMs)}`);
+    });
+  } catch (err) {
+    closing = true;
+    await client.close().catch(() => undefined);
+    if (isBlitzError(err)) throw err;
+    throw transport.exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to initialize: ${(err as Error).message}`, { cause: err });
+  }
+
+  const proc = transport.process!;
+  return {
+    client,
+    lost,
+    pid: proc.pid,
+    stderrTail: (lines = 20) => proc.stderr.lastLines(lines).join('\n'),
+    async close() {
+      closing = true;
+      await client.close();
+    },
+  };
+}

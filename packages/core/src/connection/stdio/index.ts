@@ -1,0 +1,22 @@
+export { baseEnv, childEnv } from './child-env.js';
+export { commandLine, type CommandLine } from './command-line.js';
+export { groupMembers, signalGroup } from './process-group.js';
+export { DEFAULT_DRAIN_MS, DEFAULT_GRACE_MS, OwnedProcess, type OwnedProcessOptions, type ProcessExit } from './owned-process.js';
+export {
+  bwrapArgs,
+  createSandbox,
+  findOnPath,
+  probeBubblewrap,
+  sandboxExecArgs,
+  sandboxPaths,
+  sandboxUnavailable,
+  seatbeltProfile,
+  type Sandbox,
+  type SandboxDeps,
+  type SandboxedLine,
+  type SandboxPaths,
+  type SandboxPlaces,
+} from './sandbox.js';
+export { createStdioTransport, spawnServer, type SpawnServerDeps } from './spawn-server.js';
+export { STDERR_RING_BYTES, StderrRing, lastLines } from './stderr-ring.js';
+export { EXIT_STDERR_LINES, StdioTransport, describeExit, type StdioTransportOptions } from './stdio-transport.js';

@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { systemClock, type Clock } from '../../clock/clock.js';
+import { BlitzError } from '../../errors/blitz-error.js';
+import type { CommandLine } from './command-line.js';
+import { signalGroup } from './process-group.js';
+import { StderrRing } from './stderr-ring.js';
+
+/** How long each polite step of `close()` waits before the next, harsher one. */
+export const DEFAULT_GRACE_MS = 5_000;
+/** How long after the exit we wait for the pipes to deliver what the process wrote last. */
+export const DEFAULT_DRAIN_MS = 200;
+
+/** How a process ended; `error` is set when it never started (e.g. `ENOENT`). */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: Error;
+}
+
+export interface OwnedProcessOptions extends CommandLine {
+  /** The complete environment; nothing of the daemon's is added (see `childEnv`). */
+  env: Record<string, string>;
+  cwd: string;
+  platform?: NodeJS.Platform;
+  clock?: Clock;
+  graceMs?: number;
+  drainMs?: number;
+  stderrBytes?: number;
+  /** Sees every stderr chunk, e.g. to log it; the ring keeps the tail regardless. */
+  onStderr?: (chunk: Buffer) => void;
+  /** The leader only wraps the server (bubblewrap): SIGTERM goes to the rest of its group. */
+  leaderIsWrapper?: boolean;
+}
+
+/**
+ * A child process we own from spawn to reaping. It leads its own process group (POSIX), so
+ * everything it starts can be killed with it, and its exit is noticed the moment it happens,
+ * not when its pipes close: a grandchild holding stderr must not hide a crash.
+ */
+export class OwnedProcess {
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** The last `stderrBytes` (64 KB) of stderr. */
+  readonly stderr: StderrRing;
+  /** Settles once the OS has started the process; rejects with `SERVER_UNAVAILABLE` if it could not. */
+  readonly spawned: Promise<void>;
+  /** Resolves as soon as the process has exited or failed to start. */
+  readonly exited: Promise<ProcessExit>;
+  /** Resolves after `exited`, once stdout and stderr are drained (or `drainMs` has passed). */
+  readonly ended: Promise<ProcessExit>;
+
+  readonly #platform: NodeJS.Platform;
+  readonly #clock: Clock;
+  readonly #graceMs: number;
+  readonly #leaderIsWrapper: boolean;
+  #exit: ProcessExit | undefined;
+  #closing: Promise<ProcessExit> | undefined;
+
+  static spawn(options: OwnedProcessOptions): OwnedProcess {
+    return new OwnedProcess(options);
+  }
+
+  private constructor(options: OwnedProcessOptions) {
+    this.#platform = options.platform ?? process.platform;
+    this.#clock = options.clock ?? systemClock;
+    this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.#leaderIsWrapper = options.leaderIsWrapper ?? false;
+    this.stderr = new StderrRing(options.stderrBytes);
+
+    let child: ChildProcess;
+    try {
+      child = spawn(options.command, options.args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group, so close() can signal everything it started.
+        detached: this.#platform !== 'win32',
+        windowsHide: true,
+        windowsVerbatimArguments: options.windowsVerbatimArguments ?? false,
+      });
+    } catch (err) {
+      throw new BlitzError('SERVER_UNAVAILABLE', `could not start ${options.command}: ${(err as Error).message}`, { cause: err });
+    }
+    this.pid = child.pid;
+    this.stdin = child.stdin!;
+    this.stdout = child.stdout!;
+    const stderr = child.stderr!;
+
+    // A dead process's pipes raise EPIPE and friends; its exit is what we report.
+    this.stdin.on('error', () => {});
+    this.stdout.on('error', () => {});
+    stderr.on('error', () => {});
+    // Always read stderr, or a chatty server blocks once the pipe buffer is full.
+    stderr.on('data', (chunk: Buffer) => {
+      this.stderr.append(chunk);
+      options.onStderr?.(chunk);
+    });
+
+    let started = false;
+    this.spawned = new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => {
+        started = true;
+        resolve();
+      });
+      child.once('error', (err) => {
+        if (!started) reject(new BlitzError('SERVER_UNAVAILABLE', `could not start ${options.command}: ${err.message}`, { cause: err }));
+      });
+    });
+    this.spawned.catch(() => {}); // Reported through `exited` too; awaiting it still throws.
+
+    this.exited = new Promise<ProcessExit>((resolve) => {
+      child.once('exit', (code, signal) => resolve(this.#onExit({ code, signal })));
+      child.once('error', (error) => {
+        if (!started) resolve(this.#onExit({ code: null, signal: null, error }));
+      });
+    });
+
+    const pipesClosed = Promise.all([this.stdout, stderr].map((s) => new Promise((r) => (s.closed ? r(null) : s.once('close', r)))));
+    const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+    this.ended = this.exited.then(async (exit) => {
+      await this.#settlesWithin(pipesClosed, drainMs);
+      return exit;
+    });
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.#exit;
+  }
+
+  /** Whether the process exits within `ms` (on the injected clock). */
+  exitsWithin(ms: number): Promise<boolean> {
+    return this.#exit ? Promise.resolve(true) : this.#settlesWithin(this.exited, ms);
+  }
+
+  /**
+   * Stops the process and everything in its group; resolves with how the leader ended.
+   * Calling it again, or after the process exited by itself, still makes sure the group is gone.
+   */
+  close(): Promise<ProcessExit> {
+    this.#closing ??= this.#closeSequence();
+    return this.#closing.then((exit) => {
+      this.#killGroup();
+      return exit;
+    });
+  }
+
+  async #closeSequence(): Promise<ProcessExit> {
+    // The close sequence, politest first:
+    // (1) close stdin: a well-behaved MCP server exits on end of input; wait up to graceMs.
+    // (2) SIGTERM the process group, wait up to graceMs (skipped on Windows: no such signal).
+    // (3) SIGKILL the group (Windows: taskkill /T /F) and wait for the exit, however long.
+    // (4) once the leader is gone, SIGKILL the group again: a grandchild may outlive its parent.
+    if (this.#exit) return this.#exit;
+    this.stdin.end();
+    if (await this.exitsWithin(this.#graceMs)) return this.exited;
+    if (this.#platform !== 'win32' && this.pid !== undefined) {
+      signalGroup(this.pid, 'SIGTERM', { spareLeader: this.#leaderIsWrapper });
+      if (await this.exitsWithin(this.#graceMs)) return this.exited;
+    }
+    this.#killGroup();
+    return this.exited;
+  }
+
+  #onExit(exit: ProcessExit): ProcessExit {
+    this.#exit = exit;
+    // Step (4) right away: the group id cannot have been reused while its members live.
+    this.#killGroup();
+    return exit;
+  }
+
+  #settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = this.#clock.setTimeout(() => resolve(false), ms);
+      void promise.then(() => {
+        timer.cancel();
+        resolve(true);
+      });
+    });
+  }
+
+  #killGroup(): void {
+    if (this.pid === undefined) return;
+    if (this.#platform === 'win32') {
+      // Windows has no process groups; taskkill walks the tree while the root is alive.
+      if (this.#exit) return;
+      spawn('taskkill', ['/T', '/F', '/PID', String(this.pid)], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
+      return;
+    }
+    signalGroup(this.pid, 'SIGKILL');
+  }
+}

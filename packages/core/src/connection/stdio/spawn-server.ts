@@ -1,0 +1,44 @@
+import type { Clock } from '../../clock/clock.js';
+import type { ServerConfig } from '../../config/server-config.js';
+import { BlitzError } from '../../errors/blitz-error.js';
+import { childEnv } from './child-env.js';
+import { commandLine } from './command-line.js';
+import { OwnedProcess } from './owned-process.js';
+import type { Sandbox } from './sandbox.js';
+import { StdioTransport } from './stdio-transport.js';
+
+export interface SpawnServerDeps {
+  /** The workspace the server belongs to: its default cwd and, sandboxed, its writable root. */
+  workspaceDir: string;
+  sandbox: Sandbox;
+  parentEnv?: Readonly<Record<string, string | undefined>>;
+  platform?: NodeJS.Platform;
+  clock?: Clock;
+  graceMs?: number;
+  onStderr?: (serverName: string, chunk: Buffer) => void;
+}
+
+/** Starts a configured stdio server: scrubbed env, Windows shim routing, sandbox, own process group. */
+export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedProcess {
+  const { transport } = config;
+  if (transport.kind !== 'stdio') {
+    throw new BlitzError('INVALID_ARGUMENT', `MCP server ${config.name} is not a stdio server`);
+  }
+  const platform = deps.platform ?? process.platform;
+  const line = commandLine(transport.command, transport.args, platform);
+  const launch = config.sandbox ? deps.sandbox.wrap(config.name, line, deps.workspaceDir) : { ...line, leaderIsWrapper: false };
+  return OwnedProcess.spawn({
+    ...launch,
+    env: childEnv(deps.parentEnv ?? process.env, platform, transport.env),
+    cwd: transport.cwd ?? deps.workspaceDir,
+    platform,
+    clock: deps.clock,
+    graceMs: deps.graceMs,
+    onStderr: deps.onStderr && ((chunk) => deps.onStderr!(config.name, chunk)),
+  });
+}
+
+/** A transport for an SDK `Client`; the process starts when the client connects. */
+export function createStdioTransport(config: ServerConfig, deps: SpawnServerDeps): StdioTransport {
+  return new StdioTransport({ name: config.name, spawn: () => spawnServer(config, deps) });
+}

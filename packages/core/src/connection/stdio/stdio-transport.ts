@@ -1,0 +1,210 @@
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Writable } from 'node:stream';
+import { BlitzError } from '../../errors/blitz-error.js';
+import type { OwnedProcess, ProcessExit } from './owned-process.js';
+
+/** How many stderr lines an exit error quotes. */
+export const EXIT_STDERR_LINES = 20;
+/** After a failed write, how long to wait for the exit that usually explains it (EPIPE). */
+const WRITE_FAILURE_EXIT_WAIT_MS = 2_000;
+
+export interface StdioTransportOptions {
+  /** The server's name, for messages. */
+  name: string;
+  /** Starts the process; called once, by `start()`. May throw a `BlitzError` (e.g. no sandbox). */
+  spawn: () => OwnedProcess;
+  stderrLines?: number;
+}
+
+/** "MCP server x exited with code 3", then the last lines of its stderr. */
+export function describeExit(name: string, exit: ProcessExit, stderrTail: readonly string[]): string {
+  const head = exit.error
+    ? `MCP server ${name} could not start: ${exit.error.message}`
+    : exit.signal
+      ? `MCP server ${name} exited on signal ${exit.signal}`
+      : `MCP server ${name} exited with code ${exit.code}`;
+  return stderrTail.length > 0 ? `${head}; its stderr ends with:\n${stderrTail.join('\n')}` : head;
+}
+
+/**
+ * An MCP transport over the pipes of a process we own. Unlike the SDK's stdio client it
+ * tolerates lines on stdout that are not JSON-RPC, and it ends the connection the moment the
+ * process exits: requests in flight fail at once with the exit code and stderr tail instead
+ * of waiting for their timeout.
+ */
+export class StdioTransport implements Transport {
+  onclose?: Transport['onclose'];
+  onerror?: Transport['onerror'];
+  onmessage?: Transport['onmessage'];
+
+  readonly name: string;
+  readonly #spawn: () => OwnedProcess;
+  readonly #stderrLines: number;
+  readonly #readBuffer = new ReadBuffer();
+  /** Requests we sent that the server has not answered, to fail them if it dies. */
+  readonly #inFlight = new Set<RequestId>();
+  #process: OwnedProcess | undefined;
+  #garbageLines = 0;
+  #exitError: BlitzError | undefined;
+  #stopping = false;
+  #closed = false;
+
+  constructor(options: StdioTransportOptions) {
+    this.name = options.name;
+    this.#spawn = options.spawn;
+    this.#stderrLines = options.stderrLines ?? EXIT_STDERR_LINES;
+  }
+
+  /** The process, once started. */
+  get process(): OwnedProcess | undefined {
+    return this.#process;
+  }
+
+  /** Lines on stdout that were not JSON-RPC and were skipped. */
+  get garbageLines(): number {
+    return this.#garbageLines;
+  }
+
+  /** Why the connection ended, when the process exited or failed to start without `close()`. */
+  get exitError(): BlitzError | undefined {
+    return this.#exitError;
+  }
+
+  async start(): Promise<void> {
+    if (this.#process || this.#closed) throw new Error(`StdioTransport for ${this.name} was already started`);
+    const proc = this.#spawn();
+    this.#process = proc;
+    proc.stdout.on('data', (chunk: Buffer) => this.#onData(chunk));
+    void proc.ended.then((exit) => this.#onEnded(proc, exit));
+    try {
+      await proc.spawned;
+    } catch (err) {
+      throw this.#failure(proc.exit ?? { code: null, signal: null, error: err as Error }, proc);
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const proc = this.#process;
+    if (!proc || this.#closed || proc.exit) {
+      if (this.#exitError) throw this.#exitError;
+      // Exited, but stderr may still be draining: describe it now without fixing the final error.
+      if (proc?.exit) throw this.#errorFor(proc.exit, proc);
+      throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`);
+    }
+    if (isJSONRPCRequest(message)) this.#inFlight.add(message.id);
+    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.#inFlight.delete(id);
+    }
+    try {
+      await write(proc.stdin, serializeMessage(message), proc.exited);
+    } catch (err) {
+      if (isJSONRPCRequest(message)) this.#inFlight.delete(message.id);
+      throw await this.#writeFailure(proc, err as Error);
+    }
+  }
+
+  /** Runs the process's close sequence; `onclose` fires once it has exited. */
+  async close(): Promise<void> {
+    this.#stopping = true;
+    const proc = this.#process;
+    if (proc) {
+      await proc.close();
+      await proc.ended;
+    }
+    this.#finish();
+  }
+
+  #onData(chunk: Buffer): void {
+    try {
+      this.#readBuffer.append(chunk);
+    } catch (err) {
+      // A line past the SDK's 10 MB limit: the buffer was dropped; later lines still count.
+      this.onerror?.(err as Error);
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (err) {
+        // The bad line is consumed; servers that log to stdout should not lose their connection.
+        this.#garbageLines += 1;
+        const why = String((err as Error).message).split('\n')[0]!.slice(0, 200);
+        this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${why}`));
+        continue;
+      }
+      if (message === null) return;
+      if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+        this.#inFlight.delete(message.id);
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  #onEnded(proc: OwnedProcess, exit: ProcessExit): void {
+    if (this.#closed) return;
+    if (!this.#stopping) {
+      const error = this.#failure(exit, proc);
+      this.onerror?.(error);
+      // Answer what is in flight with the reason, so callers see it rather than "Connection closed".
+      for (const id of this.#inFlight) {
+        this.onmessage?.({
+          jsonrpc: '2.0',
+          id,
+          error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, exitCode: exit.code, signal: exit.signal } },
+        });
+      }
+      // A crashed leader may leave helpers behind; close() kills its group.
+      void proc.close();
+    }
+    this.#finish();
+  }
+
+  /** A write to a process that just died fails with EPIPE; report the death instead. */
+  async #writeFailure(proc: OwnedProcess, err: Error): Promise<BlitzError> {
+    if (await proc.exitsWithin(WRITE_FAILURE_EXIT_WAIT_MS)) {
+      await proc.ended; // #onEnded has run by now and set the exit error.
+      if (this.#exitError) return this.#exitError;
+    }
+    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not reading its stdin: ${err.message}`, { cause: err });
+  }
+
+  /** The error for this exit, kept as the transport's `exitError` from the first call on. */
+  #failure(exit: ProcessExit, proc: OwnedProcess): BlitzError {
+    this.#exitError ??= this.#errorFor(exit, proc);
+    return this.#exitError;
+  }
+
+  #errorFor(exit: ProcessExit, proc: OwnedProcess): BlitzError {
+    const message = describeExit(this.name, exit, proc.stderr.lastLines(this.#stderrLines));
+    return new BlitzError(exit.error ? 'SERVER_UNAVAILABLE' : 'SERVER_EXITED', message, { cause: exit.error });
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#inFlight.clear();
+    this.#readBuffer.clear();
+    this.onclose?.();
+  }
+}
+
+/** Writes one message, waiting for the pipe to drain; fails if the process exits first. */
+function write(stdin: Writable, data: string, exited: Promise<ProcessExit>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (err?: Error | null) => reject(err ?? new Error('stdin closed'));
+    if (stdin.write(data, (err) => err && fail(err))) return resolve();
+    stdin.once('drain', () => resolve());
+    void exited.then(() => fail(new Error('the process exited while a message was being written')));
+  });
+}

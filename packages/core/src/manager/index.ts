@@ -1,0 +1,1 @@
+export { Manager, type ManagerEvent, type ManagerNotice, type ManagerOptions, type ServerSet } from './manager.js';

@@ -1,0 +1,247 @@
+/**
+ * The manager against real servers: server-everything over stdio and streamable HTTP, and
+ * the fixture servers of test/fixtures that hang, crash, spew or misbehave.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../clock/clock.js';
+import type { ResolvedServer } from '../config/resolve-server.js';
+import type { ServerConfig, ServerTransport } from '../config/server-config.js';
+import { createConnector } from '../connection/create-connector.js';
+import { probeBubblewrap } from '../connection/stdio/sandbox.js';
+import { fixtureCommand, type FixtureName } from '../testing/fixture-servers.js';
+import { assertNoOrphans, isAlive } from '../testing/no-orphans.js';
+import { startServer as startRestartable } from '../../../../test/fixtures/http/restartable-server.mjs';
+import { Manager, type ManagerEvent } from './manager.js';
+
+const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const PLANTED = 'planted-daemon-secret-4242';
+
+let tmp: string;
+let workspace: string;
+let manager: Manager;
+let events: ManagerEvent[];
+
+function server(name: string, transport: ServerTransport, over: Partial<ServerConfig> = {}): ResolvedServer {
+  return {
+    config: {
+      name,
+      transport,
+      autoApprove: false,
+      sandbox: false,
+      agents: [],
+      timeoutSeconds: 30,
+      startupTimeoutSeconds: 20,
+      disabled: false,
+      sampling: false,
+      source: { kind: 'global', file: path.join(tmp, 'settings.toml') },
+      ...over,
+    },
+  };
+}
+
+function fixture(name: string, file: FixtureName, args: string[] = [], over: Partial<ServerConfig> = {}): ResolvedServer {
+  const { command, args: argv } = fixtureCommand(file, args);
+  return server(name, { kind: 'stdio', command, args: argv, env: {} }, over);
+}
+
+beforeEach(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-manager-')));
+  workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(workspace);
+  fs.mkdirSync(path.join(tmp, 'home'));
+  process.env.BLITZ_MANAGER_TEST_SECRET = PLANTED;
+  events = [];
+  manager = new Manager({
+    workspace,
+    clock: systemClock,
+    connector: createConnector({ blitzHome: path.join(tmp, 'home'), clock: systemClock, clientVersion: '0.0.0-test', warn: () => {}, graceMs: 500 }),
+    onEvent: (e) => events.push(e),
+  });
+});
+
+afterEach(async () => {
+  await manager.close();
+  delete process.env.BLITZ_MANAGER_TEST_SECRET;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  await assertNoOrphans();
+});
+
+const textOf = (result: { content?: unknown }) => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
+
+describe('server-everything', () => {
+  it('over stdio: lists and calls echo; get-env shows its own env and none of the daemon secrets', async () => {
+    await manager.update({ servers: [server('everything', { kind: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_SETTING: 'from-settings' } })] });
+    const names = (await manager.listTools()).map((e) => e.exposedName);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'get-env']));
+    expect(textOf(await manager.callTool('echo', { message: 'hi' }))).toBe('Echo: hi');
+    const env = textOf(await manager.callTool('get-env', {}));
+    expect(env).toContain('from-settings');
+    expect(env).not.toContain(PLANTED);
+    expect(env).not.toContain('BLITZ_MANAGER_TEST_SECRET');
+  });
+
+  it('over streamable HTTP: lists and calls echo', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await waitForPort(port, child);
+      await manager.update({ servers: [server('remote', { kind: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} })] });
+      expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(expect.arrayContaining(['echo']));
+      expect(textOf(await manager.callTool('echo', { message: 'over http' }))).toBe('Echo: over http');
+    } finally {
+      await manager.close();
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+});
+
+describe('remote servers', () => {
+  it('a server that restarted under a connected client: the hub re-initializes and the call goes through', async () => {
+    const fixtureServer = await startRestartable({ port: 0 });
+    try {
+      await manager.update({ servers: [server('r', { kind: 'http', url: fixtureServer.url, headers: {} })] });
+      await manager.listTools();
+      const first = textOf(await manager.callTool('whoami', {}));
+      await fixtureServer.restart();
+      const second = textOf(await manager.callTool('whoami', {}));
+      expect(second).not.toBe(first);
+      expect(manager.states()[0]!.state).toBe('connected');
+    } finally {
+      await manager.close();
+      await fixtureServer.close();
+    }
+  });
+});
+
+describe('fixture servers', () => {
+  it('a server that hangs on initialize fails within its startup timeout, naming the phase; the others work', async () => {
+    await manager.update({ servers: [fixture('stuck', 'hang-initialize', [], { startupTimeoutSeconds: 1 }), fixture('ok', 'garbage-stdout')] });
+    const started = Date.now();
+    expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['echo']);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(manager.states()[0]).toMatchObject({ state: 'failed', error: 'MCP server stuck did not answer initialize within 1s' });
+  });
+
+  it('a call that hangs times out with the spec message (MCP-31), and the server is told to cancel', async () => {
+    await manager.update({ servers: [fixture('slow', 'hang-call', [], { timeoutSeconds: 1 })] });
+    await manager.listTools();
+    await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: 'MCP tool hang timed out after 1s' });
+    // One timeout is not yet a pause; the server still answers.
+    expect(textOf(await manager.callTool('echo', { text: 'still here' }))).toBe('still here');
+  });
+
+  it('two timeouts in a row pause the server: its tools leave and calls are refused (MCP-32)', async () => {
+    await manager.update({ servers: [fixture('slow', 'hang-call', [], { timeoutSeconds: 1 })] });
+    await manager.listTools();
+    await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(manager.states()[0]!.state).toBe('paused');
+    expect(await manager.listTools()).toEqual([]);
+    await expect(manager.connection('slow').callTool('echo', { text: 'x' })).rejects.toMatchObject({
+      code: 'SERVER_UNAVAILABLE',
+      message: expect.stringMatching(/^MCP server slow is unavailable after repeated failures; retrying in 1[45]s$/),
+    });
+    expect(events.flatMap((e) => (e.type === 'notice' ? [e.notice.kind] : []))).toEqual(['failed', 'paused']);
+  });
+
+  it('a crash mid-call fails the call at once with the exit code and stderr; the next call starts a fresh process', async () => {
+    await manager.update({ servers: [fixture('crashy', 'crash-after', ['1'])] });
+    await manager.listTools();
+    const pid = manager.connection('crashy').pid!;
+    expect(textOf(await manager.callTool('echo', { text: 'one' }))).toBe('one');
+    const error = await manager.callTool('echo', { text: 'two' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVER_EXITED', message: expect.stringContaining('MCP server crashy exited with code 3') });
+    expect(isAlive(pid)).toBe(false);
+    expect(textOf(await manager.callTool('echo', { text: 'three' }))).toBe('three');
+    expect(manager.connection('crashy').pid).not.toBe(pid);
+    // One crash is one failure: heard once, then the recovery, never a pause.
+    expect(events.flatMap((e) => (e.type === 'notice' ? [e.notice.kind] : []))).toEqual(['failed', 'recovered']);
+  });
+
+  it('a server that exits at start is failed with its stderr', async () => {
+    await manager.update({ servers: [fixture('dead', 'exit-at-start')] });
+    expect(await manager.listTools()).toEqual([]);
+    expect(manager.states()[0]).toMatchObject({ state: 'failed', error: expect.stringContaining('exited with code 1') });
+  });
+
+  it('garbage on stdout and a flood on stderr do not break the connection', async () => {
+    await manager.update({ servers: [fixture('garbage', 'garbage-stdout'), fixture('flood', 'flood-stderr', [], { prefix: 'f' })] });
+    await manager.listTools();
+    expect(textOf(await manager.callTool('echo', { text: 'a' }))).toBe('a');
+    expect(textOf(await manager.callTool('f__echo', { text: 'b' }))).toBe('b');
+  });
+
+  it('close ends a server that ignores SIGTERM, and the grandchild of another, with their groups', async () => {
+    const pidFile = path.join(tmp, 'grandchild.pid');
+    const parent = fixture('parent', 'spawn-grandchild', [], { prefix: 'p' });
+    if (parent.config.transport.kind === 'stdio') parent.config.transport.env = { GRANDCHILD_PID_FILE: pidFile };
+    await manager.update({ servers: [fixture('stubborn', 'ignore-sigterm'), parent] });
+    await manager.listTools();
+    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(isAlive(grandchild)).toBe(true);
+    await manager.close();
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it("a server's tools/list_changed reaches the catalog", async () => {
+    await manager.update({ servers: [fixture('changing', 'changing-tools')] });
+    const before = (await manager.listTools()).map((e) => e.exposedName);
+    await manager.callTool('add_tool', { name: 'brand_new' });
+    await expect.poll(() => manager.catalog().list().map((e) => e.exposedName), { timeout: 5_000 }).toEqual([...before, 'brand_new']);
+    expect(events.some((e) => e.type === 'catalog')).toBe(true);
+  });
+});
+
+describe('sandbox', () => {
+  const probe = probeBubblewrap();
+  it.skipIf(!probe.ok)(`a sandboxed server cannot write outside the workspace nor read BLITZ_HOME ${probe.ok ? '' : `(skipped: ${probe.reason})`}`, async () => {
+    const secret = path.join(tmp, 'home', 'settings.toml');
+    fs.writeFileSync(secret, 'token = "x"');
+    // The temp dir is writable in the sandbox; the home folder is not.
+    const outside = path.join(os.homedir(), `.blitz-sandbox-test-${process.pid}`);
+    await manager.update({ servers: [fixture('boxed', 'write-file', [], { sandbox: true })] });
+    await manager.listTools();
+    expect(textOf(await manager.callTool('write', { path: path.join(workspace, 'in.txt'), content: 'ok' }))).not.toMatch(/error/i);
+    expect(fs.readFileSync(path.join(workspace, 'in.txt'), 'utf8')).toBe('ok');
+    const denied = await manager.callTool('write', { path: outside, content: 'no' });
+    expect(denied.isError).toBe(true);
+    expect(fs.existsSync(outside)).toBe(false);
+    fs.rmSync(outside, { force: true });
+    const read = await manager.callTool('read', { path: secret });
+    expect(read.isError).toBe(true);
+    expect(textOf(read)).not.toContain('token');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`server-everything exited with ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('server-everything did not listen');
+}

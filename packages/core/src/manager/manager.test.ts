@@ -1,0 +1,230 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { FakeClock } from '../clock/fake-clock.js';
+import type { ResolvedServer } from '../config/resolve-server.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
+import { Manager, type ManagerEvent } from './manager.js';
+
+function server(name: string, over: Partial<ServerConfig> = {}, unavailable?: string): ResolvedServer {
+  return {
+    config: {
+      name,
+      transport: { kind: 'stdio', command: name, args: [], env: {} },
+      autoApprove: false,
+      sandbox: true,
+      agents: [],
+      timeoutSeconds: 300,
+      startupTimeoutSeconds: 30,
+      disabled: false,
+      sampling: false,
+      source: { kind: 'global', file: '/settings.toml' },
+      ...over,
+    },
+    ...(unavailable === undefined ? {} : { unavailable }),
+  };
+}
+
+function tools(...names: string[]): FakeServer {
+  return {
+    setup(s: McpServer) {
+      for (const name of names) {
+        s.registerTool(name, { inputSchema: { text: z.string().optional() } }, async (args) => ({
+          content: [{ type: 'text', text: `${name}:${String(args.text ?? '')}` }],
+        }));
+      }
+    },
+  };
+}
+
+let manager: Manager | undefined;
+afterEach(async () => {
+  await manager?.close();
+  manager = undefined;
+});
+
+function setup(fakes: Record<string, FakeServer>, clock = new FakeClock()) {
+  const fake = inMemoryConnector(fakes);
+  const events: ManagerEvent[] = [];
+  manager = new Manager({ workspace: '/ws', connector: fake.connector, clock, builtIns: ['list_mcp_resources'], onEvent: (e) => events.push(e) });
+  return { manager, fake, events, clock };
+}
+
+describe('Manager', () => {
+  it('starts nothing until tools are first listed (MCP-10), then connects every server in parallel', async () => {
+    const { manager, fake } = setup({ a: tools('echo'), b: tools('add') });
+    await manager.update({ servers: [server('a'), server('b')] });
+    expect(fake.connects.size).toBe(0);
+    expect(manager.states().map((s) => s.state)).toEqual(['idle', 'idle']);
+    const listed = await manager.listTools();
+    expect(listed.map((e) => [e.exposedName, e.server])).toEqual([
+      ['echo', 'a'],
+      ['add', 'b'],
+    ]);
+    expect(manager.states().map((s) => [s.name, s.state, s.tools])).toEqual([
+      ['a', 'connected', ['echo']],
+      ['b', 'connected', ['add']],
+    ]);
+  });
+
+  it('update keeps unchanged servers, restarts changed ones, stops removed and disabled ones, adds new ones lazily (MCP-45)', async () => {
+    const { manager, fake } = setup({ same: tools('x'), changed: tools('y'), removed: tools('z'), off: tools('w'), added: tools('v') });
+    await manager.update({ servers: [server('same'), server('changed'), server('removed'), server('off')] });
+    await manager.listTools();
+    const pid = manager.connection('same').pid;
+    const removedLink = fake.live.get('removed')!;
+
+    const result = await manager.update({
+      servers: [server('same'), server('changed', { timeoutSeconds: 10 }), server('off', { disabled: true }), server('added')],
+    });
+    expect(result.changed.sort()).toEqual(['added', 'changed', 'off', 'removed']);
+    expect(manager.connection('same').pid).toBe(pid);
+    expect(fake.live.has('removed')).toBe(false);
+    expect(fake.live.get('removed')).not.toBe(removedLink);
+    expect(fake.live.has('changed')).toBe(false);
+    expect(fake.live.has('off')).toBe(false);
+    expect(manager.states().map((s) => [s.name, s.state])).toEqual([
+      ['same', 'connected'],
+      ['changed', 'idle'],
+      ['off', 'disabled'],
+      ['added', 'idle'],
+    ]);
+    await manager.listTools();
+    expect(Object.fromEntries(fake.connects)).toEqual({ same: 1, changed: 2, removed: 1, off: 1, added: 1 });
+    expect(manager.states().find((s) => s.name === 'off')!.state).toBe('disabled');
+  });
+
+  it('settings with errors change nothing and come back as problems', async () => {
+    const { manager } = setup({ a: tools('x') });
+    await manager.update({ servers: [server('a')] });
+    const problems = [{ severity: 'error' as const, file: '/settings.toml', message: 'not valid TOML' }];
+    expect(await manager.update({ servers: [], problems })).toEqual({ problems, changed: [] });
+    expect(manager.states().map((s) => s.name)).toEqual(['a']);
+  });
+
+  it('a disabled server is listed as disabled, never started, offered to nobody (MCP-41)', async () => {
+    const { manager, fake } = setup({ a: tools('x'), b: tools('y') });
+    await manager.update({ servers: [server('a', { disabled: true }), server('b')] });
+    expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['y']);
+    expect(fake.connects.has('a')).toBe(false);
+    expect(manager.states()[0]).toEqual({ name: 'a', state: 'disabled', tools: [], warnings: [] });
+  });
+
+  it('a server missing an env variable is failed with its name; the others work', async () => {
+    const { manager } = setup({ a: tools('x'), b: tools('y') });
+    await manager.update({ servers: [server('a', {}, 'environment variable ${TOKEN} is not set'), server('b')] });
+    expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['y']);
+    expect(manager.states()[0]).toMatchObject({ state: 'failed', error: 'MCP server a cannot start: environment variable ${TOKEN} is not set' });
+  });
+
+  it('routes a prefixed tool to its server under the original name (MCP-21), and a clash goes to the first server', async () => {
+    const { manager } = setup({ a: tools('search'), b: tools('search'), c: tools('search') });
+    await manager.update({ servers: [server('a'), server('b'), server('c', { prefix: 'gh' })] });
+    expect((await manager.listTools()).map((e) => [e.exposedName, e.server, e.originalName])).toEqual([
+      ['search', 'a', 'search'],
+      ['gh__search', 'c', 'search'],
+    ]);
+    expect(manager.states()[1]!.warnings).toEqual([expect.stringContaining('server "a" already offers "search"')]);
+    const result = await manager.callTool('gh__search', { text: 'hi' });
+    expect(result.content).toEqual([{ type: 'text', text: 'search:hi' }]);
+    await expect(manager.callTool('nope', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('filters by agent: empty means main only, "*" every agent', async () => {
+    const { manager } = setup({ a: tools('a1'), b: tools('b1'), c: tools('c1') });
+    await manager.update({ servers: [server('a'), server('b', { agents: ['*'] }), server('c', { agents: ['reviewer'] })] });
+    expect((await manager.listTools('main')).map((e) => e.exposedName)).toEqual(['a1', 'b1']);
+    expect((await manager.listTools('reviewer')).map((e) => e.exposedName)).toEqual(['b1', 'c1']);
+    await expect(manager.callTool('a1', {}, { agent: 'reviewer' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a server that keeps failing is paused, its tools leave, and it recovers after the cooldown (MCP-32/33)', async () => {
+    const flaky: FakeServer = { ...tools('f'), failConnect: true };
+    const { manager, events, clock } = setup({ ok: tools('o'), flaky });
+    await manager.update({ servers: [server('ok'), server('flaky')] });
+    await manager.listTools();
+    await manager.listTools();
+    expect(manager.states()[1]).toMatchObject({ state: 'paused', error: 'MCP server flaky refused the connection', retryAt: clock.now() + 15_000 });
+    const notices = () => events.flatMap((e) => (e.type === 'notice' ? [`${e.notice.kind}: ${e.notice.message}`] : []));
+    expect(notices()).toEqual([
+      'failed: MCP server flaky failed: MCP server flaky refused the connection',
+      'paused: MCP server flaky is paused after repeated failures; retrying in 15s',
+    ]);
+    // While paused, listing does not even try.
+    await manager.listTools();
+    expect(manager.states()[1]!.state).toBe('paused');
+
+    flaky.failConnect = false;
+    const before = events.filter((e) => e.type === 'catalog').length;
+    clock.advance(15_000);
+    expect(events.filter((e) => e.type === 'catalog').length).toBeGreaterThan(before);
+    expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['o', 'f']);
+    expect(notices().slice(2)).toEqual(['recovered: MCP server flaky recovered']);
+    expect(events.filter((e) => e.type === 'failure').map((e) => e.type === 'failure' && e.server)).toEqual(['flaky', 'flaky']);
+  });
+
+  it('a server that dies is noticed: the catalog changes and the next call starts it afresh (MCP-11)', async () => {
+    const { manager, fake, events } = setup({ a: tools('x') });
+    await manager.update({ servers: [server('a')] });
+    await manager.listTools();
+    fake.live.get('a')!.kill();
+    await expect.poll(() => manager.states()[0]!.state).toBe('failed');
+    expect(manager.states()[0]!.error).toBe('MCP server a exited with code 1');
+    expect(events.some((e) => e.type === 'catalog')).toBe(true);
+    expect((await manager.callTool('x', { text: 'again' })).content).toEqual([{ type: 'text', text: 'x:again' }]);
+    expect(fake.connects.get('a')).toBe(2);
+  });
+
+  it("a server's tools/list_changed refreshes its tools once per burst and emits a catalog change", async () => {
+    let registerMore: (() => void) | undefined;
+    const { manager, events, clock } = setup({
+      a: {
+        setup(s) {
+          s.registerTool('first', {}, async () => ({ content: [] }));
+          registerMore = () => {
+            s.registerTool('second', {}, async () => ({ content: [] }));
+            s.registerTool('third', {}, async () => ({ content: [] }));
+          };
+        },
+      },
+    });
+    await manager.update({ servers: [server('a')] });
+    await manager.listTools();
+    clock.advance(1000);
+    events.length = 0;
+    registerMore!();
+    await expect.poll(() => clock.pendingTimers()).toBeGreaterThan(0);
+    clock.advance(200);
+    await expect.poll(() => manager.catalog().list().map((e) => e.exposedName)).toEqual(['first', 'second', 'third']);
+    expect(events.filter((e) => e.type === 'catalog')).toHaveLength(1);
+  });
+
+  it('restart stops a server so the next listing starts it afresh; an unknown name is NOT_FOUND', async () => {
+    const { manager, fake } = setup({ a: tools('x') });
+    await manager.update({ servers: [server('a')] });
+    await manager.listTools();
+    await manager.restart('a');
+    expect(manager.states()[0]!.state).toBe('idle');
+    await manager.listTools();
+    expect(fake.connects.get('a')).toBe(2);
+    await expect(manager.restart('nope')).rejects.toMatchObject({ code: 'NOT_FOUND', reason: 'MCP_SERVER_NOT_FOUND' });
+  });
+
+  it('close stops every server (MCP-12)', async () => {
+    const { manager, fake } = setup({ a: tools('x'), b: tools('y') });
+    await manager.update({ servers: [server('a'), server('b')] });
+    await manager.listTools();
+    expect(fake.live.size).toBe(2);
+    await manager.close();
+    expect(fake.live.size).toBe(0);
+    expect(manager.states()).toEqual([]);
+  });
+
+  it('start() while starting joins the attempt in flight', async () => {
+    const { manager, fake } = setup({ a: tools('x') });
+    await manager.update({ servers: [server('a')] });
+    await Promise.all([manager.listTools(), manager.listTools(), manager.connection('a').start()]);
+    expect(fake.connects.get('a')).toBe(1);
+  });
+});

@@ -1,0 +1,235 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { BreakerNotice } from '../breaker/breaker.js';
+import { offersTools } from '../breaker/breaker-status.js';
+import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
+import { buildCatalog, type CatalogEntry } from '../catalog/build-catalog.js';
+import { Catalog } from '../catalog/catalog.js';
+import type { Clock } from '../clock/clock.js';
+import { hasErrors, type Problem } from '../config/problem.js';
+import type { ResolvedServer } from '../config/resolve-server.js';
+import type { Connector } from '../connection/connector.js';
+import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
+import type { ServerStatus } from '../connection/server-status.js';
+import { BlitzError } from '../errors/blitz-error.js';
+
+/** A notice as the user hears it (MCP-33), stamped with its time. */
+export interface ManagerNotice extends BreakerNotice {
+  time: number;
+}
+
+export type ManagerEvent =
+  | { type: 'status'; status: ServerStatus }
+  /** The tool catalog may have changed: connected clients should hear `tools/list_changed`. */
+  | { type: 'catalog' }
+  | { type: 'notice'; notice: ManagerNotice }
+  /** Every transport failure, for the log (MCP-33). */
+  | { type: 'failure'; server: string; reason: string };
+
+export interface ManagerOptions {
+  workspace: string;
+  connector: Connector;
+  clock: Clock;
+  /** The hub's own tool names; no server tool may shadow them (MCP-20). */
+  builtIns?: readonly string[];
+  capabilities?: ClientCapabilities;
+  prepareClient?(client: Client, server: string): void;
+  onEvent?(event: ManagerEvent): void;
+}
+
+/** What `update` is given: a workspace's effective servers and any problems found loading them. */
+export interface ServerSet {
+  servers: readonly ResolvedServer[];
+  problems?: readonly Problem[];
+}
+
+/**
+ * The MCP servers of one workspace (DESIGN.md "manager"): starts them lazily and in
+ * parallel, keeps the tool catalog, routes calls, and applies settings changes without
+ * touching servers whose settings did not change (MCP-45).
+ */
+export class Manager {
+  readonly workspace: string;
+  readonly #opts: ManagerOptions;
+  #connections: ServerConnection[] = [];
+  #closed = false;
+  /** Built catalogs by agent; any event of a connection may change them, and drops them all. */
+  #catalogs = new Map<string, Catalog<CatalogEntry>>();
+
+  constructor(opts: ManagerOptions) {
+    this.workspace = opts.workspace;
+    this.#opts = opts;
+  }
+
+  /**
+   * Applies a new set of servers (MCP-45): unchanged ones keep running, changed ones
+   * restart, removed or disabled ones stop, new ones start at the next listing. A set with
+   * errors changes nothing; its problems are returned.
+   */
+  async update(set: ServerSet): Promise<{ problems: readonly Problem[]; changed: string[] }> {
+    const problems = set.problems ?? [];
+    if (hasErrors(problems)) return { problems, changed: [] };
+    const names = set.servers.map((s) => s.config.name);
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+    if (duplicate !== undefined) throw new BlitzError('INVALID_ARGUMENT', `MCP server "${duplicate}" is defined twice`);
+
+    const old = new Map(this.#connections.map((c) => [c.name, c]));
+    const next: ServerConnection[] = [];
+    const retired: ServerConnection[] = [];
+    const changed: string[] = [];
+    for (const resolved of set.servers) {
+      const existing = old.get(resolved.config.name);
+      old.delete(resolved.config.name);
+      if (existing && fingerprint(existing.resolved) === fingerprint(resolved)) {
+        next.push(existing);
+        continue;
+      }
+      if (existing) retired.push(existing);
+      changed.push(resolved.config.name);
+      next.push(this.#connect(resolved));
+    }
+    for (const removed of old.values()) {
+      retired.push(removed);
+      changed.push(removed.name);
+    }
+    this.#connections = next;
+    this.#catalogs.clear();
+    await Promise.all(retired.map((c) => c.dispose()));
+    if (changed.length > 0) {
+      for (const c of next.filter((n) => changed.includes(n.name))) this.#emit({ type: 'status', status: c.status() });
+      this.#catalogChanged();
+    }
+    return { problems, changed };
+  }
+
+  /** Every configured server, disabled ones included, in settings order (MCP-41/47). */
+  states(): ServerStatus[] {
+    return this.#connections.map((c) => c.status());
+  }
+
+  /** Stops a server; it starts afresh at the next listing (MCP-47). */
+  async restart(name: string): Promise<void> {
+    await this.#get(name).stop();
+    this.#catalogChanged();
+  }
+
+  /**
+   * The tools an agent is offered, connecting every server it may use first, in parallel
+   * (MCP-10). A failing or slow server (bounded by its startup timeout) leaves the others be.
+   */
+  async listTools(agent = MAIN_AGENT): Promise<CatalogEntry[]> {
+    const offered = this.#offeredTo(agent);
+    await Promise.allSettled(offered.map((c) => c.tools()));
+    return this.catalog(agent).list().slice();
+  }
+
+  /** The catalog from what is connected now, without connecting anything. */
+  catalog(agent = MAIN_AGENT): Catalog<CatalogEntry> {
+    const cached = this.#catalogs.get(agent);
+    if (cached) return cached;
+    const offered = this.#offeredTo(agent);
+    const { entries, warnings } = buildCatalog(
+      offered.map((c) => ({
+        server: c.name,
+        ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
+        ...(c.config.tools === undefined ? {} : { allow: c.config.tools }),
+        tools: c.currentTools(),
+      })),
+      this.#opts.builtIns ?? [],
+    );
+    const catalog = new Catalog(entries);
+    this.#catalogs.set(agent, catalog);
+    if (agent === MAIN_AGENT) for (const c of offered) c.setWarnings(warnings.get(c.name) ?? []);
+    return catalog;
+  }
+
+  /** Calls a tool by the name clients see, routed to its server under the original name (MCP-21). */
+  async callTool(exposedName: string, args: Record<string, unknown>, opts: CallOptions & { agent?: string } = {}): Promise<CallToolResult> {
+    const agent = opts.agent ?? MAIN_AGENT;
+    let entry = this.catalog(agent).byExposedName(exposedName);
+    // A client may call a tool it learned of before a restart: list once, then look again.
+    if (!entry) entry = (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
+    if (!entry) throw new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
+    return this.#get(entry.server).callTool(entry.originalName, args, opts);
+  }
+
+  /** The connection of one server, for resources, prompts and tests. */
+  connection(name: string): ServerConnection {
+    return this.#get(name);
+  }
+
+  connections(): readonly ServerConnection[] {
+    return this.#connections;
+  }
+
+  /** Stops every server (MCP-12); the manager is done after this. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = this.#connections;
+    this.#connections = [];
+    this.#catalogs.clear();
+    await Promise.all(all.map((c) => c.dispose()));
+  }
+
+  #offeredTo(agent: string): ServerConnection[] {
+    return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
+  }
+
+  #get(name: string): ServerConnection {
+    const found = this.#connections.find((c) => c.name === name);
+    if (!found) throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
+    return found;
+  }
+
+  #connect(resolved: ResolvedServer): ServerConnection {
+    if (this.#closed) throw new BlitzError('FAILED_PRECONDITION', `workspace ${this.workspace} is closed`);
+    const connection: ServerConnection = new ServerConnection(resolved, {
+      connector: this.#opts.connector,
+      clock: this.#opts.clock,
+      workspace: this.workspace,
+      ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
+      ...(this.#opts.prepareClient ? { prepareClient: this.#opts.prepareClient } : {}),
+      onEvent: (event) => this.#onConnectionEvent(connection, event),
+    });
+    return connection;
+  }
+
+  #onConnectionEvent(connection: ServerConnection, event: ConnectionEvent): void {
+    // Events from a connection that was replaced or removed no longer concern anyone.
+    if (!this.#connections.includes(connection)) return;
+    if (event.type === 'status' || event.type === 'tools') this.#catalogs.clear();
+    switch (event.type) {
+      case 'status':
+        this.#emit({ type: 'status', status: event.status });
+        return;
+      case 'tools':
+        this.#catalogChanged();
+        return;
+      case 'notice':
+        this.#emit({ type: 'notice', notice: { ...event.notice, time: this.#opts.clock.now() } });
+        return;
+      case 'failure':
+        this.#emit({ type: 'failure', server: event.server, reason: event.reason });
+        return;
+      default: {
+        const _exhaustive: never = event;
+        return _exhaustive;
+      }
+    }
+  }
+
+  #catalogChanged(): void {
+    this.#catalogs.clear();
+    this.#emit({ type: 'catalog' });
+  }
+
+  #emit(event: ManagerEvent): void {
+    this.#opts.onEvent?.(event);
+  }
+}
+
+/** Two resolved servers run the same way when everything but where they were read from matches. */
+function fingerprint(resolved: ResolvedServer): string {
+  const { source: _source, ...config } = resolved.config;
+  return JSON.stringify({ config, unavailable: resolved.unavailable });
+}
