@@ -111,6 +111,11 @@ export class ServerConnection {
     return running.tools;
   }
 
+  /** The last lines the server wrote to stderr (stdio servers), for errors and diagnostics. */
+  stderrTail(lines = 20): string {
+    return this.#state.kind === 'running' ? (this.#state.link.stderrTail?.(lines) ?? '') : '';
+  }
+
   /** The tools known now, without connecting. */
   currentTools(): Tool[] {
     return this.#state.kind === 'running' ? this.#state.tools : [];

@@ -133,6 +133,7 @@ describe('fixture servers', () => {
     await manager.update({ servers: [fixture('slow', 'hang-call', [], { timeoutSeconds: 1 })] });
     await manager.listTools();
     await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: 'MCP tool hang timed out after 1s' });
+    await expect.poll(() => manager.connection('slow').stderrTail()).toMatch(/^cancelled request \d+$/m);
     // One timeout is not yet a pause; the server still answers.
     expect(textOf(await manager.callTool('echo', { text: 'still here' }))).toBe('still here');
   });
