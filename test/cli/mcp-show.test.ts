@@ -44,6 +44,7 @@ describe('blitz mcp list and get', () => {
         'NAME    TRANSPORT  COMMAND OR URL                              STATUS',
         'github  stdio      npx -y @modelcontextprotocol/server-github  enabled',
         'remote  http       https://mcp.example.com/mcp                 disabled',
+        '(the daemon is not running: showing settings only)',
         '',
       ].join('\n'),
     );

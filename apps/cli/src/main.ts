@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import { ApiError } from '@blitz/client';
 import { isBlitzError } from '@blitz/core';
 import { CliError, processContext } from './context.js';
 import { createProgram } from './program.js';
@@ -8,7 +9,11 @@ const ctx = processContext();
 try {
   await createProgram(ctx).parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof CommanderError) {
+  if (err instanceof ApiError) {
+    ctx.err(`blitz: ${err.message}`);
+    for (const problem of err.problems) ctx.err(`  ${problem}`);
+    process.exitCode = 1;
+  } else if (err instanceof CommanderError) {
     process.exitCode = err.exitCode;
   } else if (err instanceof CliError) {
     ctx.err(`blitz: ${err.message}`);

@@ -3,6 +3,8 @@ import type { CliContext } from './context.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerTrust } from './commands/trust/trust.js';
+import { registerDaemon } from './commands/daemon/index.js';
+import { registerDoctor } from './commands/doctor/index.js';
 import { VERSION } from './version.js';
 
 export function createProgram(ctx: CliContext): Command {
@@ -15,5 +17,7 @@ export function createProgram(ctx: CliContext): Command {
   registerMcp(program, ctx);
   registerConfig(program, ctx);
   registerTrust(program, ctx);
+  registerDaemon(program, ctx);
+  registerDoctor(program, ctx);
   return program;
 }

@@ -1,1 +1,3 @@
-export {};
+export * from './api-types.js';
+export { ApiError, BlitzClient, type ClientOptions } from './blitz-client.js';
+export { daemonStatePath, isProcessAlive, readDaemonState } from './daemon-state.js';

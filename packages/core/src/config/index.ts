@@ -20,3 +20,4 @@ export {
   type ServerEntry,
   type TomlValue,
 } from './toml-edit/index.js';
+export { isTable } from './field-reader.js';

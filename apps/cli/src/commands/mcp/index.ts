@@ -4,6 +4,7 @@ import { registerAdd } from './add.js';
 import { registerRemove, registerToggle } from './edit.js';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';
+import { registerRestart } from './restart.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   const mcp = program.command('mcp').description('configure MCP servers (edits settings.toml in place, comments kept)');
@@ -13,4 +14,5 @@ export function registerMcp(program: Command, ctx: CliContext): void {
   registerRemove(mcp, ctx);
   registerToggle(mcp, ctx, true);
   registerToggle(mcp, ctx, false);
+  registerRestart(mcp, ctx);
 }

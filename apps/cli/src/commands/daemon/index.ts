@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { isProcessAlive, readDaemonState } from '@blitz/client';
+import { runDaemon } from '@blitz/daemon';
+import { CliError, type CliContext } from '../../context.js';
+import { connectToDaemon, startDaemon } from '../../daemon-connection.js';
+import { VERSION } from '../../version.js';
+
+export function registerDaemon(program: Command, ctx: CliContext): void {
+  const daemon = program
+    .command('daemon')
+    .description('run the Blitz daemon in the foreground (start|stop|status: in the background)')
+    .action(async () => {
+      process.exitCode = await runDaemon({ version: VERSION });
+    });
+
+  daemon
+    .command('start')
+    .description('start the daemon in the background (output in $BLITZ_HOME/logs)')
+    .action(async () => {
+      const { state, started } = await startDaemon(ctx);
+      ctx.out(`${started ? 'Started' : 'Already running:'} Blitz daemon (pid ${state.pid}) on http://127.0.0.1:${state.port}`);
+    });
+
+  daemon
+    .command('stop')
+    .description('stop the daemon; every MCP server it runs is stopped')
+    .action(async () => {
+      const running = connectToDaemon(ctx);
+      if (!running) {
+        ctx.out('The Blitz daemon is not running.');
+        return;
+      }
+      await running.client.shutdown();
+      const deadline = Date.now() + 20_000;
+      while (isProcessAlive(running.state.pid)) {
+        if (Date.now() > deadline) throw new CliError(`the daemon (pid ${running.state.pid}) did not stop within 20s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      ctx.out(`Stopped the Blitz daemon (pid ${running.state.pid}).`);
+    });
+
+  daemon
+    .command('status')
+    .description('say whether the daemon runs, and where')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const state = readDaemonState(ctx.paths.home);
+      if (!state) {
+        if (opts.json) ctx.out(JSON.stringify({ running: false }));
+        else ctx.out('The Blitz daemon is not running. Start it: blitz daemon start');
+        process.exitCode = 3;
+        return;
+      }
+      const status = await connectToDaemon(ctx)!.client.status(Number.MAX_SAFE_INTEGER);
+      if (opts.json) {
+        ctx.out(JSON.stringify({ running: true, pid: state.pid, port: state.port, version: status.version, workspaces: status.workspaces, problems: status.problems }, null, 2));
+        return;
+      }
+      ctx.out(`The Blitz daemon is running (pid ${state.pid}, version ${status.version}) on http://127.0.0.1:${state.port}, ${status.workspaces} open workspace${status.workspaces === 1 ? '' : 's'}.`);
+      for (const problem of status.problems) ctx.out(`settings problem: ${problem}`);
+    });
+}

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import { createConnector, Manager, resolveServer, systemClock } from '@blitz/core';
+import type { CliContext } from '../../context.js';
+import { VERSION } from '../../version.js';
+import { commandChecks, daemonCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
+
+export function registerDoctor(program: Command, ctx: CliContext): void {
+  program
+    .command('doctor')
+    .description('check settings, commands, the sandbox and the daemon; --online also connects to every server')
+    .option('--online', 'connect to every enabled MCP server and count its tools')
+    .action(async (opts: { online?: boolean }) => {
+      let failed = false;
+      const print = (check: Check) => {
+        const mark = check.ok ? (check.warning ? 'warn' : 'ok  ') : 'FAIL';
+        if (!check.ok && !check.warning) failed = true;
+        ctx.out(`${mark}  ${check.name}: ${check.detail}`);
+      };
+      const { check, servers } = settingsCheck(ctx.paths.settings);
+      print(check);
+      for (const c of commandChecks(servers, ctx.env)) print(c);
+      const sandbox = sandboxCheck(servers);
+      if (sandbox) print(sandbox);
+      print({ name: 'keychain', ok: true, warning: true, detail: 'not used yet: no server signs in with OAuth' });
+      print(await daemonCheck(ctx.paths.home));
+      if (opts.online && !(await online(ctx, servers))) failed = true;
+      process.exitCode = failed ? 1 : 0;
+    });
+}
+
+/** Connects to every enabled server at once; a line per server as it finishes. */
+async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>[0][]): Promise<boolean> {
+  const enabled = servers.filter((s) => !s.disabled);
+  if (enabled.length === 0) return true;
+  const manager = new Manager({
+    workspace: ctx.cwd,
+    clock: systemClock,
+    connector: createConnector({ blitzHome: ctx.paths.home, clock: systemClock, clientVersion: VERSION, warn: (m) => ctx.err(m) }),
+  });
+  await manager.update({ servers: enabled.map((s) => resolveServer(s, ctx.env)) });
+  const waiting = new Set(enabled.map((s) => s.name));
+  const progress = setInterval(() => ctx.err(`… waiting for ${[...waiting].join(', ')}`), 2_000);
+  ctx.err(`Connecting to ${enabled.length} MCP server${enabled.length === 1 ? '' : 's'}…`);
+  let ok = true;
+  try {
+    await Promise.all(
+      enabled.map(async (s) => {
+        const connection = manager.connection(s.name);
+        try {
+          const tools = await connection.tools();
+          ctx.out(`ok    ${s.name}: ${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+        } catch (err) {
+          ok = false;
+          ctx.out(`FAIL  ${s.name}: ${(err as Error).message}`);
+        } finally {
+          waiting.delete(s.name);
+        }
+      }),
+    );
+  } finally {
+    clearInterval(progress);
+    await manager.close();
+  }
+  return ok;
+}

@@ -1,0 +1,263 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  blitzPaths,
+  createConnector,
+  emptySettings,
+  formatProblem,
+  Redactor,
+  systemClock,
+  writeTextAtomic,
+  type BlitzPaths,
+  type Clock,
+  type ManagerEvent,
+  type ServerConfig,
+} from '@blitz/core';
+import { daemonStatePath, type DaemonState, type StatusResponse } from '@blitz/client';
+import { controlApi } from './http/control-api.js';
+import { HttpError, toErrorResponse } from './http/http-error.js';
+import { guardRequest } from './http/request-guard.js';
+import type { Router } from './http/router.js';
+import { acquireInstanceLock } from './instance-lock.js';
+import { Logger } from './log/index.js';
+import { NoticeFeed } from './notices/index.js';
+import { SettingsSource } from './settings/settings-source.js';
+import { globalServerStatus } from './status.js';
+import { FileWatcher } from './watch/index.js';
+import type { Workspace } from './workspaces/workspace.js';
+import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
+
+export interface DaemonOptions {
+  home: string;
+  version: string;
+  /** Overrides `[daemon] port`; 0 picks a free port. */
+  port?: number;
+  clock?: Clock;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Also write the log to stderr (foreground mode). */
+  mirrorLog?: boolean;
+  /** Grace periods of the stdio close sequence (tests shorten them). */
+  graceMs?: number;
+}
+
+/**
+ * The daemon: hosts workspaces, serves the control API on loopback, follows settings.toml
+ * and project files as they change (MCP-45), and keeps the notice feed the tray reads.
+ */
+export class Daemon {
+  readonly paths: BlitzPaths;
+  readonly token = crypto.randomBytes(32).toString('base64url');
+  readonly log: Logger;
+  readonly notices = new NoticeFeed();
+  readonly source: SettingsSource;
+  readonly registry: WorkspaceRegistry;
+  readonly #opts: DaemonOptions;
+  readonly #clock: Clock;
+  readonly #redactor = new Redactor();
+  readonly #server: http.Server;
+  readonly #watcher: FileWatcher;
+  readonly #lock: { release(): void };
+  #router!: Router;
+  #port = 0;
+  #stopping: Promise<void> | undefined;
+  #resolveStopped!: () => void;
+  /** Settles once the daemon has stopped, whoever asked. */
+  readonly stopped = new Promise<void>((resolve) => (this.#resolveStopped = resolve));
+
+  private constructor(opts: DaemonOptions) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.paths = blitzPaths(opts.home);
+    this.#lock = acquireInstanceLock(opts.home);
+    this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
+    this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
+    this.registry = new WorkspaceRegistry({
+      source: this.source,
+      clock: this.#clock,
+      connector: createConnector({
+        blitzHome: this.paths.home,
+        clock: this.#clock,
+        clientVersion: opts.version,
+        warn: (message) => this.log.warn(message),
+        ...(opts.env ? { parentEnv: opts.env } : {}),
+        ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
+      }),
+      onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
+      onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
+      onClosed: (workspace) => {
+        this.log.info('workspace closed', { workspace: workspace.root });
+        this.#watchFiles();
+      },
+    });
+    this.#watcher = new FileWatcher({ clock: this.#clock });
+    this.#watcher.onChange((file) => void this.#onFileChanged(file));
+    this.#server = http.createServer((req, res) => void this.#handle(req, res));
+  }
+
+  /** Starts a daemon for a BLITZ_HOME; throws `AlreadyRunning` when one runs there. */
+  static async start(opts: DaemonOptions): Promise<Daemon> {
+    const daemon = new Daemon(opts);
+    try {
+      await daemon.#start();
+    } catch (err) {
+      await daemon.stop();
+      throw err;
+    }
+    return daemon;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  async #start(): Promise<void> {
+    this.#loadSettings();
+    this.#router = controlApi({
+      settingsFile: this.paths.settings,
+      registry: this.registry,
+      status: (after) => this.status(after),
+      applySettings: () => this.reload(),
+      // After the answer is on its way: stopping closes every connection, this one too.
+      shutdown: () => void setImmediate(() => void this.stop()),
+    });
+    const port = this.#opts.port ?? this.source.settings.daemon.port;
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, '127.0.0.1', () => resolve());
+    }).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is in use; set [daemon] port in ${this.paths.settings} (0 picks a free one)`) : err;
+    });
+    this.#port = (this.#server.address() as AddressInfo).port;
+    const state: DaemonState = { pid: process.pid, port: this.#port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString() };
+    await writeTextAtomic(daemonStatePath(this.paths.home), `${JSON.stringify(state, null, 2)}\n`);
+    fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
+    this.#watchFiles();
+    this.log.info('daemon started', { pid: process.pid, port: this.#port, home: this.paths.home, version: this.#opts.version });
+  }
+
+  /** Reads settings.toml again and applies it to every open workspace; bad settings change nothing. */
+  async reload(): Promise<void> {
+    if (this.#loadSettings()) await this.registry.applySettings();
+  }
+
+  status(after?: number): StatusResponse {
+    const running = this.registry.list().flatMap((w) => w.manager.connections().filter((c) => c.config.source.kind === 'global').map((c) => c.status()));
+    return {
+      version: this.#opts.version,
+      pid: process.pid,
+      servers: this.source.settings.servers.map((config) =>
+        globalServerStatus(
+          config,
+          running.filter((s) => s.name === config.name),
+        ),
+      ),
+      problems: this.source.problems(),
+      notices: this.notices.after(after),
+      lastNoticeId: this.notices.lastId,
+      workspaces: this.registry.list().length,
+    };
+  }
+
+  /** Closes every workspace (MCP-12), then the server; idempotent. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.log.info('daemon stopping');
+      this.#watcher.close();
+      const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      this.#server.closeAllConnections();
+      await this.registry.closeAll();
+      await closed;
+      fs.rmSync(daemonStatePath(this.paths.home), { force: true });
+      this.#lock.release();
+      this.log.info('daemon stopped');
+      this.log.close();
+      this.#resolveStopped();
+    })();
+    return this.#stopping;
+  }
+
+  /** Loads settings.toml; returns whether the settings in force changed. */
+  #loadSettings(): boolean {
+    const { applied, problems } = this.source.reload();
+    for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));
+    if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
+    this.#addSecrets(this.source.settings.servers);
+    return applied;
+  }
+
+  /** Header and env values are secrets (MCP-42): as configured, and as expanded once a workspace resolves them. */
+  #addSecrets(servers: readonly ServerConfig[]): void {
+    const secrets = servers.flatMap((server) => {
+      const t = server.transport;
+      return t.kind === 'stdio' ? Object.values(t.env) : Object.values(t.headers);
+    });
+    for (const secret of secrets) this.#redactor.add(secret);
+    this.log.addSecrets(secrets);
+  }
+
+  #watched = new Set<string>();
+
+  #watchFiles(): void {
+    const wanted = new Set([this.paths.settings, ...this.registry.watchedFiles()]);
+    for (const file of this.#watched) if (!wanted.has(file)) this.#watcher.unwatch(file);
+    for (const file of wanted) if (!this.#watched.has(file)) this.#watcher.watch(file);
+    this.#watched = wanted;
+  }
+
+  async #onFileChanged(file: string): Promise<void> {
+    this.log.info('file changed', { file });
+    try {
+      if (file === this.paths.settings) await this.reload();
+      else await this.registry.applySettings();
+    } catch (err) {
+      this.log.error('applying settings failed', { error: (err as Error).message });
+    }
+  }
+
+  #onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
+    switch (event.type) {
+      case 'notice': {
+        const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: event.notice.time });
+        this.log.warn(notice.message, { server: notice.server, notice: notice.kind, workspace: workspace.root });
+        return;
+      }
+      case 'failure':
+        this.log.warn('MCP server failure', { server: event.server, reason: event.reason, workspace: workspace.root });
+        return;
+      case 'status':
+        this.log.info('MCP server state', { server: event.status.name, state: event.status.state, workspace: workspace.root, ...(event.status.error ? { error: event.status.error } : {}) });
+        return;
+      case 'catalog':
+        return;
+      default: {
+        const _exhaustive: never = event;
+        return _exhaustive;
+      }
+    }
+  }
+
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    try {
+      guardRequest(req, this.#port, this.token);
+      const url = new URL(req.url ?? '/', this.url);
+      const result = await this.#router.handle(req, url);
+      send(res, result.status ?? 200, this.#redactor.redactValue(result.body));
+    } catch (err) {
+      const { status, body } = toErrorResponse(err);
+      if (status >= 500 && !(err instanceof HttpError)) this.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
+      send(res, status, this.#redactor.redactValue(body));
+    }
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}

@@ -1,0 +1,75 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './http-error.js';
+
+export interface RouteContext {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body(): Promise<unknown>;
+}
+
+export interface RouteResult {
+  status?: number;
+  body: unknown;
+}
+
+type Handler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Method + path patterns (`/v1/workspaces/:id`) to handlers; nothing more is needed here. */
+export class Router {
+  readonly #routes: Route[] = [];
+
+  on(method: string, pattern: string, handler: Handler): this {
+    this.#routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    return this;
+  }
+
+  async handle(req: IncomingMessage, url: URL): Promise<RouteResult> {
+    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    let pathMatched = false;
+    for (const route of this.#routes) {
+      const params = match(route.segments, parts);
+      if (!params) continue;
+      pathMatched = true;
+      if (route.method !== req.method) continue;
+      return route.handler({ params, query: url.searchParams, body: () => readJson(req) });
+    }
+    if (pathMatched) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}`);
+    throw new HttpError(404, 'NOT_FOUND', `no such endpoint: ${url.pathname}`, 'ENDPOINT_NOT_FOUND');
+  }
+}
+
+function match(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    if (p.startsWith(':')) params[p.slice(1)] = parts[i]!;
+    else if (p !== parts[i]) return undefined;
+  }
+  return params;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'INVALID_ARGUMENT', 'request body is larger than 1 MB');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, 'INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,3 @@
+export { LOG_FILE_NAME, Logger, type LoggerOptions } from './logger.js';
+export { DEFAULT_KEEP, DEFAULT_MAX_BYTES, LogFile, type LogFileOptions } from './log-file.js';
+export { toHumanLine, toJsonLine, type LogFields, type LogLevel, type LogRecord } from './log-record.js';

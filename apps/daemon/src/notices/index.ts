@@ -1,0 +1,1 @@
+export { NoticeFeed, type NoticeFeedOptions, type NoticeInput, type NoticeListener } from './notice-feed.js';

@@ -1,0 +1,93 @@
+import type { Notice, NoticeKind } from '@blitz/client';
+
+/** What the daemon reports; the feed gives it an id and an ISO time. */
+export interface NoticeInput {
+  server: string;
+  kind: NoticeKind;
+  message: string;
+  /** Epoch milliseconds, from the daemon's clock. */
+  time: number;
+}
+
+export type NoticeListener = (notice: Notice) => void;
+
+export interface NoticeFeedOptions {
+  /** How many notices are kept for pollers; older ones are dropped. */
+  limit?: number;
+  /**
+   * Where a throwing listener's error goes. Without it the error is rethrown from `push`
+   * once every listener has run, so a bug is never silent.
+   */
+  onError?: (error: unknown) => void;
+}
+
+const DEFAULT_LIMIT = 100;
+
+/**
+ * The daemon's notice feed (MCP-33, `GET /v1/status?after=N`): what the user should hear,
+ * with ids that only grow so a poller (the tray) asks for those after the last it saw, and
+ * live delivery for subscribers.
+ */
+export class NoticeFeed {
+  readonly #limit: number;
+  readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #kept: Notice[] = [];
+  readonly #listeners = new Set<NoticeListener>();
+  #lastId = 0;
+
+  constructor(options: NoticeFeedOptions = {}) {
+    this.#limit = Math.max(1, options.limit ?? DEFAULT_LIMIT);
+    this.#onError = options.onError;
+  }
+
+  /** The highest id given so far (0 before the first), for the next `?after=`. */
+  get lastId(): number {
+    return this.#lastId;
+  }
+
+  push(input: NoticeInput): Notice {
+    // The time is converted first, so a bad one throws before an id is spent.
+    const time = new Date(input.time).toISOString();
+    const notice: Notice = Object.freeze({ id: this.#lastId + 1, time, server: input.server, kind: input.kind, message: input.message });
+    this.#lastId = notice.id;
+    this.#kept.push(notice);
+    if (this.#kept.length > this.#limit) this.#kept.splice(0, this.#kept.length - this.#limit);
+    this.#deliver(notice);
+    return notice;
+  }
+
+  /**
+   * Kept notices with an id above `n`, oldest first; all kept ones when `n` is absent.
+   * A cursor above `lastId` was handed out by an earlier daemon run (ids restart at 1), so
+   * it gets every kept notice too rather than nothing until the new ids catch up.
+   */
+  after(n?: number): Notice[] {
+    if (n === undefined || n > this.#lastId) return [...this.#kept];
+    return this.#kept.filter((notice) => notice.id > n);
+  }
+
+  /** Calls `listener` with every notice pushed from now on; returns the unsubscribe. */
+  subscribe(listener: NoticeListener): () => void {
+    // A wrapper makes each subscription its own, even when one function subscribes twice.
+    const entry: NoticeListener = (notice) => listener(notice);
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  #deliver(notice: Notice): void {
+    const errors: unknown[] = [];
+    // A copy, so a listener that unsubscribes (or subscribes) while called changes nothing now.
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(notice);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 0) return;
+    if (this.#onError) for (const error of errors) this.#onError(error);
+    else throw errors.length === 1 ? errors[0] : new AggregateError(errors, 'notice listeners failed');
+  }
+}

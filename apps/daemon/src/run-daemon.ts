@@ -1,0 +1,35 @@
+import { blitzHome } from '@blitz/core';
+import { Daemon } from './daemon.js';
+import { AlreadyRunning } from './instance-lock.js';
+
+/** Everything must be gone this long after SIGTERM, stuck servers killed or not. */
+const STOP_DEADLINE_MS = 15_000;
+
+/**
+ * Runs the daemon in this process until SIGTERM or SIGINT (or `POST /v1/shutdown`).
+ * Returns the exit code: 0 after a clean stop, 1 when another daemon runs for this home.
+ */
+export async function runDaemon(opts: { version: string; port?: number; mirrorLog?: boolean }): Promise<number> {
+  const home = blitzHome(process.env);
+  let daemon: Daemon;
+  try {
+    daemon = await Daemon.start({ home, version: opts.version, mirrorLog: opts.mirrorLog ?? true, ...(opts.port === undefined ? {} : { port: opts.port }) });
+  } catch (err) {
+    if (err instanceof AlreadyRunning) {
+      process.stderr.write(`blitz: ${err.message}; its log is in ${home}/logs\n`);
+      return 1;
+    }
+    throw err;
+  }
+  process.stderr.write(`Blitz daemon listening on ${daemon.url} (home ${home}, pid ${process.pid})\n`);
+  const stop = (signal: string) => {
+    daemon.log.info('signal received', { signal });
+    const deadline = setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
+    deadline.unref();
+    void daemon.stop();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  await daemon.stopped;
+  return 0;
+}

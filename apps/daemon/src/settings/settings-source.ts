@@ -1,0 +1,67 @@
+import {
+  effectiveServers,
+  formatProblem,
+  hasErrors,
+  loadSettings,
+  readProjectConfig,
+  TrustStore,
+  type BlitzPaths,
+  type Problem,
+  type ServerSet,
+  type Settings,
+} from '@blitz/core';
+
+/**
+ * The daemon's view of settings.toml: the last good settings, and the problems of the last
+ * load. A file that fails to parse or validate changes nothing (MCP-45): the previous
+ * settings stay in force and the problems show in status and the log.
+ */
+export class SettingsSource {
+  readonly paths: BlitzPaths;
+  readonly #env: Readonly<Record<string, string | undefined>>;
+  #settings: Settings;
+  #problems: Problem[] = [];
+
+  constructor(paths: BlitzPaths, initial: Settings, env: Readonly<Record<string, string | undefined>> = process.env) {
+    this.paths = paths;
+    this.#settings = initial;
+    this.#env = env;
+  }
+
+  get settings(): Settings {
+    return this.#settings;
+  }
+
+  /** Errors and warnings of the last load, formatted with file and line. */
+  problems(): string[] {
+    return this.#problems.map(formatProblem);
+  }
+
+  hasErrors(): boolean {
+    return hasErrors(this.#problems);
+  }
+
+  /** Reads the file again; returns whether the settings in force changed. */
+  reload(): { applied: boolean; problems: Problem[] } {
+    const { settings, problems } = loadSettings(this.paths.settings);
+    this.#problems = problems;
+    if (hasErrors(problems)) return { applied: false, problems };
+    const changed = JSON.stringify(settings) !== JSON.stringify(this.#settings);
+    this.#settings = settings;
+    return { applied: changed, problems };
+  }
+
+  /** The servers of a workspace: global ones, replaced or joined by the project's once trusted. */
+  serversFor(root: string): ServerSet & { projectProblems: Problem[]; trusted: boolean; untrusted?: { servers: string[] } } {
+    const project = readProjectConfig(root);
+    const trusted = project.files.length > 0 && new TrustStore(this.paths.trust).isTrusted(root);
+    const effective = effectiveServers(this.#settings.servers, { config: project, trusted }, this.#env);
+    return {
+      servers: effective.servers,
+      // A project's problems skip its own entries; they never block the workspace.
+      projectProblems: project.problems,
+      trusted,
+      ...(effective.untrusted ? { untrusted: { servers: effective.untrusted.servers } } : {}),
+    };
+  }
+}

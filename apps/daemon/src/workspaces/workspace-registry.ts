@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { BlitzError, Manager, type Clock, type Connector, type ManagerEvent, type ManagerOptions, type ResolvedServer } from '@blitz/core';
+import type { SettingsSource } from '../settings/settings-source.js';
+import { Workspace, workspaceId } from './workspace.js';
+
+export interface RegistryDeps {
+  source: SettingsSource;
+  connector: Connector;
+  clock: Clock;
+  onEvent(workspace: Workspace, event: ManagerEvent): void;
+  onClosed?(workspace: Workspace): void;
+  /** Every set of servers a workspace is about to run, expanded: their secrets must be known to the redactor first. */
+  onResolved?(servers: readonly ResolvedServer[]): void;
+  /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
+  managerOptions?: Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
+}
+
+/** Every open workspace of the daemon, by canonical root. */
+export class WorkspaceRegistry {
+  readonly #deps: RegistryDeps;
+  readonly #open = new Map<string, Workspace>();
+  readonly #opening = new Map<string, Promise<Workspace>>();
+
+  constructor(deps: RegistryDeps) {
+    this.#deps = deps;
+  }
+
+  list(): Workspace[] {
+    return [...this.#open.values()];
+  }
+
+  get(id: string): Workspace | undefined {
+    return this.list().find((w) => w.id === id);
+  }
+
+  /** Opens the workspace for a directory, or finds it open; opening twice at once opens once. */
+  async open(dir: string): Promise<Workspace> {
+    const root = canonicalRoot(dir);
+    const open = this.#open.get(root);
+    if (open) return open;
+    const pending = this.#opening.get(root);
+    if (pending) return pending;
+    const opening = this.#create(root).finally(() => this.#opening.delete(root));
+    this.#opening.set(root, opening);
+    return opening;
+  }
+
+  /** Opens a workspace for a client, which keeps it open until `release`. */
+  async acquire(dir: string): Promise<Workspace> {
+    const workspace = await this.open(dir);
+    workspace.attach();
+    return workspace;
+  }
+
+  release(workspace: Workspace): void {
+    workspace.detach(this.#deps.clock, this.#idleMs(), () => void this.close(workspace));
+  }
+
+  /** Applies the settings in force to every open workspace (MCP-45). */
+  async applySettings(): Promise<void> {
+    await Promise.all(this.list().map((w) => this.#update(w)));
+  }
+
+  async close(workspace: Workspace): Promise<void> {
+    if (this.#open.get(workspace.root) !== workspace) return;
+    this.#open.delete(workspace.root);
+    await workspace.close();
+    this.#deps.onClosed?.(workspace);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.list().map((w) => this.close(w)));
+  }
+
+  /** Files whose change may change a workspace's servers: its project config files. */
+  watchedFiles(): string[] {
+    return this.list().flatMap((w) => [path.join(w.root, '.mcp.json'), path.join(w.root, '.agents', 'mcp_config.json')]);
+  }
+
+  async #create(root: string): Promise<Workspace> {
+    const workspace: Workspace = new Workspace(
+      root,
+      new Manager({
+        workspace: root,
+        connector: this.#deps.connector,
+        clock: this.#deps.clock,
+        ...this.#deps.managerOptions,
+        onEvent: (event) => this.#deps.onEvent(workspace, event),
+      }),
+    );
+    await this.#update(workspace);
+    this.#open.set(root, workspace);
+    // Opened without a client (through the API): it closes after the idle period unless one comes.
+    workspace.startIdle(this.#deps.clock, this.#idleMs(), () => {
+      if (workspace.clients === 0) void this.close(workspace);
+    });
+    return workspace;
+  }
+
+  async #update(workspace: Workspace): Promise<void> {
+    const set = this.#deps.source.serversFor(workspace.root);
+    this.#deps.onResolved?.(set.servers);
+    workspace.trusted = set.trusted;
+    await workspace.manager.update({ servers: set.servers });
+  }
+
+  #idleMs(): number {
+    return this.#deps.source.settings.daemon.workspaceIdleMinutes * 60_000;
+  }
+}
+
+function canonicalRoot(dir: string): string {
+  const resolved = path.resolve(dir);
+  let real: string;
+  try {
+    real = fs.realpathSync.native(resolved);
+  } catch {
+    throw new BlitzError('INVALID_ARGUMENT', `cannot open a workspace for ${resolved}: no such directory`, { reason: 'WORKSPACE_NOT_A_DIRECTORY' });
+  }
+  if (!fs.statSync(real).isDirectory()) {
+    throw new BlitzError('INVALID_ARGUMENT', `cannot open a workspace for ${resolved}: not a directory`, { reason: 'WORKSPACE_NOT_A_DIRECTORY' });
+  }
+  return real;
+}
+
+export { workspaceId };

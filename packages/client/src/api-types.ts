@@ -1,0 +1,92 @@
+/**
+ * The control API's shapes (DESIGN.md, "Control API"), shared by the daemon that serves
+ * them and the CLI and tray that read them. Plain data only: no MCP SDK, no core.
+ */
+
+export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'paused';
+
+export type NoticeKind = 'failed' | 'paused' | 'recovered';
+
+/** Something the user should hear (MCP-33); ids grow, so a poller asks for those after its last. */
+export interface Notice {
+  id: number;
+  /** ISO 8601 */
+  time: string;
+  server: string;
+  kind: NoticeKind;
+  message: string;
+}
+
+/** A global server as the tray shows it: settings order, state aggregated over open workspaces. */
+export interface GlobalServerStatus {
+  name: string;
+  enabled: boolean;
+  transport: 'stdio' | 'http';
+  state: ServerState;
+  error?: string;
+  /** While paused: when the next trial may run (ISO 8601). */
+  retryAt?: string;
+}
+
+export interface StatusResponse {
+  version: string;
+  pid: number;
+  servers: GlobalServerStatus[];
+  /** Settings problems, formatted with file and line; non-empty means the last edit was not applied. */
+  problems: string[];
+  notices: Notice[];
+  /** The highest notice id so far, for the next `?after=`. */
+  lastNoticeId: number;
+  workspaces: number;
+}
+
+/** A server as configured: the `[[mcp.servers]]` field names; secret values masked on the way out. */
+export type McpServerConfig = { name: string } & Record<string, unknown>;
+
+export interface McpServerConfigList {
+  file: string;
+  servers: McpServerConfig[];
+}
+
+/** What every change through the config API answers once applied (MCP-47's ConfigChange). */
+export interface ConfigChange {
+  file: string;
+  server: string;
+  change: 'added' | 'replaced' | 'removed' | 'enabled' | 'disabled';
+}
+
+export interface WorkspaceSummary {
+  id: string;
+  root: string;
+  clients: number;
+  trusted: boolean;
+  servers: number;
+}
+
+export interface WorkspaceServer {
+  name: string;
+  state: ServerState;
+  error?: string;
+  retryAt?: string;
+  tools: string[];
+  warnings: string[];
+  pid?: number;
+  /** `global` or the project file the server comes from. */
+  source: string;
+}
+
+export interface ErrorBody {
+  code: string;
+  reason?: string;
+  message: string;
+  problems?: string[];
+}
+
+/** `$BLITZ_HOME/state/daemon.json` (0600): how to reach the running daemon. */
+export interface DaemonState {
+  pid: number;
+  port: number;
+  token: string;
+  version: string;
+  startedAt: string;
+}

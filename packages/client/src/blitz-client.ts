@@ -1,0 +1,114 @@
+import type {
+  ConfigChange,
+  DaemonState,
+  ErrorBody,
+  McpServerConfig,
+  McpServerConfigList,
+  StatusResponse,
+  WorkspaceServer,
+  WorkspaceSummary,
+} from './api-types.js';
+
+/** An error answer from the daemon, with its string code (`NOT_FOUND`, `INVALID_ARGUMENT`, …). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly reason: string | undefined;
+  readonly problems: string[];
+
+  constructor(status: number, body: ErrorBody) {
+    super(body.message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = body.code;
+    this.reason = body.reason;
+    this.problems = body.problems ?? [];
+  }
+}
+
+export interface ClientOptions {
+  fetch?: typeof fetch;
+  /** Per request; the daemon is local, so a slow answer means trouble. */
+  timeoutMs?: number;
+}
+
+/** The typed control-API client the CLI and tray use. */
+export class BlitzClient {
+  readonly baseUrl: string;
+  readonly #token: string;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+
+  constructor(state: Pick<DaemonState, 'port' | 'token'>, opts: ClientOptions = {}) {
+    this.baseUrl = `http://127.0.0.1:${state.port}`;
+    this.#token = state.token;
+    this.#fetch = opts.fetch ?? fetch;
+    this.#timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  status(after?: number): Promise<StatusResponse> {
+    return this.#request('GET', `/v1/status${after === undefined ? '' : `?after=${after}`}`);
+  }
+
+  listServerConfigs(): Promise<McpServerConfigList> {
+    return this.#request('GET', '/v1/config/mcp-servers');
+  }
+
+  getServerConfig(name: string): Promise<McpServerConfig> {
+    return this.#request('GET', `/v1/config/mcp-servers/${encodeURIComponent(name)}`);
+  }
+
+  /** Adds the server, or replaces the one named `name` (renaming it when `server.name` differs). */
+  saveServer(server: McpServerConfig, name?: string): Promise<ConfigChange> {
+    return name === undefined
+      ? this.#request('PUT', '/v1/config/mcp-servers', server)
+      : this.#request('PUT', `/v1/config/mcp-servers/${encodeURIComponent(name)}`, server);
+  }
+
+  removeServer(name: string): Promise<ConfigChange> {
+    return this.#request('DELETE', `/v1/config/mcp-servers/${encodeURIComponent(name)}`);
+  }
+
+  setServerEnabled(name: string, enabled: boolean): Promise<ConfigChange> {
+    return this.#request('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/enabled`, { enabled });
+  }
+
+  listWorkspaces(): Promise<WorkspaceSummary[]> {
+    return this.#request('GET', '/v1/workspaces');
+  }
+
+  /** Opens (or finds) the workspace for a directory. */
+  openWorkspace(root: string): Promise<WorkspaceSummary> {
+    return this.#request('POST', '/v1/workspaces', { root });
+  }
+
+  /** A workspace's servers; `connect` starts them all first (lists their tools). */
+  listWorkspaceServers(id: string, opts: { connect?: boolean } = {}): Promise<WorkspaceServer[]> {
+    return this.#request('GET', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers${opts.connect ? '?connect=true' : ''}`);
+  }
+
+  restartServer(id: string, name: string): Promise<WorkspaceServer> {
+    return this.#request('POST', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/restart`);
+  }
+
+  /** Asks the daemon to stop; it answers before it goes. */
+  shutdown(): Promise<{ stopping: true }> {
+    return this.#request('POST', '/v1/shutdown');
+  }
+
+  async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.#fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(this.#timeoutMs),
+    });
+    const text = await response.text();
+    const data: unknown = text ? JSON.parse(text) : undefined;
+    if (!response.ok) {
+      const err = (data ?? {}) as Partial<ErrorBody>;
+      throw new ApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
+    }
+    return data as T;
+  }
+}

@@ -1,0 +1,252 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
+import { runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+
+const HEADER_SECRET = 'hdr-secret-value-8d7f';
+const ENV_SECRET = 'env-secret-value-3c2a';
+const BEARER = 'bearer-token-6e5b';
+
+let home: string;
+let workspace: string;
+let daemon: RunningDaemon | undefined;
+
+function stdio(name: string, fixture: Parameters<typeof fixtureCommand>[0], extra = ''): string {
+  const { command, args } = fixtureCommand(fixture);
+  return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n${extra}\n`;
+}
+
+const BASE = () =>
+  `# my servers\n[daemon]\nport = 0\n\n` +
+  stdio('steady', 'garbage-stdout', `env = { TOKEN = "${ENV_SECRET}" }`) +
+  '\n' +
+  stdio('other', 'env-dump') +
+  `\n[[mcp.servers]]\nname = "remote"\nurl = "https://mcp.example.com/mcp"\nheaders = { Authorization = "Bearer ${BEARER}", "X-Key" = "${HEADER_SECRET}" }\ndisabled = true\n`;
+
+beforeEach(() => {
+  home = tempDir('blitz-daemon-');
+  workspace = tempDir('blitz-ws-');
+  writeSettings(home, BASE());
+});
+
+afterEach(async () => {
+  if (daemon) await daemon.stop();
+  daemon = undefined;
+  await assertNoOrphans();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function raw(pathname: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`http://127.0.0.1:${daemon!.state.port}${pathname}`, { ...init, headers: { authorization: `Bearer ${daemon!.state.token}`, ...init.headers } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('the daemon over real HTTP', () => {
+  it('writes daemon.json 0600 and removes it on a clean exit', async () => {
+    daemon = await startDaemonProcess(home);
+    const file = path.join(home, 'state', 'daemon.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ pid: daemon.child.pid, port: daemon.state.port, version: expect.any(String) });
+    expect(await daemon.stop()).toBe(0);
+    daemon = undefined;
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('refuses a missing or wrong token (401), a foreign Host or Origin (403)', async () => {
+    daemon = await startDaemonProcess(home);
+    const url = `http://127.0.0.1:${daemon.state.port}/v1/status`;
+    expect((await fetch(url)).status).toBe(401);
+    expect((await fetch(url, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const auth = { authorization: `Bearer ${daemon.state.token}` };
+    expect((await raw('/v1/status', { headers: { origin: 'https://evil.example' } })).body).toMatchObject({ code: 'PERMISSION_DENIED', reason: 'FOREIGN_ORIGIN' });
+    expect((await fetch(url, { headers: { ...auth, origin: `http://127.0.0.1:${daemon.state.port}` } })).status).toBe(200);
+    // fetch will not send a forged Host header; a raw request does.
+    const forged = await rawHttp(daemon.state.port, `GET /v1/status HTTP/1.1\r\nHost: evil.example:${daemon.state.port}\r\nAuthorization: Bearer ${daemon.state.token}\r\nConnection: close\r\n\r\n`);
+    expect(forged).toMatch(/^HTTP\/1\.1 403/);
+    expect(forged).toContain('FOREIGN_HOST');
+  });
+
+  it('answers NOT_FOUND and INVALID_ARGUMENT with code, reason and every problem', async () => {
+    daemon = await startDaemonProcess(home);
+    expect(await raw('/v1/config/mcp-servers/nope')).toEqual({
+      status: 404,
+      body: { code: 'NOT_FOUND', reason: 'MCP_SERVER_NOT_FOUND', message: `no MCP server named "nope" in ${path.join(home, 'settings.toml')}` },
+    });
+    expect((await raw('/v1/config/mcp-servers/nope/enabled', { method: 'POST', body: JSON.stringify({ enabled: true }) })).status).toBe(404);
+    const bad = await raw('/v1/config/mcp-servers', { method: 'PUT', body: JSON.stringify({ name: 'x y', command: 'a', url: 'http://example.com/mcp', args: 'no' }) });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_MCP_SERVER' });
+    expect(bad.body.problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('name: "x y" may use only'),
+        expect.stringContaining('both command and url'),
+        expect.stringContaining('args: must be an array of strings'),
+      ]),
+    );
+    expect((await raw('/v1/workspaces/abc/mcp-servers')).body).toMatchObject({ code: 'NOT_FOUND', reason: 'WORKSPACE_NOT_FOUND' });
+  });
+
+  it('status lists the global servers in settings order with their state and notices', async () => {
+    daemon = await startDaemonProcess(home);
+    const status = await daemon.client.status();
+    expect(status.servers.map((s) => [s.name, s.enabled, s.state])).toEqual([
+      ['steady', true, 'idle'],
+      ['other', true, 'idle'],
+      ['remote', false, 'disabled'],
+    ]);
+    expect(status.problems).toEqual([]);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const servers = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    expect(servers.map((s) => [s.name, s.state])).toEqual([
+      ['steady', 'connected'],
+      ['other', 'connected'],
+      ['remote', 'disabled'],
+    ]);
+    expect((await daemon.client.status()).servers.map((s) => s.state)).toEqual(['connected', 'connected', 'disabled']);
+  });
+
+  it('a live settings edit applies at once: the unchanged server keeps its pid, the changed one restarts, a removed one stops', async () => {
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const before = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    const pid = (name: string, list = before) => list.find((s) => s.name === name)!.pid!;
+    expect(isAlive(pid('steady'))).toBe(true);
+
+    // From the CLI, which edits the file; the daemon follows the file.
+    expect((await runBlitz(['mcp', 'remove', 'other'], { home })).code).toBe(0);
+    await expectPoll(async () => (await daemon!.client.listWorkspaceServers(ws.id)).map((s) => s.name), ['steady', 'remote']);
+    expect(isAlive(pid('other'))).toBe(false);
+
+    // From an editor: change one server's env, add another.
+    const text = fs.readFileSync(path.join(home, 'settings.toml'), 'utf8').replace(`TOKEN = "${ENV_SECRET}"`, `TOKEN = "${ENV_SECRET}-2"`) + '\n' + stdio('added', 'env-dump');
+    fs.writeFileSync(path.join(home, 'settings.toml'), text);
+    await expectPoll(async () => (await daemon!.client.listWorkspaceServers(ws.id)).map((s) => s.name), ['steady', 'remote', 'added']);
+    const after = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    expect(pid('steady', after)).not.toBe(pid('steady'));
+    expect(isAlive(pid('steady'))).toBe(false);
+    expect(pid('added', after)).toBeGreaterThan(0);
+
+    // Through the API: disabling one leaves the others' processes alone.
+    const added = pid('added', after);
+    await daemon.client.setServerEnabled('steady', false);
+    const third = await daemon.client.listWorkspaceServers(ws.id);
+    expect(third.map((s) => [s.name, s.state])).toEqual([
+      ['steady', 'disabled'],
+      ['remote', 'disabled'],
+      ['added', 'connected'],
+    ]);
+    expect(pid('added', third)).toBe(added);
+    expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toMatch(/^# my servers\n/);
+  });
+
+  it('a broken settings file changes nothing and is reported; the next good save applies', async () => {
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const before = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    const good = fs.readFileSync(path.join(home, 'settings.toml'), 'utf8');
+    fs.writeFileSync(path.join(home, 'settings.toml'), `${good}\n[[mcp.servers]]\nname = "broken"\n`);
+    await expectPoll(async () => (await daemon!.client.status()).problems, [expect.stringContaining('server "broken": needs a command (stdio) or a url')]);
+    const during = await daemon.client.listWorkspaceServers(ws.id);
+    expect(during.map((s) => [s.name, s.pid])).toEqual(before.map((s) => [s.name, s.pid]));
+    fs.writeFileSync(path.join(home, 'settings.toml'), good.replace(stdio('other', 'env-dump'), ''));
+    await expectPoll(async () => (await daemon!.client.status()).problems, []);
+    await expectPoll(async () => (await daemon!.client.listWorkspaceServers(ws.id)).map((s) => s.name), ['steady', 'remote']);
+    const log = fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8');
+    expect(log).toContain('settings not applied');
+  });
+
+  it('SIGTERM closes every workspace: no server process is left', async () => {
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const servers = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    const pids = servers.flatMap((s) => (s.pid ? [s.pid] : []));
+    expect(pids).toHaveLength(2);
+    expect(await daemon.stop('SIGTERM')).toBe(0);
+    daemon = undefined;
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+  });
+
+  it('a second daemon is refused: in the foreground with exit 1, with start saying where the first runs', async () => {
+    daemon = await startDaemonProcess(home);
+    const second = await runBlitz(['daemon'], { home });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`a Blitz daemon is already running (pid ${daemon.child.pid}, http://127.0.0.1:${daemon.state.port})`);
+    const start = await runBlitz(['daemon', 'start'], { home });
+    expect(start).toMatchObject({ code: 0, stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}) on http://127.0.0.1:${daemon.state.port}\n` });
+  });
+
+  it('a stale daemon.json and lock from a killed daemon are replaced', async () => {
+    daemon = await startDaemonProcess(home);
+    expect(await daemon.stop('SIGKILL')).toBe(null);
+    daemon = await startDaemonProcess(home);
+    expect((await daemon.client.status()).pid).toBe(daemon.child.pid);
+  });
+
+  it('planted secrets never reach the log or an API answer', async () => {
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    const answers = JSON.stringify([
+      await daemon.client.status(),
+      await daemon.client.listServerConfigs(),
+      await daemon.client.getServerConfig('remote'),
+      await daemon.client.getServerConfig('steady'),
+      await daemon.client.listWorkspaceServers(ws.id),
+    ]);
+    await daemon.stop();
+    daemon = undefined;
+    const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
+    for (const secret of [HEADER_SECRET, ENV_SECRET, BEARER]) {
+      expect(answers).not.toContain(secret);
+      expect(log).not.toContain(secret);
+    }
+    expect(answers).toContain('"Authorization":"Bearer ***"');
+  });
+
+  it('blitz daemon start/status/stop in the background, and mcp list shows live states', async () => {
+    const start = await runBlitz(['daemon', 'start'], { home });
+    expect(start.code).toBe(0);
+    expect(start.stdout).toMatch(/^Started Blitz daemon \(pid \d+\) on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const status = await runBlitz(['daemon', 'status'], { home });
+    expect(status.stdout).toMatch(/^The Blitz daemon is running \(pid \d+, version .+\) on http:\/\/127\.0\.0\.1:\d+, 0 open workspaces\.\n$/);
+    await runBlitz(['mcp', 'restart', 'steady', '--workspace', workspace], { home });
+    const list = await runBlitz(['mcp', 'list'], { home });
+    expect(list.stdout).toMatch(/steady .* enabled \(not started\)\n/);
+    expect(list.stdout).toMatch(/remote .* disabled\n/);
+    const stop = await runBlitz(['daemon', 'stop'], { home });
+    expect(stop.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\.\n$/);
+    expect((await runBlitz(['daemon', 'status'], { home })).code).toBe(3);
+  });
+});
+
+async function expectPoll<T>(get: () => Promise<T>, expected: T): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let last: T | undefined;
+  for (;;) {
+    last = await get();
+    try {
+      expect(last).toEqual(expected);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function rawHttp(port: number, request: string): Promise<string> {
+  return import('node:net').then(
+    ({ connect }) =>
+      new Promise((resolve, reject) => {
+        let data = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write(request));
+        socket.on('data', (d) => (data += d.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      }),
+  );
+}
