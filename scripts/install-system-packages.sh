@@ -2,7 +2,10 @@
 # System packages the tests use, installed when we are root on Debian/Ubuntu; otherwise
 # the tests that need them say so and count as skipped.
 set -euo pipefail
-packages=(bubblewrap)
+# The tray's tests: libayatana-appindicator3-1 (the systray helper's indicator), xvfb and
+# xauth (xvfb-run), dbus (dbus-run-session), libglib2.0-bin (gdbus, to read the exported
+# menu), systemd (systemd-analyze, to lint the generated user unit).
+packages=(bubblewrap gnome-keyring dbus-x11 libsecret-tools libayatana-appindicator3-1 xvfb xauth dbus libglib2.0-bin systemd)
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "not root or no apt-get: skipping system packages (${packages[*]})" >&2
   exit 0

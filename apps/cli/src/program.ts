@@ -5,6 +5,9 @@ import { registerConfig } from './commands/config/index.js';
 import { registerTrust } from './commands/trust/trust.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerDoctor } from './commands/doctor/index.js';
+import { registerTray } from './commands/tray/index.js';
+import { registerAutostart } from './commands/autostart/index.js';
+import { registerConnect } from './commands/connect/index.js';
 import { VERSION } from './version.js';
 
 export function createProgram(ctx: CliContext): Command {
@@ -19,5 +22,8 @@ export function createProgram(ctx: CliContext): Command {
   registerTrust(program, ctx);
   registerDaemon(program, ctx);
   registerDoctor(program, ctx);
+  registerTray(program, ctx);
+  registerAutostart(program, ctx);
+  registerConnect(program, ctx);
   return program;
 }

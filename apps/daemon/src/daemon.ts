@@ -1,10 +1,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
   blitzPaths,
   createConnector,
+  CredentialStore,
+  probeKeychain,
+  ServerSignIns,
   emptySettings,
   formatProblem,
   Redactor,
@@ -19,6 +23,7 @@ import { daemonStatePath, type DaemonState, type StatusResponse } from '@blitz/c
 import { controlApi } from './http/control-api.js';
 import { HttpError, toErrorResponse } from './http/http-error.js';
 import { guardRequest } from './http/request-guard.js';
+import { HubEndpoint } from './hub/hub-endpoint.js';
 import type { Router } from './http/router.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { Logger } from './log/index.js';
@@ -48,14 +53,19 @@ export interface DaemonOptions {
  */
 export class Daemon {
   readonly paths: BlitzPaths;
-  readonly token = crypto.randomBytes(32).toString('base64url');
+  /** Kept across restarts in `state/token`, so clients configured by URL keep working. */
+  readonly token: string;
   readonly log: Logger;
   readonly notices = new NoticeFeed();
   readonly source: SettingsSource;
   readonly registry: WorkspaceRegistry;
+  readonly hub: HubEndpoint;
   readonly #opts: DaemonOptions;
   readonly #clock: Clock;
   readonly #redactor = new Redactor();
+  /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
+  readonly #signIns: ServerSignIns;
+  #credentialStore: Promise<CredentialStore> | undefined;
   readonly #server: http.Server;
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
@@ -71,8 +81,16 @@ export class Daemon {
     this.#clock = opts.clock ?? systemClock;
     this.paths = blitzPaths(opts.home);
     this.#lock = acquireInstanceLock(opts.home);
+    this.token = loadOrCreateToken(path.join(this.paths.stateDir, 'token'));
     this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
+    this.#signIns = new ServerSignIns({
+      store: () => this.#openCredentialStore(),
+      clock: this.#clock,
+      onSecrets: (values) => this.#addSecretValues(values),
+      onForgotten: (server, why) => this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
+      warn: (message) => this.log.warn(message),
+    });
     this.registry = new WorkspaceRegistry({
       source: this.source,
       clock: this.#clock,
@@ -81,16 +99,19 @@ export class Daemon {
         clock: this.#clock,
         clientVersion: opts.version,
         warn: (message) => this.log.warn(message),
+        authFetch: (config) => this.#signIns.fetchFor(config),
         ...(opts.env ? { parentEnv: opts.env } : {}),
         ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
       }),
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
+      managerOptions: (root) => this.hub.managerOptions(root),
       onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
       onClosed: (workspace) => {
         this.log.info('workspace closed', { workspace: workspace.root });
         this.#watchFiles();
       },
     });
+    this.hub = new HubEndpoint({ registry: this.registry, settings: () => this.source.settings, version: opts.version, log: this.log });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
@@ -123,6 +144,7 @@ export class Daemon {
       registry: this.registry,
       status: (after) => this.status(after),
       applySettings: () => this.reload(),
+      credentialsChanged: (server) => this.#credentialsChanged(server),
       // After the answer is on its way: stopping closes every connection, this one too.
       shutdown: () => void setImmediate(() => void this.stop()),
     });
@@ -170,8 +192,10 @@ export class Daemon {
       this.log.info('daemon stopping');
       this.#watcher.close();
       const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      await this.hub.closeAll();
       this.#server.closeAllConnections();
       await this.registry.closeAll();
+      await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });
       this.#lock.release();
@@ -201,6 +225,35 @@ export class Daemon {
     this.log.addSecrets(secrets);
   }
 
+  #addSecretValues(values: readonly string[]): void {
+    for (const value of values) this.#redactor.add(value);
+    this.log.addSecrets(values);
+  }
+
+  /** The sign-in store, the keychain probed (in a child process) once, and again after a change. */
+  #openCredentialStore(): Promise<CredentialStore> {
+    const env = (this.#opts.env ?? process.env) as NodeJS.ProcessEnv;
+    this.#credentialStore ??= CredentialStore.open({ paths: this.paths, probe: () => probeKeychain({ env }) }).then((store) => {
+      this.log.info('sign-ins are kept in ' + store.describe());
+      return store;
+    });
+    this.#credentialStore.catch(() => (this.#credentialStore = undefined));
+    return this.#credentialStore;
+  }
+
+  /**
+   * `blitz mcp login` or `logout` changed a server's sign-in: no cached token of it is used
+   * again, and its live connections close, so the next request carries the new sign-in or none.
+   */
+  async #credentialsChanged(server: string): Promise<{ server: string; restarted: number }> {
+    this.#credentialStore = undefined;
+    this.#signIns.invalidate(server);
+    const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
+    await Promise.all(holding.map((w) => w.manager.restart(server)));
+    this.log.info('sign-in changed', { server, restarted: holding.length });
+    return { server, restarted: holding.length };
+  }
+
   #watched = new Set<string>();
 
   #watchFiles(): void {
@@ -221,6 +274,7 @@ export class Daemon {
   }
 
   #onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
+    this.hub.onManagerEvent(workspace, event);
     switch (event.type) {
       case 'notice': {
         const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: event.notice.time });
@@ -246,14 +300,33 @@ export class Daemon {
     try {
       guardRequest(req, this.#port, this.token);
       const url = new URL(req.url ?? '/', this.url);
+      if (url.pathname === '/mcp') return await this.hub.handle(req, res, url);
       const result = await this.#router.handle(req, url);
       send(res, result.status ?? 200, this.#redactor.redactValue(result.body));
     } catch (err) {
+      if (res.headersSent) {
+        this.log.error('request failed after its answer began', { url: req.url, error: (err as Error).message });
+        res.end();
+        return;
+      }
       const { status, body } = toErrorResponse(err);
       if (status >= 500 && !(err instanceof HttpError)) this.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
       send(res, status, this.#redactor.redactValue(body));
     }
   }
+}
+
+function loadOrCreateToken(file: string): string {
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // First start: make one.
+  }
+  const token = crypto.randomBytes(32).toString('base64url');
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -55,6 +55,13 @@ export interface ConfigChange {
   change: 'added' | 'replaced' | 'removed' | 'enabled' | 'disabled';
 }
 
+/** What `POST /v1/oauth/NAME/changed` answers: the daemon dropped the server's cached sign-in. */
+export interface OAuthChange {
+  server: string;
+  /** How many workspaces had the server's connection closed (it reconnects at the next use). */
+  restarted: number;
+}
+
 export interface WorkspaceSummary {
   id: string;
   root: string;

@@ -4,6 +4,7 @@ import type {
   ErrorBody,
   McpServerConfig,
   McpServerConfigList,
+  OAuthChange,
   StatusResponse,
   WorkspaceServer,
   WorkspaceSummary,
@@ -89,6 +90,11 @@ export class BlitzClient {
 
   restartServer(id: string, name: string): Promise<WorkspaceServer> {
     return this.#request('POST', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/restart`);
+  }
+
+  /** Tells the daemon a server's sign-in changed (login, logout): it drops the old tokens at once. */
+  oauthChanged(name: string): Promise<OAuthChange> {
+    return this.#request('POST', `/v1/oauth/${encodeURIComponent(name)}/changed`);
   }
 
   /** Asks the daemon to stop; it answers before it goes. */

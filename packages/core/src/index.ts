@@ -5,3 +5,5 @@ export * from './redact/index.js';
 export * from './catalog/index.js';
 export * from './connection/index.js';
 export * from './manager/index.js';
+export * from './approval/index.js';
+export * from './auth/index.js';

@@ -11,7 +11,7 @@ import {
   type ServerConfig,
   type ServerEntry,
 } from '@blitz/core';
-import type { ConfigChange, McpServerConfig, StatusResponse, WorkspaceServer, WorkspaceSummary } from '@blitz/client';
+import type { ConfigChange, McpServerConfig, OAuthChange, StatusResponse, WorkspaceServer, WorkspaceSummary } from '@blitz/client';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Router } from './router.js';
@@ -22,6 +22,8 @@ export interface ControlApiDeps {
   status(after?: number): StatusResponse;
   /** Applies settings.toml to every open workspace now, not waiting for the file watcher. */
   applySettings(): Promise<void>;
+  /** A server's OAuth sign-in changed (login, logout): drop its tokens and its live connections. */
+  credentialsChanged(server: string): Promise<OAuthChange>;
   shutdown(): void;
 }
 
@@ -87,6 +89,7 @@ export function controlApi(deps: ControlApiDeps): Router {
       await workspace.manager.restart(params.name!);
       return { body: workspaceServers(workspace).find((s) => s.name === params.name)! };
     })
+    .on('POST', '/v1/oauth/:name/changed', async ({ params }) => ({ body: await deps.credentialsChanged(params.name!) }))
     .on('POST', '/v1/shutdown', () => {
       deps.shutdown();
       return { status: 202, body: { stopping: true } };

@@ -13,7 +13,7 @@ export interface RegistryDeps {
   /** Every set of servers a workspace is about to run, expanded: their secrets must be known to the redactor first. */
   onResolved?(servers: readonly ResolvedServer[]): void;
   /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
-  managerOptions?: Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
+  managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
 }
 
 /** Every open workspace of the daemon, by canonical root. */
@@ -85,7 +85,7 @@ export class WorkspaceRegistry {
         workspace: root,
         connector: this.#deps.connector,
         clock: this.#deps.clock,
-        ...this.#deps.managerOptions,
+        ...this.#deps.managerOptions?.(root),
         onEvent: (event) => this.#deps.onEvent(workspace, event),
       }),
     );

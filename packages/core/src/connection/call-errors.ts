@@ -1,6 +1,7 @@
 import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { formatDelay } from '../breaker/format-delay.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
+import { isUnauthorized, needsSignIn } from './http/http-failure.js';
 
 /**
  * Sorts a failed request into what the breaker must count (transport failures: timeouts,
@@ -12,6 +13,8 @@ export function classifyFailure(
   what: { server: string; label: string; timeoutMs: number; cancelled: boolean },
 ): { error: unknown; transportFailure: boolean } {
   if (what.cancelled) return { error: new BlitzError('CANCELLED', `${what.label} was cancelled`, { cause: err }), transportFailure: false };
+  // A 401 no token could cure: the user must sign in, which no retry replaces.
+  if (isUnauthorized(err)) return { error: needsSignIn(what.server, err), transportFailure: false };
   if (isBlitzError(err)) {
     const counts = err.code === 'TIMEOUT' || err.code === 'SERVER_EXITED' || err.code === 'SERVER_UNAVAILABLE';
     return { error: err, transportFailure: counts };

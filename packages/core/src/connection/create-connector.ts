@@ -1,4 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Clock } from '../clock/clock.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from './connector.js';
@@ -12,8 +12,12 @@ export interface ConnectorDeps {
   clock: Clock;
   clientVersion: string;
   warn(message: string): void;
-  /** OAuth for a signed-in HTTP server (undefined: no sign-in). */
-  authProvider?(config: ServerConfig): OAuthClientProvider | undefined;
+  /**
+   * OAuth for HTTP servers: wraps the server's fetch so its requests carry (and refresh) its
+   * token; undefined for a server that must go without. A fetch wrapper rather than an SDK
+   * auth provider, so concurrent requests share one refresh (see `authorizedFetch`).
+   */
+  authFetch?(config: ServerConfig): ((base: FetchLike) => FetchLike) | undefined;
   parentEnv?: Readonly<Record<string, string | undefined>>;
   graceMs?: number;
 }
@@ -32,8 +36,8 @@ export function createConnector(deps: ConnectorDeps): Connector {
           ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
         });
       case 'http': {
-        const authProvider = deps.authProvider?.(config);
-        return connectHttp(config, { ...opts, clock: deps.clock, clientVersion: deps.clientVersion, ...(authProvider ? { authProvider } : {}) });
+        const wrapFetch = deps.authFetch?.(config);
+        return connectHttp(config, { ...opts, clock: deps.clock, clientVersion: deps.clientVersion, ...(wrapFetch ? { wrapFetch } : {}) });
       }
       default: {
         const _exhaustive: never = config.transport;

@@ -3,18 +3,25 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ClientCapabilities,
+  type GetPromptResult,
   type Progress,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
 import type { Clock, Timer } from '../clock/clock.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
+import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { classifyFailure } from './call-errors.js';
 import { isSessionExpired } from './http/session-expired.js';
 import type { Connector } from './connector.js';
 import type { Link } from './link.js';
-import { listAllTools } from './list-all.js';
+import { listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';
 import { toServerStatus, type ConnectionView, type ServerStatus } from './server-status.js';
 
 /** Private state: it owns the live link. Everyone else sees `status()`. */
@@ -39,7 +46,7 @@ export interface ConnectionDeps {
   workspace: string;
   onEvent(event: ConnectionEvent): void;
   /** Handlers for the server's own requests (elicitation, sampling, roots), set by the hub. */
-  prepareClient?(client: Client, server: string): void;
+  prepareClient?(client: Client, server: ServerConfig): void;
   capabilities?: ClientCapabilities;
 }
 
@@ -156,6 +163,43 @@ export class ServerConnection {
     );
   }
 
+  /** What the server said it offers at initialize; undefined until connected. */
+  serverCapabilities(): ServerCapabilities | undefined {
+    return this.#state.kind === 'running' ? this.#state.link.client.getServerCapabilities() : undefined;
+  }
+
+  /** The server's resources (connecting first); none when it offers no resources. */
+  async listResources(signal?: AbortSignal): Promise<Resource[]> {
+    await this.start();
+    if (!this.serverCapabilities()?.resources) return [];
+    const timeout = this.config.startupTimeoutSeconds * 1000;
+    return (await this.request(`MCP server ${this.name} resources/list`, timeout, signal, (c, s) => listAllResources(c, { timeout, signal: s }))).items;
+  }
+
+  async listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplate[]> {
+    await this.start();
+    if (!this.serverCapabilities()?.resources) return [];
+    const timeout = this.config.startupTimeoutSeconds * 1000;
+    return (await this.request(`MCP server ${this.name} resources/templates/list`, timeout, signal, (c, s) => listAllResourceTemplates(c, { timeout, signal: s }))).items;
+  }
+
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const timeout = this.config.timeoutSeconds * 1000;
+    return this.request(`MCP resource ${uri}`, timeout, signal, (c, s) => c.readResource({ uri }, { timeout, signal: s }));
+  }
+
+  async listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
+    await this.start();
+    if (!this.serverCapabilities()?.prompts) return [];
+    const timeout = this.config.startupTimeoutSeconds * 1000;
+    return (await this.request(`MCP server ${this.name} prompts/list`, timeout, signal, (c, s) => listAllPrompts(c, { timeout, signal: s }))).items;
+  }
+
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+    const timeout = this.config.timeoutSeconds * 1000;
+    return this.request(`MCP prompt ${name}`, timeout, signal, (c, s) => c.getPrompt({ name, arguments: args }, { timeout, signal: s }));
+  }
+
   /**
    * Runs one request on the live client: admitted by the breaker, failing at once if the
    * server dies meanwhile, and counted as success or transport failure.
@@ -196,6 +240,7 @@ export class ServerConnection {
       if (!transportFailure) this.breaker.record('success');
       else if (isBlitzError(error, 'SERVER_EXITED')) this.#countLoss(running.link, error.message);
       else this.breaker.record('failure', (error as Error).message);
+      if (isBlitzError(error, 'NEEDS_SIGN_IN')) this.#signedOut(running.link, error);
       throw error;
     } finally {
       // Not aborting `controller` here: the SDK would send notifications/cancelled for a finished request.
@@ -229,10 +274,11 @@ export class ServerConnection {
       link = await this.#deps.connector(this.config, {
         workspace: this.#deps.workspace,
         deadlineMs,
-        capabilities: this.#deps.capabilities ?? {},
+        // Sampling is offered only to servers whose settings allow it (MCP-37).
+        capabilities: { ...this.#deps.capabilities, ...(this.config.sampling ? { sampling: {} } : {}) },
         prepareClient: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
-          this.#deps.prepareClient?.(client, this.name);
+          this.#deps.prepareClient?.(client, this.config);
         },
       });
       const left = Math.max(1, deadlineMs - (this.#deps.clock.now() - started));
@@ -264,6 +310,20 @@ export class ServerConnection {
     this.#refreshTimer?.cancel();
     this.#set({ kind: 'stopped', lastError: error });
     this.#countLoss(link, error.message);
+    void link.close();
+    this.#deps.onEvent({ type: 'tools', server: this.name });
+  }
+
+  /**
+   * The server refused every token we have (revoked, signed out): drop the link so the state
+   * says "needs sign-in" and the next use connects afresh with whatever sign-in there is then.
+   * Not a failure for the breaker: only the user can fix it.
+   */
+  #signedOut(link: Link, error: BlitzError): void {
+    const state = this.#state;
+    if (state.kind !== 'running' || state.link !== link) return;
+    this.#refreshTimer?.cancel();
+    this.#set({ kind: 'stopped', lastError: error });
     void link.close();
     this.#deps.onEvent({ type: 'tools', server: this.name });
   }

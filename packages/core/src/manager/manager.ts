@@ -1,5 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities, GetPromptResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
+import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
 import type { BreakerNotice } from '../breaker/breaker.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
@@ -8,6 +11,7 @@ import { Catalog } from '../catalog/catalog.js';
 import type { Clock } from '../clock/clock.js';
 import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
+import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
@@ -33,7 +37,7 @@ export interface ManagerOptions {
   /** The hub's own tool names; no server tool may shadow them (MCP-20). */
   builtIns?: readonly string[];
   capabilities?: ClientCapabilities;
-  prepareClient?(client: Client, server: string): void;
+  prepareClient?(client: Client, server: ServerConfig): void;
   onEvent?(event: ManagerEvent): void;
 }
 
@@ -153,6 +157,59 @@ export class Manager {
     return this.#get(entry.server).callTool(entry.originalName, args, opts);
   }
 
+  /** Every resource the agent's servers offer, merged by URI (first server wins). Servers that fail are left out. */
+  async listResources(agent = MAIN_AGENT, server?: string): Promise<ResourceEntry[]> {
+    const offered = this.#offeredTo(agent).filter((c) => server === undefined || c.name === server);
+    if (server !== undefined && offered.length === 0) throw this.#unknownServer(server, agent);
+    const lists = await Promise.all(offered.map(async (c) => ({ server: c.name, resources: await c.listResources().catch(() => []) })));
+    return buildResourceCatalog(lists).entries;
+  }
+
+  async listResourceTemplates(agent = MAIN_AGENT): Promise<Array<ResourceTemplate & { server: string }>> {
+    const lists = await Promise.all(
+      this.#offeredTo(agent).map(async (c) => (await c.listResourceTemplates().catch(() => [])).map((t) => ({ ...t, server: c.name }))),
+    );
+    return lists.flat();
+  }
+
+  /** Reads a resource from the server that owns its URI, or from the named server. */
+  async readResource(uri: string, opts: { agent?: string; server?: string; signal?: AbortSignal } = {}): Promise<ReadResourceResult & { server: string }> {
+    const agent = opts.agent ?? MAIN_AGENT;
+    let owner = opts.server;
+    if (owner === undefined) {
+      owner = (await this.listResources(agent)).find((r) => r.uri === uri)?.server;
+      // A URI made from a template is listed nowhere: the server whose template matches it owns it.
+      owner ??= (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
+      if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
+    } else if (!this.#offeredTo(agent).some((c) => c.name === owner)) {
+      throw this.#unknownServer(owner, agent);
+    }
+    return { ...(await this.#get(owner).readResource(uri, opts.signal)), server: owner };
+  }
+
+  /** Prompts, named by the same prefix rule as tools (MCP-36). */
+  async listPrompts(agent = MAIN_AGENT): Promise<PromptEntry[]> {
+    const offered = this.#offeredTo(agent);
+    const lists = await Promise.all(
+      offered.map(async (c) => ({ server: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), prompts: await c.listPrompts().catch(() => []) })),
+    );
+    return buildPromptCatalog(lists).entries;
+  }
+
+  /** Gets a prompt by its exposed name; a missing required argument is refused before the server is asked. */
+  async getPrompt(exposedName: string, args: Record<string, string>, opts: { agent?: string; signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+    const entry = (await this.listPrompts(opts.agent)).find((p) => p.exposedName === exposedName);
+    if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${exposedName}`, { reason: 'PROMPT_NOT_FOUND' });
+    const missing = (entry.prompt.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === ''));
+    if (missing.length > 0) {
+      throw new BlitzError('INVALID_ARGUMENT', `prompt ${exposedName} needs ${missing.map((a) => a.name).join(', ')}`, {
+        reason: 'PROMPT_ARGUMENT_MISSING',
+        problems: missing.map((a) => `${a.name}: is required${a.description ? ` (${a.description})` : ''}`),
+      });
+    }
+    return this.#get(entry.server).getPrompt(entry.originalName, args, opts.signal);
+  }
+
   /** The connection of one server, for resources, prompts and tests. */
   connection(name: string): ServerConnection {
     return this.#get(name);
@@ -173,6 +230,10 @@ export class Manager {
 
   #offeredTo(agent: string): ServerConnection[] {
     return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
+  }
+
+  #unknownServer(name: string, agent: string): BlitzError {
+    return new BlitzError('NOT_FOUND', `no MCP server named "${name}" is offered to ${agent} in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
   }
 
   #get(name: string): ServerConnection {

@@ -14,7 +14,8 @@ export type FixtureName =
   | 'spawn-grandchild'
   | 'changing-tools'
   | 'write-file'
-  | 'env-dump';
+  | 'env-dump'
+  | 'resources';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

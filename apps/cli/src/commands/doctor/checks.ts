@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { findOnPath, formatProblem, loadSettings, probeBubblewrap, type ServerConfig } from '@blitz/core';
+import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, type BlitzPaths, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState } from '@blitz/client';
 
 export interface Check {
@@ -43,6 +43,14 @@ export function sandboxCheck(servers: readonly ServerConfig[], platform = proces
   return probe.ok
     ? { name: 'sandbox', ok: true, detail: 'bubblewrap works' }
     : { name: 'sandbox', ok: false, detail: `${probe.reason}; or set sandbox = false for ${sandboxed.map((s) => s.name).join(', ')}` };
+}
+
+/** Where OAuth sign-ins are kept (MCP-38): the OS keychain, or, when none answers, the 0600 file (a warning). */
+export async function keychainCheck(paths: BlitzPaths, env: NodeJS.ProcessEnv): Promise<Check> {
+  const store = await CredentialStore.open({ paths, probe: () => probeKeychain({ env }) });
+  return store.backend.kind === 'keychain'
+    ? { name: 'keychain', ok: true, detail: `the OS keychain answers; sign-ins are kept there (service "blitz")` }
+    : { name: 'keychain', ok: true, warning: true, detail: `no OS keychain answered (${store.backend.reason ?? 'unknown reason'}): sign-ins are kept in ${store.backend.file} (mode 0600)` };
 }
 
 export async function daemonCheck(home: string): Promise<Check> {

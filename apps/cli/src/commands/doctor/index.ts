@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { createConnector, Manager, resolveServer, systemClock } from '@blitz/core';
+import { createConnector, Manager, resolveServer, ServerSignIns, systemClock } from '@blitz/core';
 import type { CliContext } from '../../context.js';
+import { openSignInStore } from '../../sign-in-store.js';
 import { VERSION } from '../../version.js';
-import { commandChecks, daemonCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
+import { commandChecks, daemonCheck, keychainCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
@@ -21,7 +22,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       for (const c of commandChecks(servers, ctx.env)) print(c);
       const sandbox = sandboxCheck(servers);
       if (sandbox) print(sandbox);
-      print({ name: 'keychain', ok: true, warning: true, detail: 'not used yet: no server signs in with OAuth' });
+      print(await keychainCheck(ctx.paths, ctx.env));
       print(await daemonCheck(ctx.paths.home));
       if (opts.online && !(await online(ctx, servers))) failed = true;
       process.exitCode = failed ? 1 : 0;
@@ -32,10 +33,25 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
 async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>[0][]): Promise<boolean> {
   const enabled = servers.filter((s) => !s.disabled);
   if (enabled.length === 0) return true;
+  // Signed-in servers are reached with their tokens, as the daemon would.
+  const store = openSignInStore(ctx);
+  const signIns = new ServerSignIns({
+    store: () => store,
+    clock: systemClock,
+    onSecrets: () => {},
+    onForgotten: (server, why) => ctx.err(`forgot the sign-in of MCP server ${server}: ${why}`),
+    warn: (m) => ctx.err(m),
+  });
   const manager = new Manager({
     workspace: ctx.cwd,
     clock: systemClock,
-    connector: createConnector({ blitzHome: ctx.paths.home, clock: systemClock, clientVersion: VERSION, warn: (m) => ctx.err(m) }),
+    connector: createConnector({
+      blitzHome: ctx.paths.home,
+      clock: systemClock,
+      clientVersion: VERSION,
+      warn: (m) => ctx.err(m),
+      authFetch: (config) => signIns.fetchFor(config),
+    }),
   });
   await manager.update({ servers: enabled.map((s) => resolveServer(s, ctx.env)) });
   const waiting = new Set(enabled.map((s) => s.name));
@@ -60,6 +76,7 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
   } finally {
     clearInterval(progress);
     await manager.close();
+    await signIns.close();
   }
   return ok;
 }

@@ -4,6 +4,8 @@ import { registerAdd } from './add.js';
 import { registerRemove, registerToggle } from './edit.js';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';
+import { registerLogin } from './login.js';
+import { registerLogout } from './logout.js';
 import { registerRestart } from './restart.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
@@ -15,4 +17,6 @@ export function registerMcp(program: Command, ctx: CliContext): void {
   registerToggle(mcp, ctx, true);
   registerToggle(mcp, ctx, false);
   registerRestart(mcp, ctx);
+  registerLogin(mcp, ctx);
+  registerLogout(mcp, ctx);
 }

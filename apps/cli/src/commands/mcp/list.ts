@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { describeTransport } from '@blitz/core';
+import { describeTransport, type ServerConfig } from '@blitz/core';
 import type { GlobalServerStatus } from '@blitz/client';
 import type { CliContext } from '../../context.js';
 import { connectToDaemon } from '../../daemon-connection.js';
 import { loadSettingsOrFail } from '../../load.js';
 import { renderTable } from '../../output/table.js';
+import { openSignInStore, signedInServers } from '../../sign-in-store.js';
 
 export function registerList(mcp: Command, ctx: CliContext): void {
   mcp
@@ -14,6 +15,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
     .action(async (opts: { json?: boolean }) => {
       const settings = loadSettingsOrFail(ctx);
       const live = await liveStates(ctx);
+      const signIns = await signInStates(ctx, settings.servers);
       const rows = settings.servers.map((s) => {
         const state = live?.get(s.name);
         return {
@@ -22,6 +24,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           target: describeTransport(s),
           enabled: !s.disabled,
           ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}) } : {}),
+          ...(signIns && maySignIn(s) ? { signedIn: signIns.servers.has(s.name) } : {}),
         };
       });
       if (opts.json) {
@@ -33,13 +36,33 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         return;
       }
       const status = (r: (typeof rows)[number]) => {
-        if (!r.enabled) return 'disabled';
-        if (!r.state) return 'enabled';
-        return r.error ? `${stateText(r.state)}: ${r.error}` : stateText(r.state);
+        const signedIn = r.signedIn ? ', signed in' : '';
+        if (!r.enabled) return `disabled${signedIn}`;
+        if (!r.state) return `enabled${signedIn}`;
+        // The error repeats the state in other words; the fix is what the user needs (MCP-38).
+        if (r.state === 'needsSignIn') return `needs sign-in: run blitz mcp login ${r.name}`;
+        return r.error ? `${stateText(r.state)}${signedIn}: ${r.error}` : `${stateText(r.state)}${signedIn}`;
       };
       ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
       if (!live) ctx.out('(the daemon is not running: showing settings only)');
+      if (signIns?.fileFallback) ctx.out(`(sign-ins are kept in ${signIns.fileFallback})`);
     });
+}
+
+/** Which HTTP servers are signed in, and where sign-ins are kept when it is not the keychain. */
+async function signInStates(ctx: CliContext, servers: readonly ServerConfig[]): Promise<{ servers: Set<string>; fileFallback?: string } | undefined> {
+  const eligible = servers.filter(maySignIn);
+  if (eligible.length === 0) return undefined;
+  try {
+    const store = await openSignInStore(ctx);
+    const signedIn = await signedInServers(store, eligible);
+    // Where sign-ins are kept matters once there is one, or a server is set up for one.
+    const matters = signedIn.size > 0 || eligible.some((s) => s.oauth !== undefined);
+    return { servers: signedIn, ...(store.backend.kind === 'file' && matters ? { fileFallback: store.describe() } : {}) };
+  } catch (err) {
+    ctx.err(`blitz: cannot read sign-ins: ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Each global server's live state, when a daemon runs. */
@@ -52,6 +75,12 @@ async function liveStates(ctx: CliContext): Promise<Map<string, GlobalServerStat
   } catch {
     return undefined;
   }
+}
+
+/** An HTTP server without a static Authorization header: one that can be signed in to. */
+function maySignIn(server: ServerConfig): boolean {
+  const t = server.transport;
+  return t.kind === 'http' && !Object.keys(t.headers).some((h) => h.toLowerCase() === 'authorization');
 }
 
 function stateText(state: GlobalServerStatus['state']): string {

@@ -29,6 +29,8 @@ export interface HttpConnectOptions {
   authProvider?: OAuthClientProvider;
   /** The fetch under the retries; by default undici's, through the proxy the environment names. */
   fetch?: FetchLike;
+  /** Wraps the fetch under the retries, e.g. to add a signed-in server's token to every attempt. */
+  wrapFetch?(base: FetchLike): FetchLike;
   /** Transport errors that fail no request (e.g. the SSE stream dropping), for the log. */
   onError?(err: Error): void;
   onRetry?(event: RetryEvent): void;
@@ -62,7 +64,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   }
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: target.headers },
-    fetch: retryingFetch(baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }),
+    fetch: retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }),
     ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
   });
   const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities });

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CliContext } from '../../context.js';
+import { startDaemon } from '../../daemon-connection.js';
+import { StdioBridge } from './stdio-bridge.js';
+
+export function registerConnect(program: Command, ctx: CliContext): void {
+  program
+    .command('connect')
+    .description("serve Blitz's aggregated MCP endpoint on stdio, for clients that start a command (starts the daemon if needed)")
+    .option('--workspace <dir>', 'the project whose servers to offer (default: the current directory)')
+    .option('--agent <name>', 'the agent this client connects as (servers\' agents = [...] decide what it sees)', 'main')
+    .option('--mode <mode>', 'read-only: every server tool refused, resource tools allowed')
+    .action(async (opts: { workspace?: string; agent: string; mode?: string }) => {
+      const query = new URLSearchParams({ workspace: path.resolve(ctx.cwd, opts.workspace ?? '.'), agent: opts.agent });
+      if (opts.mode) query.set('mode', opts.mode);
+      const bridge = new StdioBridge({
+        client: new StdioServerTransport(),
+        daemon: async () => (await startDaemon(ctx)).state,
+        query,
+        // stdout carries the protocol: anything human goes to stderr.
+        log: (message) => ctx.err(`blitz connect: ${message}`),
+      });
+      await bridge.start();
+      process.stdin.once('end', () => void bridge.close());
+      await bridge.done;
+    });
+}

@@ -1,0 +1,74 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { approvalDetail, decide, howToAllow, permissionKey, type Permissions } from '@blitz/core';
+
+/** How long a question may wait for its answer. */
+export const APPROVAL_TIMEOUT_MS = 2 * 60_000;
+
+const CHOICES = ['allow_once', 'allow_session', 'deny'] as const;
+
+export type Approval = { ok: true } | { ok: false; message: string };
+
+/**
+ * Decides one call (MCP-30/43): a deny rule refuses, an allow rule or `auto_approve` runs,
+ * otherwise the calling client is asked through elicitation. A client that cannot be asked,
+ * no answer in time, or a decline: refused, saying how to allow it — never a silent allow.
+ */
+export class Approver {
+  /** Keys allowed "for this session". */
+  readonly #allowed = new Set<string>();
+  readonly #client: Server;
+
+  constructor(client: Server) {
+    this.#client = client;
+  }
+
+  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; permissions: Permissions; signal?: AbortSignal }): Promise<Approval> {
+    const key = permissionKey(opts.server, opts.tool);
+    const verdict = decide(opts.permissions, key, opts.autoApprove);
+    switch (verdict.kind) {
+      case 'allow':
+        return { ok: true };
+      case 'deny':
+        return { ok: false, message: `${opts.tool} (MCP server "${opts.server}") was refused: ${verdict.why}` };
+      case 'ask':
+        if (this.#allowed.has(key)) return { ok: true };
+        return this.#ask(key, opts);
+      default: {
+        const _exhaustive: never = verdict;
+        return _exhaustive;
+      }
+    }
+  }
+
+  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; signal?: AbortSignal }): Promise<Approval> {
+    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool)}` });
+    if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
+    let answer;
+    try {
+      answer = await this.#client.elicitInput(
+        {
+          message: `Run ${approvalDetail(opts.tool, opts.server, opts.args)}`,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              decision: {
+                type: 'string',
+                title: 'Run this tool?',
+                enum: [...CHOICES],
+                enumNames: ['Allow once', 'Allow for this session', 'Deny'],
+              },
+            },
+            required: ['decision'],
+          },
+        },
+        { timeout: APPROVAL_TIMEOUT_MS, ...(opts.signal ? { signal: opts.signal } : {}) },
+      );
+    } catch {
+      return refused('no answer to the approval question within 2 minutes');
+    }
+    const decision = answer.action === 'accept' ? answer.content?.decision : undefined;
+    if (decision === 'allow_session') this.#allowed.add(key);
+    if (decision === 'allow_once' || decision === 'allow_session') return { ok: true };
+    return refused(answer.action === 'accept' ? 'denied' : `the question was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`);
+  }
+}

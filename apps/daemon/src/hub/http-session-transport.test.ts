@@ -1,0 +1,93 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpSessionTransport } from './http-session-transport.js';
+
+let server: http.Server;
+let transport: HttpSessionTransport;
+let url: string;
+let received: JSONRPCMessage[];
+
+beforeEach(async () => {
+  received = [];
+  transport = new HttpSessionTransport(() => 'session-1');
+  // An echo peer: answers every request with its method, after a progress notification when asked.
+  transport.onmessage = (message) => {
+    received.push(message);
+    if (!('id' in message) || !('method' in message)) return;
+    if (message.method === 'slow') void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }, { relatedRequestId: message.id });
+    void transport.send({ jsonrpc: '2.0', id: message.id, result: { method: message.method } });
+  };
+  server = http.createServer((req, res) => void transport.handleRequest(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+});
+
+afterEach(async () => {
+  await transport.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+
+describe('HttpSessionTransport', () => {
+  it('gives the session id on initialize and answers a request with plain JSON', async () => {
+    const response = await post(initialize);
+    expect(response.headers.get('mcp-session-id')).toBe('session-1');
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 0, result: { method: 'initialize' } });
+  });
+
+  it('answers a batch with an array, once every request is answered', async () => {
+    await post(initialize);
+    const response = await post([
+      { jsonrpc: '2.0', id: 1, method: 'a' },
+      { jsonrpc: '2.0', method: 'notifications/x' },
+      { jsonrpc: '2.0', id: 2, method: 'b' },
+    ]);
+    expect(await response.json()).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { method: 'a' } },
+      { jsonrpc: '2.0', id: 2, result: { method: 'b' } },
+    ]);
+  });
+
+  it('switches to SSE when something must reach the client before the answer', async () => {
+    await post(initialize);
+    const response = await post({ jsonrpc: '2.0', id: 5, method: 'slow' });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await response.text()).trim().split('\n\n').map((e) => JSON.parse(e.split('data: ')[1]!));
+    expect(events).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+      { jsonrpc: '2.0', id: 5, result: { method: 'slow' } },
+    ]);
+  });
+
+  it('accepts notifications alone with 202, refuses garbage with 400, a second initialize with 400', async () => {
+    await post(initialize);
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    expect((await post('{not json')).status).toBe(400);
+    expect((await post({ hello: 'world' })).status).toBe(400);
+    expect((await post(initialize)).status).toBe(400);
+    expect(received.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'notifications/initialized']);
+  });
+
+  it('sends messages not tied to a request on the one standalone stream; DELETE closes the session', async () => {
+    await post(initialize);
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    expect((await fetch(url)).status).toBe(409);
+    const reader = stream.body!.getReader();
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    const chunk = new TextDecoder().decode((await reader.read()).value);
+    expect(chunk).toBe('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n');
+    controller.abort();
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    expect((await fetch(url, { method: 'DELETE' })).status).toBe(200);
+    expect(closed).toBe(true);
+  });
+});

@@ -1,0 +1,185 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  isJSONRPCError,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The answer to one POST: plain JSON when the responses are all there is, SSE once anything else must go first. */
+interface PostStream {
+  res: ServerResponse;
+  /** Request ids of this POST not yet answered. */
+  pending: Set<RequestId>;
+  /** Responses held back while the answer may still be plain JSON. */
+  held: JSONRPCMessage[];
+  batch: boolean;
+  sse: boolean;
+  open: boolean;
+}
+
+/**
+ * One session of the streamable HTTP transport, server side, written for the hub's hot path:
+ * Node's `http` objects directly (no web-stream conversion), JSON answers when a request
+ * needs nothing streamed, SSE when progress or a server request must reach the client first,
+ * and a standalone GET stream for everything not tied to a request. No resumability.
+ */
+export class HttpSessionTransport implements Transport {
+  sessionId?: string;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #newSessionId: () => string;
+  readonly #streams = new Map<RequestId, PostStream>();
+  #standalone: ServerResponse | undefined;
+  #closed = false;
+
+  constructor(newSessionId: () => string) {
+    this.#newSessionId = newSessionId;
+  }
+
+  async start(): Promise<void> {}
+
+  /** Serves one HTTP request of this session (POST, GET or DELETE on `/mcp`). */
+  async handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    switch (req.method) {
+      case 'POST':
+        return this.#post(req, res);
+      case 'GET':
+        return this.#get(res);
+      case 'DELETE':
+        res.writeHead(200, this.#headers()).end();
+        await this.close();
+        return;
+      default:
+        res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) return;
+    const isAnswer = isJSONRPCResponse(message) || isJSONRPCError(message);
+    const id = isAnswer ? message.id : options?.relatedRequestId;
+    const stream = id === undefined ? undefined : this.#streams.get(id);
+    if (stream?.open) {
+      this.#deliver(stream, message, isAnswer);
+      return;
+    }
+    // Not tied to an open request: the standalone stream, if the client opened one.
+    if (!isAnswer && this.#standalone) writeEvent(this.#standalone, message);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of new Set(this.#streams.values())) endStream(stream);
+    this.#streams.clear();
+    this.#standalone?.end();
+    this.#standalone = undefined;
+    this.onclose?.();
+  }
+
+  async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch {
+      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    }
+    const raw = Array.isArray(body) ? body : [body];
+    const messages: JSONRPCMessage[] = [];
+    for (const item of raw) {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success) return rpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
+      messages.push(parsed.data);
+    }
+    if (messages.some(isInitializeRequest)) {
+      if (this.sessionId !== undefined) return rpcError(res, 400, -32600, 'Invalid Request: this session is already initialized');
+      this.sessionId = this.#newSessionId();
+    }
+    const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
+    const requests = messages.filter(isJSONRPCRequest);
+    if (requests.length === 0) {
+      res.writeHead(202, this.#headers()).end();
+    } else {
+      const stream: PostStream = { res, pending: new Set(requests.map((r) => r.id)), held: [], batch: Array.isArray(body), sse: false, open: true };
+      for (const id of stream.pending) this.#streams.set(id, stream);
+      res.on('close', () => {
+        stream.open = false;
+        for (const id of stream.pending) this.#streams.delete(id);
+      });
+    }
+    for (const message of messages) this.onmessage?.(message, extra);
+  }
+
+  #get(res: ServerResponse): void {
+    if (this.#standalone) return rpcError(res, 409, -32000, 'Conflict: only one stream per session');
+    res.writeHead(200, { ...this.#headers(), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    this.#standalone = res;
+    res.on('close', () => {
+      if (this.#standalone === res) this.#standalone = undefined;
+    });
+  }
+
+  #deliver(stream: PostStream, message: JSONRPCMessage, isAnswer: boolean): void {
+    if (isAnswer) {
+      const id = (message as { id: RequestId }).id;
+      stream.pending.delete(id);
+      this.#streams.delete(id);
+    }
+    if (!stream.sse && isAnswer) {
+      stream.held.push(message);
+      if (stream.pending.size > 0) return;
+      const payload = stream.batch ? stream.held : stream.held[0];
+      stream.res.writeHead(200, { ...this.#headers(), 'content-type': 'application/json' }).end(JSON.stringify(payload));
+      stream.open = false;
+      return;
+    }
+    if (!stream.sse) {
+      // Something must reach the client before the answer: switch this POST to SSE.
+      stream.sse = true;
+      stream.res.writeHead(200, { ...this.#headers(), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const held of stream.held.splice(0)) writeEvent(stream.res, held);
+    }
+    writeEvent(stream.res, message);
+    if (stream.pending.size === 0) endStream(stream);
+  }
+
+  #headers(): Record<string, string> {
+    return this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId };
+  }
+}
+
+function writeEvent(res: ServerResponse, message: JSONRPCMessage): void {
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+function endStream(stream: PostStream): void {
+  if (!stream.open) return;
+  stream.open = false;
+  if (!stream.res.headersSent) stream.res.writeHead(204);
+  stream.res.end();
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

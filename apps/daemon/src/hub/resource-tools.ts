@@ -1,0 +1,64 @@
+import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceEntry } from '@blitz/core';
+
+export const LIST_RESOURCES = 'list_mcp_resources';
+export const READ_RESOURCE = 'read_mcp_resource';
+export const RESOURCE_TOOL_NAMES = [LIST_RESOURCES, READ_RESOURCE];
+
+/** Text longer than this is cut, with a note saying so (MCP-35). */
+export const MAX_RESOURCE_TEXT_BYTES = 256 * 1024;
+
+/** The hub's own tools (MCP-35): allowed in read-only mode, approved like the server's tools. */
+export const RESOURCE_TOOLS: Tool[] = [
+  {
+    name: LIST_RESOURCES,
+    description: "Lists the resources (files, documents, schemas…) the MCP servers offer, or one server's.",
+    inputSchema: { type: 'object', properties: { server: { type: 'string', description: 'Only this MCP server' } } },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: READ_RESOURCE,
+    description: 'Reads one resource of an MCP server by its URI. Text comes back (up to 256 KB); binary content is described, not inlined.',
+    inputSchema: {
+      type: 'object',
+      properties: { server: { type: 'string', description: 'The MCP server offering it' }, uri: { type: 'string', description: 'The resource URI' } },
+      required: ['server', 'uri'],
+    },
+    annotations: { readOnlyHint: true },
+  },
+];
+
+export function formatResourceList(entries: readonly ResourceEntry[]): CallToolResult {
+  if (entries.length === 0) return { content: [{ type: 'text', text: 'No MCP server offers resources.' }] };
+  const lines = entries.map((e) => {
+    const r = e.resource;
+    const extra = [r.mimeType, r.description].filter(Boolean).join(' — ');
+    return `${e.server}\t${r.uri}\t${r.name}${extra ? `\t${extra}` : ''}`;
+  });
+  return {
+    content: [{ type: 'text', text: `server\turi\tname\n${lines.join('\n')}` }],
+    structuredContent: { resources: entries.map((e) => ({ server: e.server, ...e.resource })) },
+  };
+}
+
+/** A read resource as tool output: text cut at 256 KB with a note, binary described by type and size. */
+export function formatResourceRead(server: string, result: ReadResourceResult): CallToolResult {
+  const content: CallToolResult['content'] = result.contents.map((item) => {
+    if ('text' in item && typeof item.text === 'string') {
+      const bytes = Buffer.byteLength(item.text);
+      if (bytes <= MAX_RESOURCE_TEXT_BYTES) return { type: 'text', text: item.text };
+      const cut = Buffer.from(item.text).subarray(0, MAX_RESOURCE_TEXT_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+      return { type: 'text', text: `${cut}\n\n[cut: ${item.uri} is ${formatBytes(bytes)}; only the first 256 KB are shown]` };
+    }
+    const blob = 'blob' in item && typeof item.blob === 'string' ? item.blob : '';
+    const size = Math.floor((blob.length * 3) / 4) - (blob.endsWith('==') ? 2 : blob.endsWith('=') ? 1 : 0);
+    return { type: 'text', text: `[binary resource ${item.uri} from ${server}: ${item.mimeType ?? 'unknown type'}, ${formatBytes(size)}; not shown]` };
+  });
+  return { content };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

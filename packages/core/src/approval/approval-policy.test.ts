@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { approvalDetail, decide, howToAllow, patternMatches, permissionKey } from './approval-policy.js';
+
+const none = { allow: [], ask: [], deny: [] };
+
+describe('patternMatches', () => {
+  it.each([
+    ['mcp:github:*', 'mcp:github:create_issue', true],
+    ['mcp:github:*', 'mcp:gitlab:create_issue', false],
+    ['mcp:*:delete_*', 'mcp:fs:delete_file', true],
+    ['mcp:*:delete_*', 'mcp:fs:read_file', false],
+    ['mcp:github', 'mcp:github:anything', true],
+    ['mcp:*', 'mcp:fs:read', true],
+    ['mcp:git.hub:x', 'mcp:gitXhub:x', false],
+    ['mcp:fs:read', 'mcp:fs:read_file', false],
+  ])('%s ~ %s → %s', (pattern, key, expected) => {
+    expect(patternMatches(pattern, key)).toBe(expected);
+  });
+});
+
+describe('decide', () => {
+  const key = permissionKey('github', 'create_issue');
+  it.each([
+    ['nothing said: ask', none, false, 'ask'],
+    ['auto_approve: allow', none, true, 'allow'],
+    ['an allow rule: allow', { ...none, allow: ['mcp:github:*'] }, false, 'allow'],
+    ['a deny rule beats everything', { allow: ['mcp:github:*'], ask: [], deny: ['mcp:github:create_*'] }, true, 'deny'],
+    ['an ask rule beats auto_approve (MCP-43)', { ...none, ask: ['mcp:github:*'] }, true, 'ask'],
+    ['an ask rule beats an allow rule', { ...none, allow: ['mcp:github:create_issue'], ask: ['mcp:*'] }, false, 'ask'],
+    ['another server’s rule does not apply', { ...none, allow: ['mcp:gitlab:*'] }, false, 'ask'],
+  ] as const)('%s', (_, permissions, autoApprove, expected) => {
+    expect(decide({ allow: [...permissions.allow], ask: [...permissions.ask], deny: [...permissions.deny] }, key, autoApprove).kind).toBe(expected);
+  });
+
+  it('says which rule denied', () => {
+    expect(decide({ ...none, deny: ['mcp:*:create_*'] }, key, false)).toEqual({ kind: 'deny', why: 'denied by the rule "mcp:*:create_*" in [permissions] deny' });
+  });
+});
+
+describe('approvalDetail', () => {
+  it('names the tool and server, then the arguments sorted as key=value lines', () => {
+    expect(approvalDetail('create_issue', 'github', { title: 'Bug', body: 'x', labels: ['a', 'b'], n: 2 })).toBe(
+      'create_issue (MCP server "github")\nbody=x\nlabels=["a","b"]\nn=2\ntitle=Bug',
+    );
+  });
+
+  it('says how to allow', () => {
+    expect(howToAllow('github', 'create_issue')).toBe(
+      'to allow it, set auto_approve = true for server "github", or add "mcp:github:create_issue" to [permissions] allow in settings.toml',
+    );
+  });
+});

@@ -1,0 +1,1 @@
+export { approvalDetail, decide, howToAllow, patternMatches, permissionKey, type Verdict } from './approval-policy.js';

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startOAuthServer, type OAuthFixture } from '../../../../test/fixtures/oauth/oauth-server.mjs';
+import { FakeClock } from '../clock/fake-clock.js';
+import type { CredentialStore } from './credential-store.js';
+import { signIn, SIGN_IN_TIMEOUT_MS } from './sign-in.js';
+import { fileStore, httpServer } from '../testing/oauth-sign-in.js';
+
+let fixture: OAuthFixture;
+let store: CredentialStore;
+let dir: string;
+
+beforeEach(async () => {
+  fixture = await startOAuthServer();
+  ({ store, dir } = await fileStore());
+});
+
+afterEach(async () => {
+  await fixture.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts a sign-in and hands back the authorization URL it printed. */
+function start(clock: FakeClock, config = httpServer(fixture.url)) {
+  let printed!: (url: string) => void;
+  const authorizationUrl = new Promise<string>((resolve) => (printed = resolve));
+  const lines: string[] = [];
+  const done = signIn({
+    config,
+    store,
+    clock,
+    noBrowser: true,
+    env: { DISPLAY: ':0' },
+    print: (text) => {
+      lines.push(text);
+      const url = /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(text)?.[1];
+      if (url) printed(url);
+    },
+  });
+  done.catch(() => {});
+  return { done, authorizationUrl, lines };
+}
+
+describe('signIn', () => {
+  it('asks for PKCE S256 and a state, and registers a loopback redirect', async () => {
+    const { done, authorizationUrl } = start(new FakeClock());
+    const url = new URL(await authorizationUrl);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+    expect((await fetch(callback)).status).toBe(200);
+    const creds = await done;
+    expect(creds).toMatchObject({ server: 'remote', serverUrl: fixture.url, resource: fixture.url });
+    expect(await store.read('remote')).toEqual(creds);
+  });
+
+  it('gives up after 5 minutes with a clear message, storing nothing and closing its listener', async () => {
+    const clock = new FakeClock();
+    const { done, authorizationUrl } = start(clock);
+    const redirect = new URL(await authorizationUrl).searchParams.get('redirect_uri')!;
+    clock.advance(SIGN_IN_TIMEOUT_MS);
+    await expect(done).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: 'sign-in to MCP server remote timed out: no answer from the browser within 5m; run blitz mcp login remote again',
+    });
+    expect(await store.read('remote')).toBeUndefined();
+    await expect(fetch(redirect)).rejects.toThrow();
+  });
+
+  it('ends when the authorization server says no, and ignores a redirect from another attempt', async () => {
+    const { done, authorizationUrl, lines } = start(new FakeClock());
+    const url = new URL(await authorizationUrl);
+    const redirect = url.searchParams.get('redirect_uri')!;
+    const other = await fetch(`${redirect}?code=x&state=another-attempt`);
+    expect(other.status).toBe(400);
+    expect(lines.at(-1)).toMatch(/^Refused a redirect: that address is from another sign-in attempt/);
+    await fetch(`${redirect}?error=access_denied&state=${url.searchParams.get('state')}`);
+    await expect(done).rejects.toMatchObject({ code: 'PERMISSION_DENIED', reason: 'SIGN_IN_DENIED' });
+  });
+
+  it('refuses a plain-http authorization server override before any request', async () => {
+    const config = httpServer(fixture.url, { authorizationServer: 'http://auth.example.com' });
+    await expect(start(new FakeClock(), config).done).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'INSECURE_OAUTH_ENDPOINT' });
+    expect(fixture.log()).toEqual([]);
+  });
+});

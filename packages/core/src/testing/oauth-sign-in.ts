@@ -1,0 +1,56 @@
+/** Test support: a sign-in to the OAuth fixture in-process, the test playing the browser. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { OAuthFixture } from '../../../../test/fixtures/oauth/oauth-server.mjs';
+import type { Clock } from '../clock/clock.js';
+import type { OAuthConfig, ServerConfig } from '../config/server-config.js';
+import { CredentialStore } from '../auth/credential-store.js';
+import { signIn } from '../auth/sign-in.js';
+import type { StoredCredentials } from '../auth/stored-credentials.js';
+
+export function httpServer(url: string, oauth?: OAuthConfig, name = 'remote'): ServerConfig {
+  return {
+    name,
+    transport: { kind: 'http', url, headers: {} },
+    autoApprove: false,
+    sandbox: true,
+    agents: [],
+    timeoutSeconds: 30,
+    startupTimeoutSeconds: 30,
+    disabled: false,
+    sampling: false,
+    ...(oauth ? { oauth } : {}),
+    source: { kind: 'global', file: 'settings.toml' },
+  };
+}
+
+/** A store in a fresh temp folder that never asks the OS keychain. */
+export async function fileStore(): Promise<{ store: CredentialStore; dir: string; file: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-auth-'));
+  const file = path.join(dir, 'state', 'secrets.json');
+  const store = await CredentialStore.open({ paths: { secrets: file }, probe: async () => ({ ok: false, reason: 'tests use the file' }) });
+  return { store, dir, file };
+}
+
+/** The browser's part: the fixture approves at once and redirects to our callback. */
+export async function playBrowser(authorizationUrl: string): Promise<void> {
+  const approve = await fetch(authorizationUrl, { redirect: 'manual' });
+  const location = approve.headers.get('location');
+  if (!location) throw new Error(`authorize answered ${approve.status}`);
+  await (await fetch(location)).text();
+}
+
+export async function signInToFixture(fixture: OAuthFixture, store: CredentialStore, clock: Clock, config = httpServer(fixture.url)): Promise<StoredCredentials> {
+  return signIn({
+    config,
+    store,
+    clock,
+    noBrowser: true,
+    env: { DISPLAY: ':0' },
+    print: (text) => {
+      const url = /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(text)?.[1];
+      if (url) void playBrowser(url);
+    },
+  });
+}

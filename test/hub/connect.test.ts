@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { readDaemonState } from '@blitz/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { BLITZ_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { textOf } from '../support/hub-client.js';
+
+let home: string;
+let workspace: string;
+let daemon: RunningDaemon | undefined;
+let client: Client | undefined;
+
+beforeEach(() => {
+  home = tempDir('blitz-connect-');
+  workspace = tempDir('blitz-connect-ws-');
+  const { command, args } = fixtureCommand('env-dump');
+  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fix"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`);
+});
+
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  client = undefined;
+  if (daemon) await daemon.stop();
+  daemon = undefined;
+  // A daemon `blitz connect` started in the background.
+  if (readDaemonState(home)) await runBlitz(['daemon', 'stop'], { home });
+  await assertNoOrphans();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+function connectTransport(args: string[] = []): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [BLITZ_BIN, 'connect', '--workspace', workspace, ...args],
+    env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home },
+    stderr: 'pipe',
+  });
+}
+
+describe('blitz connect', () => {
+  it('starts the daemon when none runs and bridges a real client to it', async () => {
+    expect(readDaemonState(home)).toBeUndefined();
+    client = new Client({ name: 'connect-test', version: '1' });
+    await client.connect(connectTransport());
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'echo', 'env']);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'through stdio' } }))).toBe('through stdio');
+    expect(readDaemonState(home)).toBeDefined();
+  });
+
+  it('read-only mode and agents pass through', async () => {
+    client = new Client({ name: 'connect-test', version: '1' });
+    await client.connect(connectTransport(['--mode', 'read-only', '--agent', 'reviewer']));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource']);
+  });
+
+  it('the daemon restarted under a connected client: the bridge re-initializes; the client sees list_changed at most', async () => {
+    daemon = await startDaemonProcess(home);
+    client = new Client({ name: 'connect-test', version: '1' });
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
+    await client.connect(connectTransport());
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
+    expect(await daemon.stop()).toBe(0);
+    daemon = undefined;
+    // The next request finds the daemon gone; the bridge starts a new one and carries on.
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
+    expect(changed).toBeGreaterThan(0);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+  });
+
+  it('the MCP inspector CLI drives blitz connect: tools/list and tools/call', async () => {
+    daemon = await startDaemonProcess(home);
+    const inspector = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'cli.js');
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [inspector, '--cli', process.execPath, BLITZ_BIN, 'connect', '--workspace', workspace, ...args],
+          // Run from a folder whose parent has a package.json (a packaging bug of inspector-cli 1.0.3).
+          { cwd: path.join(REPO_ROOT, 'test'), env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home }, timeout: 30_000 },
+          (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }),
+        );
+      });
+    const list = await run(['--method', 'tools/list']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).tools.map((t: { name: string }) => t.name)).toContain('echo');
+    const call = await run(['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=from the inspector']);
+    expect(JSON.parse(call.stdout).content[0].text).toBe('from the inspector');
+  });
+});

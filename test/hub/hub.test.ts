@@ -1,0 +1,192 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixtureCommand, FIXTURES_DIR } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { connectHub, textOf } from '../support/hub-client.js';
+
+const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+
+let home: string;
+let workspace: string;
+let daemon: RunningDaemon | undefined;
+const clients: Client[] = [];
+
+function stdio(name: string, command: string, args: string[], extra = ''): string {
+  return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n${extra}\n`;
+}
+function fixture(name: string, file: Parameters<typeof fixtureCommand>[0], extra = ''): string {
+  const { command, args } = fixtureCommand(file);
+  return stdio(name, command, args, extra);
+}
+
+beforeEach(() => {
+  home = tempDir('blitz-hub-');
+  workspace = tempDir('blitz-hub-ws-');
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  if (daemon) await daemon.stop();
+  daemon = undefined;
+  await assertNoOrphans();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+async function start(settings: string): Promise<RunningDaemon> {
+  writeSettings(home, `[daemon]\nport = 0\n\n${settings}`);
+  daemon = await startDaemonProcess(home);
+  return daemon;
+}
+
+async function client(opts: Partial<Parameters<typeof connectHub>[1]> = {}): Promise<Client> {
+  const c = await connectHub(daemon!.state, { workspace, ...opts });
+  clients.push(c);
+  return c;
+}
+
+describe('the aggregated MCP endpoint', () => {
+  it('offers every server’s tools and the resource tools; calls go to the owner under the original name', async () => {
+    await start(stdio('everything', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true') + fixture('fix', 'resources', 'prefix = "fx"\nauto_approve = true'));
+    const c = await client();
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    expect(names.slice(0, 2)).toEqual(['list_mcp_resources', 'read_mcp_resource']);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'fx__echo', 'fx__sized']));
+    expect(textOf(await c.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toBe('Echo: hi');
+    expect(textOf(await c.callTool({ name: 'fx__echo', arguments: { text: 'prefixed' } }))).toBe('prefixed');
+    const structured = await c.callTool({ name: 'get-structured-content', arguments: { location: 'New York' } });
+    expect(structured.structuredContent).toBeDefined();
+    const image = await c.callTool({ name: 'get-tiny-image', arguments: {} });
+    expect((image.content as Array<{ type: string }>).some((i) => i.type === 'image')).toBe(true);
+    await expect(c.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/unknown tool nope/);
+  });
+
+  it('resources and prompts pass through; resource tools cut long text and describe binaries', async () => {
+    await start(fixture('fix', 'resources', 'auto_approve = true'));
+    const c = await client();
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['fixture://big.txt', 'fixture://small.txt', 'fixture://logo.png']);
+    expect((await c.readResource({ uri: 'fixture://small.txt' })).contents[0]).toMatchObject({ text: 'hello from a resource' });
+    const big = textOf(await c.callTool({ name: 'read_mcp_resource', arguments: { server: 'fix', uri: 'fixture://big.txt' } }));
+    expect(big.length).toBeLessThan(300 * 1024);
+    expect(big).toMatch(/\[cut: fixture:\/\/big\.txt is 300\.0 KB; only the first 256 KB are shown\]$/);
+    expect(textOf(await c.callTool({ name: 'read_mcp_resource', arguments: { server: 'fix', uri: 'fixture://logo.png' } }))).toBe(
+      '[binary resource fixture://logo.png from fix: image/png, 1.5 KB; not shown]',
+    );
+    expect(textOf(await c.callTool({ name: 'list_mcp_resources', arguments: {} }))).toContain('fix\tfixture://small.txt\tsmall');
+    expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['greet']);
+    expect((await c.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).messages[0]!.content).toEqual({ type: 'text', text: 'Say hello to Ada' });
+    await expect(c.getPrompt({ name: 'greet', arguments: {} })).rejects.toThrow(/prompt greet needs who/);
+  });
+
+  it('a result larger than [hub] max_result_mb is refused with its size and the setting', async () => {
+    await start(`[hub]\nmax_result_mb = 1\n\n` + fixture('fix', 'resources', 'auto_approve = true'));
+    const c = await client();
+    await c.listTools();
+    expect(textOf(await c.callTool({ name: 'sized', arguments: { kb: 10 } }))).toHaveLength(10 * 1024);
+    const refused = await c.callTool({ name: 'sized', arguments: { kb: 2048 } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe('the result of sized is 2.0 MB, more than [hub] max_result_mb = 1; it was not passed on');
+  });
+
+  it('filters by agent and refuses every server tool in read-only mode', async () => {
+    await start(fixture('mine', 'env-dump', 'auto_approve = true') + fixture('shared', 'resources', 'agents = ["*"]\nprefix = "s"\nauto_approve = true') + fixture('review', 'hang-call', 'agents = ["reviewer"]\nprefix = "r"'));
+    const main = await client();
+    expect((await main.listTools()).tools.map((t) => t.name).filter((n) => n.includes('echo'))).toEqual(['echo', 's__echo']);
+    const reviewer = await client({ agent: 'reviewer' });
+    expect((await reviewer.listTools()).tools.map((t) => t.name).filter((n) => n.includes('echo'))).toEqual(['s__echo', 'r__echo']);
+    const readOnly = await client({ mode: 'read-only' });
+    expect((await readOnly.listTools()).tools.map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource']);
+    const refused = await readOnly.callTool({ name: 'echo', arguments: { text: 'x' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('read-only mode');
+    expect(textOf(await readOnly.callTool({ name: 'read_mcp_resource', arguments: { server: 'shared', uri: 'fixture://small.txt' } }))).toBe('hello from a resource');
+  });
+
+  it('approval: a client that answers allow, allow for the session, deny; one that cannot be asked is refused', async () => {
+    await start(`[permissions]\ndeny = ["mcp:fix:env"]\n\n` + fixture('fix', 'env-dump'));
+    const questions: string[] = [];
+    const answers = ['allow_once', 'deny', 'allow_session'];
+    const asking = await client({
+      elicit: (message) => {
+        questions.push(message);
+        return { action: 'accept', content: { decision: answers.shift()! } };
+      },
+    });
+    await asking.listTools();
+    expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'one', b: 2 } }))).toBe('one');
+    expect(questions[0]).toBe('Run echo (MCP server "fix")\nb=2\ntext=one');
+    const denied = await asking.callTool({ name: 'echo', arguments: { text: 'two' } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('was not run: denied; to allow it, set auto_approve = true for server "fix", or add "mcp:fix:echo" to [permissions] allow');
+    expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'three' } }))).toBe('three');
+    expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'four' } }))).toBe('four');
+    expect(questions).toHaveLength(3);
+    const rule = await asking.callTool({ name: 'env', arguments: {} });
+    expect(textOf(rule)).toContain('refused: denied by the rule "mcp:fix:env" in [permissions] deny');
+
+    const mute = await client();
+    await mute.listTools();
+    const refused = await mute.callTool({ name: 'echo', arguments: { text: 'x' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); to allow it, set auto_approve = true');
+  });
+
+  it('a toggle through the control API reaches a connected client as list_changed, and the tool is gone', async () => {
+    await start(fixture('a', 'env-dump', 'auto_approve = true') + fixture('b', 'resources', 'prefix = "b"'));
+    const c = await client();
+    let changed = 0;
+    c.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
+    expect((await c.listTools()).tools.map((t) => t.name)).toContain('b__sized');
+    await daemon!.client.setServerEnabled('b', false);
+    await expect.poll(() => changed, { timeout: 2_000 }).toBeGreaterThan(0);
+    expect((await c.listTools()).tools.map((t) => t.name)).not.toContain('b__sized');
+    expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toContain('disabled = true');
+  });
+
+  it("a server's own list_changed reaches the client", async () => {
+    await start(fixture('ch', 'changing-tools', 'auto_approve = true'));
+    const c = await client();
+    let changed = 0;
+    c.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
+    await c.listTools();
+    await c.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
+    await expect.poll(() => changed, { timeout: 3_000 }).toBeGreaterThan(0);
+    expect((await c.listTools()).tools.map((t) => t.name)).toContain('fresh');
+  });
+
+  it('a server crashing mid-call gives the client an error, not a hang; notices arrive as logging messages', async () => {
+    await start(fixture('crashy', 'crash-after', 'auto_approve = true').replace(`"${path.join(FIXTURES_DIR, 'crash-after.mjs')}"]`, `"${path.join(FIXTURES_DIR, 'crash-after.mjs')}", "1"]`));
+    const c = await client();
+    const notices: string[] = [];
+    c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+      notices.push(`${n.params.level}: ${String(n.params.data)}`);
+    });
+    await c.listTools();
+    expect(textOf(await c.callTool({ name: 'echo', arguments: { text: 'one' } }))).toBe('one');
+    const crashed = await c.callTool({ name: 'echo', arguments: { text: 'two' } });
+    expect(crashed.isError).toBe(true);
+    expect(textOf(crashed)).toContain('MCP server crashy exited with code 3');
+    await expect.poll(() => notices, { timeout: 2_000 }).toContainEqual(expect.stringMatching(/^warning: MCP server crashy failed: MCP server crashy exited with code 3/));
+  });
+
+  it('progress notifications are forwarded; a server’s elicitation goes to the calling client', async () => {
+    await start(stdio('everything', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true'));
+    const c = await client({ elicit: () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    await c.listTools();
+    const progress: number[] = [];
+    await c.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(progress.length).toBeGreaterThan(0);
+    const elicited = await c.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(JSON.stringify(elicited)).toContain('Ada');
+  });
+});

@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startOAuthServer, type OAuthFixture } from '../fixtures/oauth/oauth-server.mjs';
+import { findOnPath } from '../../packages/core/src/connection/stdio/index.js';
+import { assertNoOrphans, listProcesses } from '../../packages/core/src/testing/no-orphans.js';
+import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
+import { writeSettings } from '../support/daemon-process.js';
+import { completeInBrowser } from './login-process.js';
+
+const TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'];
+const missing = TOOLS.filter((tool) => !findOnPath(tool, process.env.PATH ?? ''));
+const name = missing.length
+  ? `skipped: ${missing.join(', ')} not installed (apt: gnome-keyring dbus-x11 libsecret-tools; scripts/install-system-packages.sh)`
+  : 'login keeps the sign-in in the Secret Service (service blitz, account mcp-oauth-<name>), list and doctor say so, logout removes it';
+
+// A private session bus and an unlocked gnome-keyring, as DEPENDENCIES.md describes, with
+// HOME in a temporary folder so the user's own keyring is never touched.
+const SCRIPT = `
+set -e
+eval "$(echo pw | gnome-keyring-daemon --unlock --components=secrets)"
+node "$BLITZ" mcp login remote --no-browser
+echo "--- lookup"; secret-tool lookup service blitz username mcp-oauth-remote; echo
+echo "--- list"; node "$BLITZ" mcp list
+echo "--- doctor"; node "$BLITZ" doctor || true
+echo "--- logout"; node "$BLITZ" mcp logout remote
+echo "--- after"; secret-tool lookup service blitz username mcp-oauth-remote || echo "(nothing)"
+`;
+
+let fixture: OAuthFixture;
+let home: string;
+let keyringHome: string;
+
+beforeEach(async () => {
+  fixture = await startOAuthServer();
+  home = tempDir('blitz-keychain-');
+  keyringHome = tempDir('blitz-keyring-home-');
+  writeSettings(home, `[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\n`);
+});
+
+afterEach(async () => {
+  await fixture.close();
+  await assertNoOrphans();
+  // gnome-keyring-daemon detaches from us; it must still end with its bus.
+  await waitUntil(() => !listProcesses().some((p) => p.command.includes('gnome-keyring-daemon') && environOf(p.pid).includes(`HOME=${keyringHome}`)));
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(keyringHome, { recursive: true, force: true });
+});
+
+describe('the OS keychain', () => {
+  it.skipIf(missing.length > 0)(name, async () => {
+    const child = spawn('dbus-run-session', ['--', 'sh', '-c', SCRIPT], {
+      env: { PATH: process.env.PATH, HOME: keyringHome, BLITZ_HOME: home, BLITZ: BLITZ_BIN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    try {
+      const url = await waitUntil(() => /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(output)?.[1], `no authorization URL in:\n${output}`);
+      expect((await completeInBrowser(url)).status).toBe(200);
+      expect(await exited, output).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill();
+    }
+    const section = (title: string) => output.split(`--- ${title}\n`)[1]!.split('\n--- ')[0]!;
+    expect(output).toContain('Signed in to MCP server remote. The sign-in is kept in the OS keychain (service "blitz").');
+    expect(JSON.parse(section('lookup').trim())).toMatchObject({ version: 1, server: 'remote', serverUrl: fixture.url, tokens: { token_type: 'Bearer' } });
+    expect(section('list')).toMatch(/^remote\s+http\s+\S+\s+enabled, signed in$/m);
+    expect(section('list')).not.toContain('sign-ins are kept in');
+    expect(section('doctor')).toMatch(/^ok {4}keychain: the OS keychain answers; sign-ins are kept there \(service "blitz"\)$/m);
+    expect(section('logout')).toContain('Signed out of MCP server remote: its tokens are forgotten.');
+    expect(section('after').trim()).toBe('(nothing)');
+    expect(fs.existsSync(path.join(home, 'state', 'secrets.json'))).toBe(false);
+  });
+});
+
+function environOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+async function waitUntil<T>(check: () => T | undefined | false, message = 'condition not met', timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(message);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,0 +1,35 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { DaemonState } from '@blitz/client';
+
+export interface HubClientOptions {
+  workspace: string;
+  agent?: string;
+  mode?: string;
+  /** Answers approval questions (and servers' elicitations); without it the client cannot be asked. */
+  elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
+}
+
+/** A real SDK client on the daemon's `/mcp`. */
+export async function connectHub(state: DaemonState, opts: HubClientOptions): Promise<Client> {
+  const query = new URLSearchParams({ workspace: opts.workspace });
+  if (opts.agent) query.set('agent', opts.agent);
+  if (opts.mode) query.set('mode', opts.mode);
+  const client = new Client({ name: 'hub-test', version: '1.0.0' }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
+  if (opts.elicit) {
+    const elicit = opts.elicit;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));
+  }
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), {
+      requestInit: { headers: { authorization: `Bearer ${state.token}` } },
+    }),
+  );
+  return client;
+}
+
+export function textOf(result: unknown): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((c) => c.text ?? '').join('');
+}
