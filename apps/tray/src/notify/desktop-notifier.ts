@@ -1,0 +1,27 @@
+import notifier from 'node-notifier';
+import type { DesktopNotification } from './notification-text.js';
+
+export interface Notifier {
+  notify(notification: DesktopNotification): void;
+}
+
+/**
+ * Desktop notifications through node-notifier (`notify-send` on Linux, Notification Center
+ * on macOS, toasts on Windows). Fire and forget: a missing notification service must not
+ * stop the tray, so only the first failure is logged.
+ */
+export function desktopNotifier(platform: NodeJS.Platform, log: (message: string) => void): Notifier {
+  let warned = false;
+  return {
+    notify({ title, message }) {
+      // `app-name` is notify-send's own flag; other backends would pass it on as a bad option.
+      const options = platform === 'linux' ? { title, message, wait: false, 'app-name': 'Blitz' } : { title, message, wait: false };
+      notifier.notify(options, (err) => {
+        if (err && !warned) {
+          warned = true;
+          log(`desktop notifications do not work here: ${err.message.trim()}`);
+        }
+      });
+    },
+  };
+}

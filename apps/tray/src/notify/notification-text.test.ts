@@ -1,0 +1,29 @@
+import type { Notice } from '@blitz/client';
+import { describe, expect, it } from 'vitest';
+import { cleanMessage, noticeNotification, notificationsFor } from './notification-text.js';
+
+const notice = (id: number, kind: Notice['kind'], message = 'why'): Notice => ({ id, time: '2026-11-29T12:00:00.000Z', server: 'github', kind, message });
+
+describe('notifications for notices', () => {
+  it('name the server and what happened, with the reason below', () => {
+    expect(noticeNotification(notice(1, 'failed', 'github failed: spawn npx ENOENT'))).toEqual({ title: 'Blitz: github failed', message: 'github failed: spawn npx ENOENT' });
+    expect(noticeNotification(notice(2, 'paused')).title).toBe('Blitz: github paused');
+    expect(noticeNotification(notice(3, 'recovered')).title).toBe('Blitz: github recovered');
+  });
+
+  it('keep the reason short, on one line, with no bearer token', () => {
+    expect(cleanMessage('a\n\tb\u0007 Authorization: Bearer abc.def')).toBe('a b Authorization: Bearer ***');
+    expect(cleanMessage('Bearer ***')).toBe('Bearer ***');
+    const long = cleanMessage('x'.repeat(500));
+    expect(long).toHaveLength(200);
+    expect(long.endsWith('…')).toBe(true);
+    expect(cleanMessage('  ')).toBe('no details');
+  });
+
+  it('never flood: past four in one poll, the rest are summed up', () => {
+    expect(notificationsFor([1, 2, 3, 4].map((i) => notice(i, 'failed')))).toHaveLength(4);
+    const many = notificationsFor([1, 2, 3, 4, 5, 6].map((i) => notice(i, 'failed')));
+    expect(many).toHaveLength(4);
+    expect(many[3]).toEqual({ title: 'Blitz', message: '3 more server notices: see blitz mcp list' });
+  });
+});

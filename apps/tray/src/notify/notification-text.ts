@@ -1,0 +1,54 @@
+import type { Notice, NoticeKind } from '@blitz/client';
+import { truncate } from '../menu/server-title.js';
+
+export interface DesktopNotification {
+  title: string;
+  message: string;
+}
+
+/** Long enough for a reason, short enough for a notification bubble. */
+export const MESSAGE_CHARS = 200;
+
+/** More notices than this in one poll are summed up in one last notification. */
+export const MAX_NOTIFICATIONS_PER_POLL = 4;
+
+/** A notice as a desktop notification: the server's name and what happened in the title, the reason below. */
+export function noticeNotification(notice: Notice): DesktopNotification {
+  return { title: `Blitz: ${notice.server} ${kindWord(notice.kind)}`, message: cleanMessage(notice.message) };
+}
+
+/** One notification a notice, but never a flood: past the limit, one more says how many were left out. */
+export function notificationsFor(notices: readonly Notice[]): DesktopNotification[] {
+  if (notices.length <= MAX_NOTIFICATIONS_PER_POLL) return notices.map(noticeNotification);
+  const shown = notices.slice(0, MAX_NOTIFICATIONS_PER_POLL - 1);
+  const rest = notices.length - shown.length;
+  return [...shown.map(noticeNotification), { title: 'Blitz', message: `${rest} more server notices: see blitz mcp list` }];
+}
+
+function kindWord(kind: NoticeKind): string {
+  switch (kind) {
+    case 'failed':
+      return 'failed';
+    case 'paused':
+      return 'paused';
+    case 'recovered':
+      return 'recovered';
+    default: {
+      const _exhaustive: never = kind;
+      return _exhaustive;
+    }
+  }
+}
+
+/**
+ * The daemon redacts notices already; this is a second line of defence for a bubble the
+ * whole room may see: no control characters, no bearer token, and never a wall of text.
+ */
+export function cleanMessage(message: string): string {
+  const flat = message
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\b(Bearer|Basic)\s+(?!\*\*\*)\S+/gi, '$1 ***')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return truncate(flat || 'no details', MESSAGE_CHARS);
+}

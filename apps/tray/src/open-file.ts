@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+
+/**
+ * The command that opens a file in the user's default application: `xdg-open` on Linux,
+ * `open -t` (the default text editor: a .toml file often has no other) on macOS, `start`
+ * on Windows.
+ */
+export function openCommand(file: string, platform: NodeJS.Platform): { command: string; args: string[]; verbatim?: boolean } {
+  switch (platform) {
+    case 'darwin':
+      return { command: 'open', args: ['-t', file] };
+    case 'win32':
+      // `start` is a cmd built-in whose first quoted argument is a window title, hence "".
+      // cmd does not split arguments the C way, so the line is passed verbatim (/s: as is
+      // between the outer quotes).
+      return { command: 'cmd.exe', args: ['/d', '/s', '/c', `"start "" "${file}""`], verbatim: true };
+    default:
+      return { command: 'xdg-open', args: [file] };
+  }
+}
+
+/** Enough for the opener to fail fast (no handler); longer means it is showing the file. */
+const OPENER_WAIT_MS = 5_000;
+
+/** Opens the file; rejects when the opener is missing or says it failed. */
+export function openFile(file: string, platform: NodeJS.Platform = process.platform): Promise<void> {
+  const { command, args, verbatim } = openCommand(file, platform);
+  return new Promise((resolve, reject) => {
+    // Detached: the editor it starts belongs to the desktop, not to the tray.
+    const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true, windowsVerbatimArguments: verbatim ?? false });
+    const timer = setTimeout(() => {
+      child.unref();
+      resolve();
+    }, OPENER_WAIT_MS);
+    timer.unref();
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`${command}: ${err.message}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} exited with code ${code}`));
+    });
+  });
+}

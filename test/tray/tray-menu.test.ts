@@ -1,0 +1,173 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BlitzClient, isProcessAlive, readDaemonState } from '@blitz/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeHelper, waitFor } from '../../apps/tray/src/testing/fake-helper.js';
+import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { BLITZ_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { nodeServer, startTray, type RunningTray } from './tray-process.js';
+
+const SETTINGS = `# my servers, kept by every edit
+[daemon]
+port = 0
+
+# the code host
+${nodeServer('github', fixturePath('env-dump'))}
+# files
+${nodeServer('fs', fixturePath('env-dump'))}`;
+
+let home: string;
+let cwd: string;
+let tray: RunningTray | undefined;
+let daemon: RunningDaemon | undefined;
+/** Daemons the tray started detached: each leads its own session. */
+const detached = new Set<number>();
+
+beforeEach(() => {
+  home = tempDir('blitz-tray-');
+  cwd = tempDir('blitz-tray-cwd-');
+  writeSettings(home, SETTINGS);
+});
+
+afterEach(async () => {
+  await tray?.stop();
+  tray = undefined;
+  await daemon?.stop();
+  daemon = undefined;
+  const state = readDaemonState(home);
+  if (state) {
+    detached.add(state.pid);
+    await new BlitzClient(state).shutdown().catch(() => undefined);
+  }
+  await assertNoOrphans({ sessions: detached, timeoutMs: 20_000 });
+  detached.clear();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(cwd, { recursive: true, force: true });
+});
+
+function settingsText(): string {
+  return fs.readFileSync(path.join(home, 'settings.toml'), 'utf8');
+}
+
+/** The github entry's block of settings.toml. */
+function githubBlock(): string {
+  const text = settingsText();
+  const start = text.indexOf('name = "github"');
+  return text.slice(start, text.indexOf('# files', start));
+}
+
+describe('blitz tray with a fake systray helper', () => {
+  it('starts the daemon, and a click on a server toggles it in settings.toml, comments kept; Quit Blitz stops both', async () => {
+    const helper = new FakeHelper(cwd);
+    tray = startTray({ home, cwd });
+    const github = await waitFor(() => helper.idOf('☑ github'), 'the github item', 20_000);
+    const state = readDaemonState(home)!;
+    detached.add(state.pid);
+    expect(tray.output()).toContain(`Started the Blitz daemon (pid ${state.pid}).`);
+    expect(helper.titles()).toEqual(['Blitz — 0 of 2 servers connected', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
+    // The Linux helper gets no checked flag: it would append " (√)" and never take it off.
+    expect([...helper.items().values()].some((i) => i.checked)).toBe(false);
+
+    helper.click(github);
+    await waitFor(() => helper.idOf('☐ github'), 'github unchecked');
+    expect(githubBlock()).toContain('disabled = true');
+    expect(settingsText()).toMatch(/^# my servers, kept by every edit\n/);
+    expect(settingsText()).toContain('# the code host\n[[mcp.servers]]\nname = "github"');
+    expect(helper.titles()[0]).toBe('Blitz — 0 of 1 server connected');
+    expect((await new BlitzClient(state).status()).servers.map((s) => [s.name, s.enabled])).toEqual([
+      ['github', false],
+      ['fs', true],
+    ]);
+
+    helper.click(github);
+    await waitFor(() => helper.idOf('☑ github'), 'github checked again');
+    expect(githubBlock()).not.toContain('disabled = true');
+    expect(settingsText()).toContain('# files\n');
+
+    helper.click(helper.idOf('Quit Blitz')!);
+    expect(await tray.exited).toBe(0);
+    await waitFor(() => !isProcessAlive(state.pid), 'the daemon to stop');
+    // Redraws sent only what changed: one whole menu, then single items.
+    expect(helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0)).toHaveLength(1);
+    expect(helper.sent().at(-1)).toEqual({ type: 'exit' });
+  });
+
+  it('says when the daemon is down, recovers by itself when it is back, and starts it on request', async () => {
+    const helper = new FakeHelper(cwd);
+    daemon = await startDaemonProcess(home);
+    tray = startTray({ home, cwd });
+    await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000);
+    expect(tray.output()).not.toContain('Started the Blitz daemon');
+
+    await daemon.stop();
+    daemon = undefined;
+    await waitFor(() => helper.idOf('Blitz daemon not running'), 'the daemon-down header');
+    expect(helper.titles()).toEqual(['Blitz daemon not running', 'Start daemon', 'Open settings', '☐ Start at login', 'Quit tray']);
+
+    daemon = await startDaemonProcess(home);
+    await waitFor(() => helper.idOf('Blitz — 0 of 2 servers connected'), 'the tray to see the daemon again');
+    await daemon.stop();
+    daemon = undefined;
+
+    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon'));
+    await waitFor(() => helper.idOf('☑ fs'), 'the servers again', 20_000);
+    const state = readDaemonState(home)!;
+    detached.add(state.pid);
+
+    helper.click(helper.idOf('Quit tray')!);
+    expect(await tray.exited).toBe(0);
+    // Quit tray leaves the daemon running.
+    expect(isProcessAlive(state.pid)).toBe(true);
+  });
+
+  it('with no display, exits at once with exit 1 and says what to run instead; no daemon is started', async () => {
+    const started = Date.now();
+    const result = await runBlitz(['tray'], { home, env: { DISPLAY: '', WAYLAND_DISPLAY: '' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'blitz: no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set), so there is nowhere to show the tray icon.\n' +
+        'Run the daemon without a tray: blitz daemon start\n' +
+        'Start it at login without a desktop: blitz autostart enable --daemon-only\n',
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(fs.existsSync(path.join(home, 'state', 'daemon.json'))).toBe(false);
+  });
+
+  it('a helper that exits before it is ready (it found no display) ends blitz tray with exit 1, never a hang', async () => {
+    new FakeHelper(cwd, 'exit-at-start');
+    daemon = await startDaemonProcess(home);
+    tray = startTray({ home, cwd });
+    expect(await tray.exited).toBe(1);
+    expect(tray.output()).toContain('blitz tray: the tray icon could not be shown: the tray helper exited with code 1 before it was ready:\nGtk-WARNING: cannot open display');
+    expect(tray.output()).toContain('blitz autostart enable --daemon-only');
+  });
+
+  it('a second tray for the same home is refused; SIGTERM closes the tray and its helper, the daemon stays', async () => {
+    const helper = new FakeHelper(cwd);
+    daemon = await startDaemonProcess(home);
+    tray = startTray({ home, cwd });
+    await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000);
+    const second = startTray({ home, cwd });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`blitz tray: a Blitz tray is already running for ${home} (pid ${tray.child.pid})`);
+    expect(await tray.stop('SIGTERM')).toBe(0);
+    expect(helper.sent().at(-1)).toEqual({ type: 'exit' });
+    expect((await daemon.client.status()).pid).toBe(daemon.child.pid);
+    expect(fs.existsSync(path.join(home, 'state', 'tray.lock'))).toBe(false);
+  });
+
+  it('runs from its own entry point too (TRAY_ENTRY), reaching the CLI through BLITZ_CLI for Start daemon', async () => {
+    const helper = new FakeHelper(cwd);
+    const entry = path.join(REPO_ROOT, 'apps', 'tray', 'dist', 'main.js');
+    const child = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, BLITZ_CLI: BLITZ_BIN, DISPLAY: ':97' }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 20_000));
+    await waitFor(() => helper.idOf('☑ github'), 'the servers', 20_000);
+    detached.add(readDaemonState(home)!.pid);
+    helper.click(helper.idOf('Quit Blitz')!);
+    expect(await exited).toBe(0);
+  });
+});

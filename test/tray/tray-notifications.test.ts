@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeHelper, waitFor } from '../../apps/tray/src/testing/fake-helper.js';
+import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { fakeNotifySend, nodeServer, startTray, type RunningTray } from './tray-process.js';
+
+const SECRET = 'tray-secret-value-71c4';
+
+let home: string;
+let cwd: string;
+let workspace: string;
+let marker: string;
+let tray: RunningTray | undefined;
+let daemon: RunningDaemon | undefined;
+
+beforeEach(() => {
+  home = tempDir('blitz-tray-notify-');
+  cwd = tempDir('blitz-tray-cwd-');
+  workspace = tempDir('blitz-tray-ws-');
+  marker = path.join(cwd, 'flaky-works');
+  // Fails until the marker exists, then serves like any fixture: a failure, then a recovery.
+  const flaky = path.join(cwd, 'flaky.mjs');
+  fs.writeFileSync(
+    flaky,
+    `import fs from 'node:fs';\n` +
+      `if (!fs.existsSync(${JSON.stringify(marker)})) { process.stderr.write('flaky: not ready yet\\n'); process.exit(1); }\n` +
+      `await import(${JSON.stringify(pathToFileURL(fixturePath('env-dump')).href)});\n`,
+  );
+  writeSettings(home, `[daemon]\nport = 0\n\n${nodeServer('broken', fixturePath('exit-at-start'), `env = { TOKEN = "${SECRET}" }\n`)}\n${nodeServer('flaky', flaky)}`);
+});
+
+afterEach(async () => {
+  await tray?.stop();
+  tray = undefined;
+  await daemon?.stop();
+  daemon = undefined;
+  await assertNoOrphans({ timeoutMs: 20_000 });
+  for (const dir of [home, cwd, workspace]) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('desktop notifications from the tray', () => {
+  it('one per transition (failed, paused, recovered), none repeated after a tray restart, no secret', async () => {
+    const binDir = path.join(cwd, 'bin');
+    const notifySend = fakeNotifySend(binDir);
+    const helper = new FakeHelper(cwd);
+    daemon = await startDaemonProcess(home);
+    tray = startTray({ home, cwd, binDir });
+    await waitFor(() => helper.idOf('☑ broken'), 'the menu', 20_000).catch((err: Error) => {
+      throw new Error(`${err.message}: ${tray!.output()} ${JSON.stringify(helper.titles())}`);
+    });
+
+    const ws = await daemon.client.openWorkspace(workspace);
+    // First listing: both fail once ("failed"). Second: broken fails again ("paused"), flaky works ("recovered").
+    await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    fs.writeFileSync(marker, '');
+    await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    const notices = (await daemon.client.status()).notices.map((n) => `${n.server} ${n.kind}`);
+    expect(notices.sort()).toEqual(['broken failed', 'broken paused', 'flaky failed', 'flaky recovered']);
+
+    await waitFor(() => notifySend.calls().length >= 4, 'four notifications');
+    await waitFor(() => helper.idOf(/^☑ broken — paused, retrying in \d+s$/), 'the paused title');
+    // Two more polls: nothing is said twice.
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const calls = notifySend.calls();
+    expect(calls.map((argv) => argv[0]).sort()).toEqual(['Blitz: broken failed', 'Blitz: broken paused', 'Blitz: flaky failed', 'Blitz: flaky recovered']);
+    for (const argv of calls) {
+      expect(argv[1]!.length).toBeGreaterThan(0);
+      expect(argv[1]!.length).toBeLessThanOrEqual(200);
+    }
+    expect(calls.find((argv) => argv[0] === 'Blitz: broken failed')![1]).toContain('broken');
+    expect(JSON.stringify(calls)).not.toContain(SECRET);
+    const saved = JSON.parse(fs.readFileSync(path.join(home, 'state', 'tray.json'), 'utf8')) as { daemon: { pid: number }; lastNoticeId: number };
+    expect(saved).toMatchObject({ daemon: { pid: daemon.child.pid }, lastNoticeId: 4 });
+
+    // A restarted tray remembers what it said.
+    expect(await tray.stop()).toBe(0);
+    tray = startTray({ home, cwd, binDir });
+    await waitFor(() => helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0).length === 2, 'the second tray’s menu', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    expect(notifySend.calls()).toHaveLength(4);
+
+    // …and still says what is new: flaky fails again.
+    fs.rmSync(marker);
+    await daemon.client.restartServer(ws.id, 'flaky');
+    await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+    await waitFor(() => notifySend.calls().length >= 5, 'the fifth notification');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(notifySend.calls().slice(4).map((argv) => argv[0])).toEqual(['Blitz: flaky failed']);
+  });
+});
