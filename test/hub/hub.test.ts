@@ -91,7 +91,10 @@ describe('the aggregated MCP endpoint', () => {
     expect(textOf(await c.callTool({ name: 'sized', arguments: { kb: 10 } }))).toHaveLength(10 * 1024);
     const refused = await c.callTool({ name: 'sized', arguments: { kb: 2048 } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toBe('the result of sized is 2.0 MB, more than [hub] max_result_mb = 1; it was not passed on');
+    expect(textOf(refused)).toBe('MCP server fix sent a message of 2.0 MB, more than the limit of 1.0 MB ([hub] max_result_mb); it was not passed on');
+    // The server is fine: the next call works, and nothing was counted against it.
+    expect(textOf(await c.callTool({ name: 'sized', arguments: { kb: 1 } }))).toHaveLength(1024);
+    expect((await daemon!.client.status()).servers[0]!.state).toBe('connected');
   });
 
   it('filters by agent and refuses every server tool in read-only mode', async () => {

@@ -102,6 +102,7 @@ export class Daemon {
         authFetch: (config) => this.#signIns.fetchFor(config),
         ...(opts.env ? { parentEnv: opts.env } : {}),
         ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
+        maxMessageBytes: () => this.source.settings.hub.maxResultMb * 1024 * 1024,
       }),
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),

@@ -25,6 +25,8 @@ export function classifyFailure(
     }
     // Our stdio transport answers requests in flight this way when the server process ends.
     const data = err.data as { code?: unknown } | undefined;
+    // Our stdio transport answers this way for a message past `[hub] max_result_mb`; the server is fine.
+    if (data?.code === 'RESULT_TOO_LARGE') return { error: new BlitzError('RESULT_TOO_LARGE', err.message.replace(/^MCP error -?\d+: /, ''), { cause: err }), transportFailure: false };
     if (err.code === RpcErrorCode.ConnectionClosed && (data?.code === 'SERVER_EXITED' || data?.code === 'SERVER_UNAVAILABLE')) {
       return { error: new BlitzError(data.code, err.message.replace(/^MCP error -?\d+: /, ''), { cause: err }), transportFailure: true };
     }

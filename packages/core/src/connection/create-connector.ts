@@ -20,6 +20,8 @@ export interface ConnectorDeps {
   authFetch?(config: ServerConfig): ((base: FetchLike) => FetchLike) | undefined;
   parentEnv?: Readonly<Record<string, string | undefined>>;
   graceMs?: number;
+  /** The largest message held from a stdio server: `[hub] max_result_mb`, read when needed. */
+  maxMessageBytes?: () => number;
 }
 
 /** The production connector: an owned (sandboxed) process for stdio servers, streamable HTTP for URLs. */
@@ -34,10 +36,17 @@ export function createConnector(deps: ConnectorDeps): Connector {
           clientVersion: deps.clientVersion,
           ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
           ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
+          ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
         });
       case 'http': {
         const wrapFetch = deps.authFetch?.(config);
-        return connectHttp(config, { ...opts, clock: deps.clock, clientVersion: deps.clientVersion, ...(wrapFetch ? { wrapFetch } : {}) });
+        return connectHttp(config, {
+          ...opts,
+          clock: deps.clock,
+          clientVersion: deps.clientVersion,
+          ...(wrapFetch ? { wrapFetch } : {}),
+          ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+        });
       }
       default: {
         const _exhaustive: never = config.transport;

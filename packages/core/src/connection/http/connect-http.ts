@@ -9,6 +9,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import type { Link } from '../link.js';
 import { connectFailure, initializeTimeout } from './http-failure.js';
 import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
+import { limitResponseBytes } from './limit-response.js';
 import { retryingFetch, type RetryEvent } from './retrying-fetch.js';
 
 /** How long `close()` waits for the server to acknowledge the session DELETE before dropping it. */
@@ -31,6 +32,8 @@ export interface HttpConnectOptions {
   fetch?: FetchLike;
   /** Wraps the fetch under the retries, e.g. to add a signed-in server's token to every attempt. */
   wrapFetch?(base: FetchLike): FetchLike;
+  /** Caps each JSON answer at this many bytes (`[hub] max_result_mb`). */
+  maxMessageBytes?: () => number;
   /** Transport errors that fail no request (e.g. the SSE stream dropping), for the log. */
   onError?(err: Error): void;
   onRetry?(event: RetryEvent): void;
@@ -62,9 +65,10 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     proxy = createProxyFetch();
     baseFetch = proxy.fetch;
   }
+  const limited = (fetch: FetchLike) => (opts.maxMessageBytes ? limitResponseBytes(fetch, name, opts.maxMessageBytes) : fetch);
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: target.headers },
-    fetch: retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }),
+    fetch: limited(retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) })),
     ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
   });
   const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities });

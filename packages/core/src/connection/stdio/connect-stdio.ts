@@ -15,6 +15,7 @@ export interface StdioConnectDeps {
   clientVersion: string;
   parentEnv?: Readonly<Record<string, string | undefined>>;
   graceMs?: number;
+  maxMessageBytes?: () => number;
 }
 
 /** Spawns an owned stdio server and completes the MCP handshake within the deadline. */
@@ -25,6 +26,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     clock: deps.clock,
     ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
     ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
+    ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
   });
   const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities });
   opts.prepareClient(client);

@@ -16,6 +16,8 @@ export interface SpawnServerDeps {
   clock?: Clock;
   graceMs?: number;
   onStderr?: (serverName: string, chunk: Buffer) => void;
+  /** The largest message to hold from the server; see `StdioTransportOptions`. */
+  maxMessageBytes?: () => number;
 }
 
 /** Starts a configured stdio server: scrubbed env, Windows shim routing, sandbox, own process group. */
@@ -40,5 +42,5 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
 
 /** A transport for an SDK `Client`; the process starts when the client connects. */
 export function createStdioTransport(config: ServerConfig, deps: SpawnServerDeps): StdioTransport {
-  return new StdioTransport({ name: config.name, spawn: () => spawnServer(config, deps) });
+  return new StdioTransport({ name: config.name, spawn: () => spawnServer(config, deps), ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}) });
 }

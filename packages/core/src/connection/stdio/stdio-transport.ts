@@ -1,4 +1,4 @@
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
+import { BoundedLines, oversizeId, type OversizeLine } from './bounded-lines.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
 /** How many stderr lines an exit error quotes. */
@@ -24,7 +25,11 @@ export interface StdioTransportOptions {
   /** Starts the process; called once, by `start()`. May throw a `BlitzError` (e.g. no sandbox). */
   spawn: () => OwnedProcess;
   stderrLines?: number;
+  /** The largest message held from the server (default 16 MB); a larger one is refused, never buffered whole. */
+  maxMessageBytes?: () => number;
 }
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** "MCP server x exited with code 3", then the last lines of its stderr. */
 export function describeExit(name: string, exit: ProcessExit, stderrTail: readonly string[]): string {
@@ -50,7 +55,8 @@ export class StdioTransport implements Transport {
   readonly name: string;
   readonly #spawn: () => OwnedProcess;
   readonly #stderrLines: number;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #lines: BoundedLines;
+  readonly #maxMessageBytes: () => number;
   /** Requests we sent that the server has not answered, to fail them if it dies. */
   readonly #inFlight = new Set<RequestId>();
   #process: OwnedProcess | undefined;
@@ -63,6 +69,8 @@ export class StdioTransport implements Transport {
     this.name = options.name;
     this.#spawn = options.spawn;
     this.#stderrLines = options.stderrLines ?? EXIT_STDERR_LINES;
+    this.#maxMessageBytes = options.maxMessageBytes ?? (() => DEFAULT_MAX_MESSAGE_BYTES);
+    this.#lines = new BoundedLines(this.#maxMessageBytes);
   }
 
   /** The process, once started. */
@@ -126,16 +134,15 @@ export class StdioTransport implements Transport {
   }
 
   #onData(chunk: Buffer): void {
-    try {
-      this.#readBuffer.append(chunk);
-    } catch (err) {
-      // A line past the SDK's 10 MB limit: the buffer was dropped; later lines still count.
-      this.onerror?.(err as Error);
-    }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (const item of this.#lines.push(chunk)) {
+      if ('oversize' in item) {
+        this.#onOversize(item.oversize);
+        continue;
+      }
+      if (item.line.trim() === '') continue;
+      let message: JSONRPCMessage;
       try {
-        message = this.#readBuffer.readMessage();
+        message = deserializeMessage(item.line);
       } catch (err) {
         // The bad line is consumed; servers that log to stdout should not lose their connection.
         this.#garbageLines += 1;
@@ -143,12 +150,25 @@ export class StdioTransport implements Transport {
         this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${why}`));
         continue;
       }
-      if (message === null) return;
       if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
         this.#inFlight.delete(message.id);
       }
       this.onmessage?.(message);
     }
+  }
+
+  /**
+   * A message past the limit was skipped: answer the request it answered with an error
+   * naming its size, so the caller hears why at once instead of waiting for its timeout.
+   */
+  #onOversize(line: OversizeLine): void {
+    const found = oversizeId(line);
+    const id = found !== undefined && this.#inFlight.has(found) ? found : this.#inFlight.size === 1 ? [...this.#inFlight][0] : undefined;
+    const message = `MCP server ${this.name} sent a message of ${formatMb(line.bytes)}, more than the limit of ${formatMb(this.#maxMessageBytes())} ([hub] max_result_mb); it was not passed on`;
+    this.onerror?.(new Error(message));
+    if (id === undefined) return;
+    this.#inFlight.delete(id);
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { code: 'RESULT_TOO_LARGE', bytes: line.bytes } } });
   }
 
   #onEnded(proc: OwnedProcess, exit: ProcessExit): void {
@@ -194,7 +214,7 @@ export class StdioTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#inFlight.clear();
-    this.#readBuffer.clear();
+    this.#lines.clear();
     this.onclose?.();
   }
 }
@@ -207,4 +227,8 @@ function write(stdin: Writable, data: string, exited: Promise<ProcessExit>): Pro
     stdin.once('drain', () => resolve());
     void exited.then(() => fail(new Error('the process exited while a message was being written')));
   });
+}
+
+function formatMb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

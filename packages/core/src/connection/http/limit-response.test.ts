@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { limitResponseBytes } from './limit-response.js';
+
+const json = (body: string, headers: Record<string, string> = {}) => async () =>
+  new Response(body, { headers: { 'content-type': 'application/json', ...headers } });
+
+describe('limitResponseBytes', () => {
+  it('passes a JSON answer within the limit unchanged', async () => {
+    const fetch = limitResponseBytes(json('{"ok":true}'), 'remote', () => 100);
+    expect(await (await fetch('http://x')).json()).toEqual({ ok: true });
+  });
+
+  it('refuses by Content-Length before reading the body', async () => {
+    const fetch = limitResponseBytes(json('{}', { 'content-length': String(3 * 1024 * 1024) }), 'remote', () => 1024 * 1024);
+    await expect(fetch('http://x')).rejects.toMatchObject({
+      code: 'RESULT_TOO_LARGE',
+      message: 'MCP server remote sent a message of 3.0 MB, more than the limit of 1.0 MB ([hub] max_result_mb); it was not passed on',
+    });
+  });
+
+  it('cuts a body without a length as soon as it passes the limit', async () => {
+    const fetch = limitResponseBytes(json('x'.repeat(5000)), 'remote', () => 1000);
+    const response = await fetch('http://x');
+    await expect(response.text()).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE', message: expect.stringContaining('a message larger than the limit') });
+  });
+
+  it('leaves SSE streams alone: they carry many messages', async () => {
+    const fetch = limitResponseBytes(async () => new Response('data: ' + 'x'.repeat(5000), { headers: { 'content-type': 'text/event-stream' } }), 'remote', () => 1000);
+    expect((await (await fetch('http://x')).text()).length).toBe(5006);
+  });
+});

@@ -1,0 +1,92 @@
+/** What is kept of a line too long to hold: its size and its ends, where a JSON-RPC id sits. */
+export interface OversizeLine {
+  bytes: number;
+  head: string;
+  tail: string;
+}
+
+export type LineItem = { line: string } | { oversize: OversizeLine };
+
+const END_BYTES = 512;
+
+/**
+ * Splits a byte stream into lines, holding at most `maxBytes()` of one line: a longer line
+ * is skipped as it streams in, never buffered whole, and reported with its size and ends.
+ */
+export class BoundedLines {
+  readonly #maxBytes: () => number;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #skipping: { bytes: number; head: Buffer; tail: Buffer } | undefined;
+
+  constructor(maxBytes: () => number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  push(chunk: Buffer): LineItem[] {
+    const items: LineItem[] = [];
+    let rest = chunk;
+    for (;;) {
+      const newline = rest.indexOf(0x0a);
+      const part = newline < 0 ? rest : rest.subarray(0, newline);
+      this.#take(part);
+      if (newline < 0) return items;
+      items.push(this.#endLine());
+      rest = rest.subarray(newline + 1);
+    }
+  }
+
+  clear(): void {
+    this.#chunks = [];
+    this.#size = 0;
+    this.#skipping = undefined;
+  }
+
+  #take(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.#skipping) {
+      this.#skip(part);
+      return;
+    }
+    if (this.#size + part.length <= this.#maxBytes()) {
+      this.#chunks.push(part);
+      this.#size += part.length;
+      return;
+    }
+    const held = Buffer.concat(this.#chunks);
+    this.#chunks = [];
+    this.#size = 0;
+    this.#skipping = { bytes: 0, head: Buffer.alloc(0), tail: Buffer.alloc(0) };
+    this.#skip(held);
+    this.#skip(part);
+  }
+
+  #skip(part: Buffer): void {
+    const s = this.#skipping!;
+    if (s.head.length < END_BYTES) s.head = Buffer.concat([s.head, part.subarray(0, END_BYTES - s.head.length)]);
+    s.tail = Buffer.concat([s.tail, part]).subarray(-END_BYTES);
+    s.bytes += part.length;
+  }
+
+  #endLine(): LineItem {
+    if (this.#skipping) {
+      const { bytes, head, tail } = this.#skipping;
+      this.#skipping = undefined;
+      return { oversize: { bytes, head: head.toString('utf8'), tail: tail.toString('utf8') } };
+    }
+    const line = Buffer.concat(this.#chunks).toString('utf8').replace(/\r$/, '');
+    this.#chunks = [];
+    this.#size = 0;
+    return { line };
+  }
+}
+
+/**
+ * The id of an oversize JSON-RPC response, from its ends: SDK servers write the id last
+ * (`…,"jsonrpc":"2.0","id":3}`), others first (`{"jsonrpc":"2.0","id":3,…`).
+ */
+export function oversizeId(line: OversizeLine): string | number | undefined {
+  const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(line.tail)?.[1] ?? /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(line.head)?.[1];
+  if (id === undefined) return undefined;
+  return id.startsWith('"') ? (JSON.parse(id) as string) : Number(id);
+}
