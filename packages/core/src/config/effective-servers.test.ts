@@ -2,20 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { effectiveServers } from './effective-servers.js';
 import type { ProjectConfig } from './project-config.js';
 import type { ServerConfig } from './server-config.js';
+import { serverConfig } from '../testing/server-config.js';
 
 function server(name: string, command: string, kind: 'global' | 'project' = 'global'): ServerConfig {
-  return {
-    name,
+  return serverConfig(name, {
     transport: { kind: 'stdio', command, args: [], env: {} },
-    autoApprove: false,
-    sandbox: true,
-    agents: [],
-    timeoutSeconds: 300,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
     source: { kind, file: kind === 'global' ? '/settings.toml' : '/p/.mcp.json' },
-  };
+  });
 }
 
 const project: ProjectConfig = { root: '/p', files: ['/p/.mcp.json'], servers: [server('b', 'project-b', 'project'), server('c', 'c', 'project')], problems: [] };

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveServer } from './resolve-server.js';
 import type { ServerConfig } from './server-config.js';
+import { serverConfig } from '../testing/server-config.js';
 
 function server(over: Partial<ServerConfig>): ServerConfig {
-  return {
-    name: 's',
-    transport: { kind: 'stdio', command: 'x', args: [], env: {} },
-    autoApprove: false,
-    sandbox: true,
-    agents: [],
-    timeoutSeconds: 300,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    source: { kind: 'global', file: '/s.toml' },
-    ...over,
-  };
+  return serverConfig('s', { transport: { kind: 'stdio', command: 'x', args: [], env: {} }, source: { kind: 'global', file: '/s.toml' }, ...over });
 }
 
 describe('resolveServer', () => {

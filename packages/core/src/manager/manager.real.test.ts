@@ -18,6 +18,7 @@ import { fixtureCommand, type FixtureName } from '../testing/fixture-servers.js'
 import { assertNoOrphans, isAlive } from '../testing/no-orphans.js';
 import { startServer as startRestartable } from '../../../../test/fixtures/http/restartable-server.mjs';
 import { Manager, type ManagerEvent } from './manager.js';
+import { resolvedServer } from '../testing/server-config.js';
 
 const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 const PLANTED = 'planted-daemon-secret-4242';
@@ -28,21 +29,7 @@ let manager: Manager;
 let events: ManagerEvent[];
 
 function server(name: string, transport: ServerTransport, over: Partial<ServerConfig> = {}): ResolvedServer {
-  return {
-    config: {
-      name,
-      transport,
-      autoApprove: false,
-      sandbox: false,
-      agents: [],
-      timeoutSeconds: 30,
-      startupTimeoutSeconds: 20,
-      disabled: false,
-      sampling: false,
-      source: { kind: 'global', file: path.join(tmp, 'settings.toml') },
-      ...over,
-    },
-  };
+  return resolvedServer(name, { transport, sandbox: false, timeoutSeconds: 30, startupTimeoutSeconds: 20, source: { kind: 'global', file: path.join(tmp, 'settings.toml') }, ...over });
 }
 
 function fixture(name: string, file: FixtureName, args: string[] = [], over: Partial<ServerConfig> = {}): ResolvedServer {

@@ -2,29 +2,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FakeClock } from '../clock/fake-clock.js';
-import type { ResolvedServer } from '../config/resolve-server.js';
-import type { ServerConfig } from '../config/server-config.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { Manager, type ManagerEvent } from './manager.js';
+import { resolvedServer } from '../testing/server-config.js';
 
-function server(name: string, over: Partial<ServerConfig> = {}, unavailable?: string): ResolvedServer {
-  return {
-    config: {
-      name,
-      transport: { kind: 'stdio', command: name, args: [], env: {} },
-      autoApprove: false,
-      sandbox: true,
-      agents: [],
-      timeoutSeconds: 300,
-      startupTimeoutSeconds: 30,
-      disabled: false,
-      sampling: false,
-      source: { kind: 'global', file: '/settings.toml' },
-      ...over,
-    },
-    ...(unavailable === undefined ? {} : { unavailable }),
-  };
-}
+const server = resolvedServer;
 
 function tools(...names: string[]): FakeServer {
   return {
