@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureCommand, FIXTURES_DIR } from '../../packages/core/src/testing/fixture-servers.js';
-import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
 import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf } from '../support/hub-client.js';
@@ -39,8 +40,8 @@ afterEach(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-async function start(settings: string): Promise<RunningDaemon> {
-  writeSettings(home, `[daemon]\nport = 0\n\n${settings}`);
+async function start(settings: string, daemonSettings = ''): Promise<RunningDaemon> {
+  writeSettings(home, `[daemon]\nport = 0\n${daemonSettings}\n${settings}`);
   daemon = await startDaemonProcess(home);
   return daemon;
 }
@@ -191,5 +192,21 @@ describe('the aggregated MCP endpoint', () => {
     expect(progress.length).toBeGreaterThan(0);
     const elicited = await c.callTool({ name: 'trigger-elicitation-request', arguments: {} });
     expect(JSON.stringify(elicited)).toContain('Ada');
+  });
+
+  it('a workspace stays open while a client is connected and closes after its last client leaves and the idle period', async () => {
+    await start(fixture('fix', 'env-dump', 'auto_approve = true'), 'workspace_idle_minutes = 0');
+    const c = await client();
+    await c.listTools();
+    const [open] = await daemon!.client.listWorkspaces();
+    expect(open).toMatchObject({ root: workspace, clients: 1 });
+    const pid = (await daemon!.client.listWorkspaceServers(open!.id))[0]!.pid!;
+    expect(isAlive(pid)).toBe(true);
+    // A client that ends its session (DELETE); one that just vanishes is reaped later (SessionReaper).
+    await (c.transport as StreamableHTTPClientTransport).terminateSession();
+    await c.close();
+    clients.length = 0;
+    await expect.poll(async () => (await daemon!.client.listWorkspaces()).length, { timeout: 5_000 }).toBe(0);
+    expect(isAlive(pid)).toBe(false);
   });
 });

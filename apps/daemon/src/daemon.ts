@@ -112,7 +112,7 @@ export class Daemon {
         this.#watchFiles();
       },
     });
-    this.hub = new HubEndpoint({ registry: this.registry, settings: () => this.source.settings, version: opts.version, log: this.log });
+    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#server = http.createServer((req, res) => void this.#handle(req, res));

@@ -34,6 +34,10 @@ export class HttpSessionTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** How the client shows it is still there: requests, and its event stream. */
+  onActivity?: () => void;
+  onStreamOpened?: () => void;
+  onStreamClosed?: () => void;
   readonly #newSessionId: () => string;
   readonly #streams = new Map<RequestId, PostStream>();
   #standalone: ServerResponse | undefined;
@@ -85,6 +89,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.onActivity?.();
     let body: unknown;
     try {
       body = JSON.parse(await readBody(req));
@@ -122,8 +127,10 @@ export class HttpSessionTransport implements Transport {
     res.writeHead(200, { ...this.#headers(), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     this.#standalone = res;
+    this.onStreamOpened?.();
     res.on('close', () => {
       if (this.#standalone === res) this.#standalone = undefined;
+      this.onStreamClosed?.();
     });
   }
 

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
-import { MAIN_AGENT, type ManagerEvent, type ServerConfig, type Settings } from '@blitz/core';
+import { MAIN_AGENT, type Clock, type ManagerEvent, type ServerConfig, type Settings } from '@blitz/core';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Callers } from './callers.js';
 import { HttpSessionTransport } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
+import { SessionReaper } from './session-reaper.js';
 import { prepareServerRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
 
@@ -16,6 +17,7 @@ const NOTIFY_DEBOUNCE_MS = 100;
 
 export interface HubOptions {
   registry: WorkspaceRegistry;
+  clock: Clock;
   settings(): Settings;
   version: string;
   log: Logger;
@@ -111,7 +113,13 @@ export class HubEndpoint {
       this.#opts.registry.release(workspace);
     };
     const transport = new HttpSessionTransport(() => randomUUID());
+    // Most clients leave without the DELETE that ends a session.
+    const reaper = new SessionReaper(this.#opts.clock, () => void transport.close());
+    transport.onActivity = () => reaper.activity();
+    transport.onStreamOpened = () => reaper.streamOpened();
+    transport.onStreamClosed = () => reaper.streamClosed();
     transport.onclose = () => {
+      reaper.stop();
       if (transport.sessionId) this.#sessions.delete(transport.sessionId);
       this.#opts.log.info('client disconnected', { session: transport.sessionId, workspace: workspace.root });
       release();
