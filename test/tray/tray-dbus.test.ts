@@ -7,7 +7,7 @@ import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js'
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { nodeServer } from './tray-process.js';
+import { nodeServer, stopLeftDaemon } from './tray-process.js';
 
 /** Why the real helper cannot run here, or undefined when it can. */
 function missing(): string | undefined {
@@ -49,6 +49,7 @@ afterEach(async () => {
   session = undefined;
   await daemon?.stop();
   daemon = undefined;
+  sessions.push(...(await stopLeftDaemon(home)));
   await assertNoOrphans({ sessions, timeoutMs: 20_000 });
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(cwd, { recursive: true, force: true });

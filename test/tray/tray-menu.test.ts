@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlitzClient, isProcessAlive, readDaemonState } from '@blitz/client';
@@ -8,7 +8,7 @@ import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js'
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { nodeServer, startTray, type RunningTray } from './tray-process.js';
+import { nodeServer, startTray, stopLeftDaemon, type RunningTray } from './tray-process.js';
 
 const SETTINGS = `# my servers, kept by every edit
 [daemon]
@@ -23,6 +23,8 @@ let home: string;
 let cwd: string;
 let tray: RunningTray | undefined;
 let daemon: RunningDaemon | undefined;
+/** A tray started some other way than startTray, ended the same way. */
+let other: ChildProcess | undefined;
 /** Daemons the tray started detached: each leads its own session. */
 const detached = new Set<number>();
 
@@ -35,13 +37,15 @@ beforeEach(() => {
 afterEach(async () => {
   await tray?.stop();
   tray = undefined;
+  if (other && other.exitCode === null && other.signalCode === null) {
+    const gone = new Promise((resolve) => other!.once('exit', resolve));
+    other.kill('SIGTERM');
+    await gone;
+  }
+  other = undefined;
   await daemon?.stop();
   daemon = undefined;
-  const state = readDaemonState(home);
-  if (state) {
-    detached.add(state.pid);
-    await new BlitzClient(state).shutdown().catch(() => undefined);
-  }
+  for (const pid of await stopLeftDaemon(home)) detached.add(pid);
   await assertNoOrphans({ sessions: detached, timeoutMs: 20_000 });
   detached.clear();
   fs.rmSync(home, { recursive: true, force: true });
@@ -63,7 +67,7 @@ describe('blitz tray with a fake systray helper', () => {
   it('starts the daemon, and a click on a server toggles it in settings.toml, comments kept; Quit Blitz stops both', async () => {
     const helper = new FakeHelper(cwd);
     tray = startTray({ home, cwd });
-    const github = await waitFor(() => helper.idOf('☑ github'), 'the github item', 20_000);
+    const github = await waitFor(() => helper.idOf('☑ github'), 'the github item', 20_000, tray.output);
     const state = readDaemonState(home)!;
     detached.add(state.pid);
     expect(tray.output()).toContain(`Started the Blitz daemon (pid ${state.pid}).`);
@@ -72,7 +76,7 @@ describe('blitz tray with a fake systray helper', () => {
     expect([...helper.items().values()].some((i) => i.checked)).toBe(false);
 
     helper.click(github);
-    await waitFor(() => helper.idOf('☐ github'), 'github unchecked');
+    await waitFor(() => helper.idOf('☐ github'), 'github unchecked', 15_000, tray.output);
     expect(githubBlock()).toContain('disabled = true');
     expect(settingsText()).toMatch(/^# my servers, kept by every edit\n/);
     expect(settingsText()).toContain('# the code host\n[[mcp.servers]]\nname = "github"');
@@ -83,7 +87,7 @@ describe('blitz tray with a fake systray helper', () => {
     ]);
 
     helper.click(github);
-    await waitFor(() => helper.idOf('☑ github'), 'github checked again');
+    await waitFor(() => helper.idOf('☑ github'), 'github checked again', 15_000, tray.output);
     expect(githubBlock()).not.toContain('disabled = true');
     expect(settingsText()).toContain('# files\n');
 
@@ -99,21 +103,21 @@ describe('blitz tray with a fake systray helper', () => {
     const helper = new FakeHelper(cwd);
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd });
-    await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000);
+    await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000, tray.output);
     expect(tray.output()).not.toContain('Started the Blitz daemon');
 
     await daemon.stop();
     daemon = undefined;
-    await waitFor(() => helper.idOf('Blitz daemon not running'), 'the daemon-down header');
+    await waitFor(() => helper.idOf('Blitz daemon not running'), 'the daemon-down header', 15_000, tray.output);
     expect(helper.titles()).toEqual(['Blitz daemon not running', 'Start daemon', 'Open settings', '☐ Start at login', 'Quit tray']);
 
     daemon = await startDaemonProcess(home);
-    await waitFor(() => helper.idOf('Blitz — 0 of 2 servers connected'), 'the tray to see the daemon again');
+    await waitFor(() => helper.idOf('Blitz — 0 of 2 servers connected'), 'the tray to see the daemon again', 15_000, tray.output);
     await daemon.stop();
     daemon = undefined;
 
-    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon'));
-    await waitFor(() => helper.idOf('☑ fs'), 'the servers again', 20_000);
+    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 15_000, tray.output));
+    await waitFor(() => helper.idOf('☑ fs'), 'the servers again', 20_000, tray.output);
     const state = readDaemonState(home)!;
     detached.add(state.pid);
 
@@ -149,7 +153,7 @@ describe('blitz tray with a fake systray helper', () => {
     const helper = new FakeHelper(cwd);
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd });
-    await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000);
+    await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000, tray.output);
     const second = startTray({ home, cwd });
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain(`blitz tray: a Blitz tray is already running for ${home} (pid ${tray.child.pid})`);
@@ -162,12 +166,16 @@ describe('blitz tray with a fake systray helper', () => {
   it('runs from its own entry point too (TRAY_ENTRY), reaching the CLI through BLITZ_CLI for Start daemon', async () => {
     const helper = new FakeHelper(cwd);
     const entry = path.join(REPO_ROOT, 'apps', 'tray', 'dist', 'main.js');
-    const child = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, BLITZ_CLI: BLITZ_BIN, DISPLAY: ':97' }, stdio: 'ignore' });
+    const child = (other = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, BLITZ_CLI: BLITZ_BIN, DISPLAY: ':97' }, stdio: ['ignore', 'ignore', 'pipe'] }));
+    let output = '';
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 20_000));
-    await waitFor(() => helper.idOf('☑ github'), 'the servers', 20_000);
+    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 20_000, () => output));
+    await waitFor(() => helper.idOf('☑ github'), 'the servers', 20_000, () => `${output}\n${JSON.stringify(helper.titles())}`);
     detached.add(readDaemonState(home)!.pid);
     helper.click(helper.idOf('Quit Blitz')!);
     expect(await exited).toBe(0);
+    // Drawn down first, then up: the same helper, its server slots ready from the start.
+    expect(helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0)).toHaveLength(1);
   });
 });

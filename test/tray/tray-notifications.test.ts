@@ -7,7 +7,7 @@ import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js'
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { fakeNotifySend, nodeServer, startTray, type RunningTray } from './tray-process.js';
+import { fakeNotifySend, nodeServer, startTray, stopLeftDaemon, type RunningTray } from './tray-process.js';
 
 const SECRET = 'tray-secret-value-71c4';
 
@@ -39,7 +39,7 @@ afterEach(async () => {
   tray = undefined;
   await daemon?.stop();
   daemon = undefined;
-  await assertNoOrphans({ timeoutMs: 20_000 });
+  await assertNoOrphans({ sessions: await stopLeftDaemon(home), timeoutMs: 20_000 });
   for (const dir of [home, cwd, workspace]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -50,9 +50,7 @@ describe('desktop notifications from the tray', () => {
     const helper = new FakeHelper(cwd);
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd, binDir });
-    await waitFor(() => helper.idOf('☑ broken'), 'the menu', 20_000).catch((err: Error) => {
-      throw new Error(`${err.message}: ${tray!.output()} ${JSON.stringify(helper.titles())}`);
-    });
+    await waitFor(() => helper.idOf('☑ broken'), 'the menu', 20_000, tray.output);
 
     const ws = await daemon.client.openWorkspace(workspace);
     // First listing: both fail once ("failed"). Second: broken fails again ("paused"), flaky works ("recovered").
@@ -62,7 +60,7 @@ describe('desktop notifications from the tray', () => {
     const notices = (await daemon.client.status()).notices.map((n) => `${n.server} ${n.kind}`);
     expect(notices.sort()).toEqual(['broken failed', 'broken paused', 'flaky failed', 'flaky recovered']);
 
-    await waitFor(() => notifySend.calls().length >= 4, 'four notifications');
+    await waitFor(() => notifySend.calls().length >= 4, 'four notifications', 15_000, tray.output);
     await waitFor(() => helper.idOf(/^☑ broken — paused, retrying in \d+s$/), 'the paused title');
     // Two more polls: nothing is said twice.
     await new Promise((resolve) => setTimeout(resolve, 4_500));

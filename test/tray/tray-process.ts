@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BlitzClient, readDaemonState } from '@blitz/client';
 import { BLITZ_BIN } from '../support/blitz-cli.js';
 
 export interface RunningTray {
@@ -66,4 +67,15 @@ export function fakeNotifySend(binDir: string): { calls(): string[][] } {
 /** A `[[mcp.servers]]` entry running a Node script, outside the sandbox. */
 export function nodeServer(name: string, script: string, extra = ''): string {
   return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(script)}]\nsandbox = false\n${extra}`;
+}
+
+/**
+ * Stops a daemon still running for `home` (one `blitz tray` started detached) and returns
+ * its pid: it leads its own session, which `assertNoOrphans` is then told to search.
+ */
+export async function stopLeftDaemon(home: string): Promise<number[]> {
+  const state = readDaemonState(home);
+  if (!state) return [];
+  await new BlitzClient(state).shutdown().catch(() => undefined);
+  return [state.pid];
 }

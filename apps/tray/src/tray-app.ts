@@ -87,11 +87,6 @@ export class TrayApp {
     return this.#failure;
   }
 
-  /** The menu drawn last. */
-  get shown(): MenuModel | undefined {
-    return this.#shown;
-  }
-
   /** Loads what was seen before and draws the first menu; throws when the surface cannot show it. */
   async start(): Promise<void> {
     this.#cursor = this.#deps.cursorStore.load();

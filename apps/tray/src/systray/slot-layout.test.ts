@@ -59,6 +59,7 @@ describe('laying the menu out on the helper’s fixed slots', () => {
 
   it('grows the server slots in steps of 8 and never shrinks them', () => {
     expect(serverSlots(up([]), 0)).toBe(8);
+    expect(serverSlots(down, 0)).toBe(8);
     expect(serverSlots(up(['a']), 8)).toBe(8);
     expect(serverSlots(up(Array.from({ length: 9 }, (_, i) => `s${i}`)), 8)).toBe(16);
     expect(serverSlots(down, 16)).toBe(16);

@@ -28,10 +28,14 @@ function slots(capacity: number): Slot[] {
   return TOP_LEVEL_KEYS.flatMap((key): Slot[] => (key === SERVERS_KEY ? [{ key }, ...Array.from({ length: capacity }, (_, index) => ({ key, index }))] : [{ key }]));
 }
 
-/** Server slots needed for this model: the current number while it fits, else more, rounded up. */
+/**
+ * Server slots for this model: the current number while it fits, else enough rounded up to
+ * a multiple of 8, and never fewer than 8, so a menu first drawn with the daemon down does
+ * not need a new helper when the servers appear.
+ */
 export function serverSlots(model: MenuModel, current: number): number {
   const needed = submenuItems(model).length;
-  if (needed <= current) return current;
+  if (current > 0 && needed <= current) return current;
   return Math.max(MIN_SERVER_SLOTS, Math.ceil(needed / MIN_SERVER_SLOTS) * MIN_SERVER_SLOTS);
 }
 

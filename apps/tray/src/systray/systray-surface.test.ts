@@ -100,6 +100,16 @@ describe.runIf(process.platform === 'linux')('the systray surface with a fake he
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('a helper that cannot be spawned fails at once with the reason', async () => {
+    // A directory where the helper should be: it exists and is searchable, but cannot run.
+    fs.mkdirSync(path.join(cwd, 'traybin', 'tray_linux_release'), { recursive: true });
+    const error = await open()
+      .show(menu([]))
+      .then(() => undefined, (err: unknown) => err);
+    expect(error).toBeInstanceOf(TrayHelperError);
+    expect((error as Error).message).toMatch(/^the tray helper could not start: spawn .*tray_linux_release EACCES$/);
+  });
+
   it('a helper that dies later is reported once', async () => {
     new FakeHelper(cwd, 'crash-after-ready');
     const exits: Error[] = [];

@@ -95,11 +95,14 @@ export class SystraySurface implements TraySurface {
       child.once('exit', (code, signal) => resolve(exitText(code, signal)));
     });
     const timeoutMs = this.#opts.readyTimeoutMs ?? 20_000;
+    const timeout = new AbortController();
     const outcome = await Promise.race([
       ready.then(() => ({ ready: true as const })),
       exited.then((how) => ({ ready: false as const, why: `the tray helper ${how} before it was ready` })),
-      delay(timeoutMs, undefined, { ref: false }).then(() => ({ ready: false as const, why: `the tray helper was not ready within ${timeoutMs / 1000}s` })),
-    ]).catch((err: unknown) => ({ ready: false as const, why: `the tray helper could not start: ${(err as Error).message}` }));
+      delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => ({ ready: false as const, why: `the tray helper was not ready within ${timeoutMs / 1000}s` })),
+    ])
+      .catch((err: unknown) => ({ ready: false as const, why: `the tray helper could not start: ${(err as Error).message}` }))
+      .finally(() => timeout.abort());
     if (!outcome.ready) {
       child.kill('SIGKILL');
       const detail = stderr.trim().split('\n').slice(-5).join('\n');
@@ -142,11 +145,14 @@ export class SystraySurface implements TraySurface {
  * its exit can be watched.
  */
 async function helperProcess(tray: SysTray, ready: Promise<void>): Promise<ChildProcess> {
+  let failure: Error | undefined;
+  ready.catch((err: unknown) => (failure = err instanceof Error ? err : new Error(String(err))));
   for (let i = 0; i < 1_000; i++) {
     if (tray.process) return tray.process;
-    await Promise.race([ready.catch(() => undefined), delay(5)]);
+    if (failure) throw new TrayHelperError(`the tray helper could not start: ${failure.message}`);
+    await delay(5);
   }
-  throw new TrayHelperError('the tray helper was not started');
+  throw new TrayHelperError('the tray helper was not started within 5s');
 }
 
 function exitText(code: number | null, signal: NodeJS.Signals | null): string {

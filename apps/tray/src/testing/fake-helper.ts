@@ -44,7 +44,9 @@ process.stdin.on('data', (d) => {
 });
 // Like the real helper: its parent gone, it goes too.
 process.stdin.on('end', () => process.exit(0));
-let done = 0;
+// Clicks asked of an earlier helper (before a restart) are not replayed.
+const pending = () => { try { return fs.readFileSync(clicks, 'utf8').split('\\n').filter(Boolean).length; } catch { return 0; } };
+let done = pending();
 setInterval(() => {
   let text = '';
   try { text = fs.readFileSync(clicks, 'utf8'); } catch { return; }
@@ -117,13 +119,16 @@ export class FakeHelper {
   }
 }
 
-/** Polls until `check` returns something other than undefined or false. */
-export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
+/**
+ * Polls until `check` returns something other than undefined or false; on a timeout the
+ * error carries `detail()` (say, the tray's output), which is what one needs to see then.
+ */
+export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 15_000, detail?: () => string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${detail ? `:\n${detail()}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
