@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# System packages the tests use, installed when we are root on Debian/Ubuntu; otherwise
-# the tests that need them say so and count as skipped.
+# System packages Blitz (--run) or its tests use, installed when we are root on Debian/Ubuntu;
+# otherwise the tests that need them say so and count as skipped.
 set -euo pipefail
-# The tray's tests: libayatana-appindicator3-1 (the systray helper's indicator), xvfb and
-# xauth (xvfb-run), dbus (dbus-run-session), libglib2.0-bin (gdbus, to read the exported
-# menu), systemd (systemd-analyze, to lint the generated user unit).
-packages=(bubblewrap gnome-keyring dbus-x11 libsecret-tools libayatana-appindicator3-1 xvfb xauth dbus libglib2.0-bin systemd)
+# What running Blitz uses: the sandbox, the tray's indicator library, desktop notifications.
+run_packages=(bubblewrap libayatana-appindicator3-1 libnotify-bin)
+# What the tests add: a real keychain (gnome-keyring, libsecret-tools), xvfb-run (xvfb, xauth),
+# dbus-run-session (dbus, dbus-x11), gdbus to read the tray's exported menu (libglib2.0-bin),
+# systemd-analyze to lint the generated user unit (systemd).
+test_packages=(gnome-keyring dbus-x11 libsecret-tools xvfb xauth dbus libglib2.0-bin systemd)
+if [ "${1:-}" = --run ]; then packages=("${run_packages[@]}"); else packages=("${run_packages[@]}" "${test_packages[@]}"); fi
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "not root or no apt-get: skipping system packages (${packages[*]})" >&2
   exit 0
