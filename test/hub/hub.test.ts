@@ -207,6 +207,7 @@ describe('the aggregated MCP endpoint', () => {
     await c.close();
     clients.length = 0;
     await expect.poll(async () => (await daemon!.client.listWorkspaces()).length, { timeout: 5_000 }).toBe(0);
-    expect(isAlive(pid)).toBe(false);
+    // Listed as closed at once; its servers are then closed in order (stdin, SIGTERM, SIGKILL).
+    await expect.poll(() => isAlive(pid), { timeout: 12_000 }).toBe(false);
   });
 });
