@@ -97,4 +97,25 @@ describe('blitz connect', () => {
     const call = await run(['--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=from the inspector']);
     expect(JSON.parse(call.stdout).content[0].text).toBe('from the inspector');
   });
+
+  it('a call in flight when the daemon stops gets an error saying it may have run, and is never sent twice', async () => {
+    const calls = path.join(home, 'hang-calls.txt');
+    const { command, args } = fixtureCommand('hang-call');
+    writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "slow"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)} }\n`);
+    daemon = await startDaemonProcess(home);
+    client = new Client({ name: 'connect-test', version: '1' });
+    await client.connect(connectTransport());
+    await client.listTools();
+    const call = client.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 60_000 }).then(
+      () => new Error('answered'),
+      (err: Error) => err,
+    );
+    await expect.poll(() => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n').length : 0), { timeout: 10_000 }).toBe(1);
+    expect(await daemon.stop()).toBe(0);
+    daemon = undefined;
+    expect((await call).message).toMatch(/may or may not have run/);
+    // The bridge carries on with a new daemon; the hang call was not replayed there.
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+    expect(fs.readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
 });

@@ -16,6 +16,7 @@ beforeEach(async () => {
   transport.onmessage = (message) => {
     received.push(message);
     if (!('id' in message) || !('method' in message)) return;
+    if (message.method === 'hang') return;
     if (message.method === 'slow') void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }, { relatedRequestId: message.id });
     void transport.send({ jsonrpc: '2.0', id: message.id, result: { method: message.method } });
   };
@@ -89,5 +90,19 @@ describe('HttpSessionTransport', () => {
     transport.onclose = () => (closed = true);
     expect((await fetch(url, { method: 'DELETE' })).status).toBe(200);
     expect(closed).toBe(true);
+  });
+
+  it('closing answers a request still open with an error that says it may have run, never an empty answer', async () => {
+    await post(initialize);
+    const pending = post({ jsonrpc: '2.0', id: 9, method: 'hang' });
+    await expect.poll(() => received.length).toBe(2);
+    await transport.close();
+    const response = await pending;
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32000, message: 'the Blitz session closed (the daemon is stopping) before this request was answered; it may or may not have run' },
+    });
   });
 });

@@ -81,7 +81,14 @@ export class HttpSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stream of new Set(this.#streams.values())) endStream(stream);
+    // A request still open gets an answer that says what happened, never an empty one a
+    // client could take for "not delivered" and send again.
+    for (const stream of new Set(this.#streams.values())) {
+      for (const id of [...stream.pending]) {
+        this.#deliver(stream, { jsonrpc: '2.0', id, error: { code: -32000, message: 'the Blitz session closed (the daemon is stopping) before this request was answered; it may or may not have run' } }, true);
+      }
+      endStream(stream);
+    }
     this.#streams.clear();
     this.#standalone?.end();
     this.#standalone = undefined;

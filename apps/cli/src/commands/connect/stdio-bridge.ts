@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCError,
@@ -35,6 +35,8 @@ export class StdioBridge {
   #initialized = false;
   /** Requests the current daemon accepted and has not answered, by id. */
   #inFlight = new Map<RequestId, JSONRPCRequest>();
+  /** Requests being sent now: their own send decides their fate, not a `#drop` by another. */
+  #sending = new Set<RequestId>();
   #reinitCount = 0;
   #closed = false;
   readonly done: Promise<void>;
@@ -54,6 +56,8 @@ export class StdioBridge {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // A reconnect in flight must not leave a live session behind once it lands.
+    await this.#connecting?.catch(() => undefined);
     const upstream = this.#upstream;
     if (upstream) {
       await upstream.terminateSession().catch(() => undefined);
@@ -66,31 +70,44 @@ export class StdioBridge {
   async #fromClient(message: JSONRPCMessage): Promise<void> {
     if (isJSONRPCRequest(message) && message.method === 'initialize') this.#initialize = message;
     if ('method' in message && message.method === 'notifications/initialized') this.#initialized = true;
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      // The daemon does not answer a cancelled request: stop waiting for it.
+      this.#inFlight.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+    }
+    let used: StreamableHTTPClientTransport | undefined;
     try {
-      await this.#send(message);
+      used = await this.#connect(message);
+      await this.#send(used, message);
     } catch (err) {
-      // Not accepted by the daemon that was there: start over with a fresh one and send it again.
+      if (used !== undefined && !notAccepted(err)) {
+        // The daemon may have taken it (the answer broke off): say so, never run it twice.
+        if (isJSONRPCRequest(message)) await this.#fail(message.id, `the Blitz daemon stopped while ${message.method} was sent; it may or may not have run — try again`);
+        if (used && used === this.#upstream) this.#drop();
+        return;
+      }
+      // Never reached a daemon: start over with a fresh one and send it again.
       this.#opts.log(`the daemon is gone (${(err as Error).message}); reconnecting`);
-      this.#drop();
+      if (!used || used === this.#upstream) this.#drop();
       try {
-        await this.#connect(message);
+        const upstream = await this.#connect(message);
         // Before the answer, so the client relists with the new daemon's view.
         if (this.#initialized) await this.#tellListsChanged();
-        await this.#send(message);
+        await this.#send(upstream, message);
       } catch (again) {
         if (isJSONRPCRequest(message)) await this.#fail(message.id, `Blitz daemon unavailable: ${(again as Error).message}`);
       }
     }
   }
 
-  async #send(message: JSONRPCMessage): Promise<void> {
-    const upstream = await this.#connect(message);
-    if (isJSONRPCRequest(message)) this.#inFlight.set(message.id, message);
+  async #send(upstream: StreamableHTTPClientTransport, message: JSONRPCMessage): Promise<void> {
+    const id = isJSONRPCRequest(message) ? message.id : undefined;
+    if (id !== undefined) this.#sending.add(id);
     try {
       await upstream.send(message);
-    } catch (err) {
-      if (isJSONRPCRequest(message)) this.#inFlight.delete(message.id);
-      throw err;
+      // Answered already (a JSON answer arrives inside send), or now waiting for it.
+      if (id !== undefined && this.#sending.has(id)) this.#inFlight.set(id, message as JSONRPCRequest);
+    } finally {
+      if (id !== undefined) this.#sending.delete(id);
     }
   }
 
@@ -106,6 +123,11 @@ export class StdioBridge {
       // A reconnect initializes on the client's behalf, unless the message is the client's own initialize.
       const isInitialize = isJSONRPCRequest(first) && first.method === 'initialize';
       if (this.#initialize && !isInitialize) await this.#reinitialize(upstream);
+      if (this.#closed) {
+        await upstream.terminateSession().catch(() => undefined);
+        await upstream.close().catch(() => undefined);
+        throw new Error('blitz connect is closing');
+      }
       this.#upstream = upstream;
       return upstream;
     })().finally(() => (this.#connecting = undefined));
@@ -133,6 +155,7 @@ export class StdioBridge {
         return;
       }
       this.#inFlight.delete(message.id);
+      this.#sending.delete(message.id);
     }
     await this.#opts.client.send(message).catch(() => undefined);
   }
@@ -170,4 +193,13 @@ export class StdioBridge {
       await this.#opts.client.send({ jsonrpc: '2.0', method }).catch(() => undefined);
     }
   }
+}
+
+/**
+ * Whether a failed send certainly never reached a daemon, so sending it again cannot run it
+ * twice: the connection was refused, or the daemon did not know the session (it restarted).
+ */
+function notAccepted(err: unknown): boolean {
+  if (err instanceof StreamableHTTPError) return err.code === 404;
+  return (err as { cause?: { code?: string } } | undefined)?.cause?.code === 'ECONNREFUSED';
 }
