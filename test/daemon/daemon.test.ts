@@ -223,6 +223,25 @@ describe('the daemon over real HTTP', () => {
   });
 });
 
+describe('project servers in a live workspace', () => {
+  it("follow the project's .mcp.json and trust as they change, in a workspace opened after the daemon started", async () => {
+    daemon = await startDaemonProcess(home);
+    const { command, args } = fixtureCommand('env-dump');
+    const mcpJson = (names: string[]) => JSON.stringify({ mcpServers: Object.fromEntries(names.map((n) => [n, { command, args }])) });
+    fs.writeFileSync(path.join(workspace, '.mcp.json'), mcpJson(['proj']));
+    expect((await runBlitz(['trust', workspace], { home })).code).toBe(0);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const names = async () => (await daemon!.client.listWorkspaceServers(ws.id)).map((s) => s.name);
+    expect(await names()).toEqual(['steady', 'other', 'remote', 'proj']);
+    // An edit to the project file: it is no longer trusted as it is, so its servers leave.
+    fs.writeFileSync(path.join(workspace, '.mcp.json'), mcpJson(['proj', 'proj2']));
+    await expectPoll(names, ['steady', 'other', 'remote']);
+    // Trusting it again brings both in, without touching the daemon.
+    expect((await runBlitz(['trust', workspace], { home })).code).toBe(0);
+    await expectPoll(names, ['steady', 'other', 'remote', 'proj', 'proj2']);
+  });
+});
+
 async function expectPoll<T>(get: () => Promise<T>, expected: T): Promise<void> {
   const deadline = Date.now() + 10_000;
   let last: T | undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureCommand, FIXTURES_DIR } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
@@ -149,8 +149,14 @@ describe('the aggregated MCP endpoint', () => {
       changed++;
     });
     expect((await c.listTools()).tools.map((t) => t.name)).toContain('b__sized');
+    let promptsChanged = 0;
+    c.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      promptsChanged++;
+    });
     await daemon!.client.setServerEnabled('b', false);
     await expect.poll(() => changed, { timeout: 2_000 }).toBeGreaterThan(0);
+    expect(promptsChanged).toBeGreaterThan(0);
+    expect((await c.listPrompts()).prompts).toEqual([]);
     expect((await c.listTools()).tools.map((t) => t.name)).not.toContain('b__sized');
     expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toContain('disabled = true');
   });
@@ -209,5 +215,34 @@ describe('the aggregated MCP endpoint', () => {
     await expect.poll(async () => (await daemon!.client.listWorkspaces()).length, { timeout: 5_000 }).toBe(0);
     // Listed as closed at once; its servers are then closed in order (stdin, SIGTERM, SIGKILL).
     await expect.poll(() => isAlive(pid), { timeout: 12_000 }).toBe(false);
+  });
+
+  it('an approval question travels on the call’s own stream, for a client without an event stream; nothing runs before initialize', async () => {
+    await start(fixture('fix', 'env-dump'));
+    const url = `http://127.0.0.1:${daemon!.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`;
+    const headers = { authorization: `Bearer ${daemon!.state.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const rpc = (body: unknown, session?: string) => fetch(url, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+
+    const early = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
+    expect(early.status).toBe(400);
+    expect(await daemon!.client.listWorkspaces()).toEqual([]);
+
+    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '0' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    await (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).text();
+    const call = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'asked' } } }, session);
+    expect(call.headers.get('content-type')).toBe('text/event-stream');
+    const reader = call.body!.getReader();
+    const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split('data: ')[1]!);
+    expect(first).toMatchObject({ method: 'elicitation/create', params: { message: 'Run echo (MCP server "fix")\ntext=asked' } });
+    await rpc({ jsonrpc: '2.0', id: first.id, result: { action: 'accept', content: { decision: 'allow_once' } } }, session);
+    let rest = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    expect(JSON.parse(rest.split('data: ')[1]!)).toMatchObject({ id: 3, result: { content: [{ type: 'text', text: 'asked' }] } });
   });
 });

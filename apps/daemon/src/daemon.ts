@@ -107,6 +107,8 @@ export class Daemon {
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
       onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
+      // Its project files join the watched ones, so their edits apply at once (MCP-45).
+      onOpened: () => this.#watchFiles(),
       onClosed: (workspace) => {
         this.log.info('workspace closed', { workspace: workspace.root });
         this.#watchFiles();
@@ -258,7 +260,8 @@ export class Daemon {
   #watched = new Set<string>();
 
   #watchFiles(): void {
-    const wanted = new Set([this.paths.settings, ...this.registry.watchedFiles()]);
+    // trust.json too: `blitz trust` brings a project's servers in (or takes them out) at once.
+    const wanted = new Set([this.paths.settings, this.paths.trust, ...this.registry.watchedFiles()]);
     for (const file of this.#watched) if (!wanted.has(file)) this.#watcher.unwatch(file);
     for (const file of wanted) if (!this.#watched.has(file)) this.#watcher.watch(file);
     this.#watched = wanted;
@@ -289,6 +292,7 @@ export class Daemon {
         this.log.info('MCP server state', { server: event.status.name, state: event.status.state, workspace: workspace.root, ...(event.status.error ? { error: event.status.error } : {}) });
         return;
       case 'catalog':
+      case 'listChanged':
         return;
       default: {
         const _exhaustive: never = event;

@@ -32,7 +32,12 @@ export class Router {
   }
 
   async handle(req: IncomingMessage, url: URL): Promise<RouteResult> {
-    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw new HttpError(400, 'INVALID_ARGUMENT', `the path ${url.pathname} is not valid percent-encoding`);
+    }
     let pathMatched = false;
     for (const route of this.#routes) {
       const params = match(route.segments, parts);

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { approvalDetail, decide, howToAllow, permissionKey, type Permissions } from '@blitz/core';
 
 /** How long a question may wait for its answer. */
@@ -22,7 +23,8 @@ export class Approver {
     this.#client = client;
   }
 
-  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; permissions: Permissions; signal?: AbortSignal }): Promise<Approval> {
+  /** `requestId`: the client's call being decided, so the question travels on its stream. */
+  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; permissions: Permissions; requestId: RequestId; signal?: AbortSignal }): Promise<Approval> {
     const key = permissionKey(opts.server, opts.tool);
     const verdict = decide(opts.permissions, key, opts.autoApprove);
     switch (verdict.kind) {
@@ -40,7 +42,7 @@ export class Approver {
     }
   }
 
-  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; signal?: AbortSignal }): Promise<Approval> {
+  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; requestId: RequestId; signal?: AbortSignal }): Promise<Approval> {
     const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool)}` });
     if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
     let answer;
@@ -61,10 +63,12 @@ export class Approver {
             required: ['decision'],
           },
         },
-        { timeout: APPROVAL_TIMEOUT_MS, ...(opts.signal ? { signal: opts.signal } : {}) },
+        { timeout: APPROVAL_TIMEOUT_MS, relatedRequestId: opts.requestId, ...(opts.signal ? { signal: opts.signal } : {}) },
       );
-    } catch {
-      return refused('no answer to the approval question within 2 minutes');
+    } catch (err) {
+      if (opts.signal?.aborted) return refused('the call was cancelled while waiting for approval');
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return refused('no answer to the approval question within 2 minutes');
+      return refused(`the approval question failed (${(err as Error).message})`);
     }
     const decision = answer.action === 'accept' ? answer.content?.decision : undefined;
     if (decision === 'allow_session') this.#allowed.add(key);

@@ -1,4 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/** A client's call in flight: the session that made it, and its request id (to answer on its stream). */
+export interface Caller {
+  server: Server;
+  requestId: RequestId;
+}
 
 /**
  * Who is calling which server right now, so a server's own requests during a call
@@ -6,10 +13,10 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
  * calls in flight to one server, the latest caller is asked.
  */
 export class Callers {
-  readonly #byServer = new Map<string, Server[]>();
+  readonly #byServer = new Map<string, Caller[]>();
 
   /** Records a call in flight; the returned function ends it. */
-  enter(workspace: string, server: string, caller: Server): () => void {
+  enter(workspace: string, server: string, caller: Caller): () => void {
     const key = `${workspace}\0${server}`;
     const list = this.#byServer.get(key) ?? [];
     list.push(caller);
@@ -21,7 +28,7 @@ export class Callers {
     };
   }
 
-  current(workspace: string, server: string): Server | undefined {
+  current(workspace: string, server: string): Caller | undefined {
     return this.#byServer.get(`${workspace}\0${server}`)?.at(-1);
   }
 }

@@ -49,11 +49,11 @@ export class HttpSessionTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  /** Serves one HTTP request of this session (POST, GET or DELETE on `/mcp`). */
-  async handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Serves one HTTP request of this session (POST, GET or DELETE on `/mcp`); a POST's body may be read already. */
+  async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     switch (req.method) {
       case 'POST':
-        return this.#post(req, res);
+        return this.#post(req, res, body);
       case 'GET':
         return this.#get(res);
       case 'DELETE':
@@ -95,13 +95,15 @@ export class HttpSessionTransport implements Transport {
     this.onclose?.();
   }
 
-  async #post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #post(req: IncomingMessage, res: ServerResponse, parsed?: unknown): Promise<void> {
     this.onActivity?.();
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req));
-    } catch {
-      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    let body = parsed;
+    if (body === undefined) {
+      try {
+        body = await readJsonBody(req);
+      } catch {
+        return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
     }
     const raw = Array.isArray(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
@@ -181,11 +183,16 @@ function endStream(stream: PostStream): void {
   stream.res.end();
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The POST body as JSON, at most 4 MB. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  return JSON.parse(await readBody(req));
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

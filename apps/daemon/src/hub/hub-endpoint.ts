@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MAIN_AGENT, type Clock, type ManagerEvent, type ServerConfig, type Settings } from '@blitz/core';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Callers } from './callers.js';
-import { HttpSessionTransport } from './http-session-transport.js';
+import { HttpSessionTransport, readJsonBody, rpcError } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
 import { SessionReaper } from './session-reaper.js';
 import { prepareServerRequests } from './server-requests.js';
@@ -61,23 +62,30 @@ export class HubEndpoint {
       const session = this.#sessions.get(id);
       if (!session) {
         // The client knew a session this daemon never had (it restarted): it must initialize again.
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-        return;
+        return rpcError(res, 404, -32001, 'Session not found');
       }
       await session.transport.handleRequest(req, res);
       return;
     }
-    if (req.method !== 'POST') {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no session; send initialize first' }, id: null }));
-      return;
+    let body: unknown;
+    try {
+      body = req.method === 'POST' ? await readJsonBody(req) : undefined;
+    } catch {
+      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
     }
-    await this.#open(req, res, url);
+    // Nothing runs, and no workspace opens, before a session exists.
+    if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
+      return rpcError(res, 400, -32000, 'Bad Request: no session; send initialize first');
+    }
+    await this.#open(req, res, url, body);
   }
 
   /** Passes a workspace's manager events to its sessions: list changes (debounced) and notices. */
   onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
     if (event.type === 'notice') {
       for (const s of this.#in(workspace)) void s.hub.notice(event.notice.message);
+    } else if (event.type === 'listChanged') {
+      for (const s of this.#in(workspace)) void s.hub.listChanged(event.list);
     } else if (event.type === 'catalog' || event.type === 'status') {
       if (this.#pending.has(workspace)) return;
       this.#pending.set(
@@ -96,13 +104,12 @@ export class HubEndpoint {
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
   }
 
-  async #open(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  async #open(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
     const root = url.searchParams.get('workspace') || os.homedir();
     const agent = url.searchParams.get('agent') || MAIN_AGENT;
     const mode = url.searchParams.get('mode') ?? 'default';
     if (mode !== 'default' && mode !== 'read-only') {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32602, message: `unknown mode ${mode}; use read-only` }, id: null }));
-      return;
+      return rpcError(res, 400, -32602, `unknown mode ${mode}; use read-only`);
     }
     const workspace = await this.#opts.registry.acquire(root);
     const hub = new HubSession({ workspace, agent, readOnly: mode === 'read-only', version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
@@ -125,7 +132,7 @@ export class HubEndpoint {
       release();
     };
     await hub.server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     if (transport.sessionId) {
       this.#sessions.set(transport.sessionId, { hub, transport });
       this.#opts.log.info('client connected', { session: transport.sessionId, workspace: workspace.root, agent, mode });

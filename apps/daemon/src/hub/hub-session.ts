@@ -11,9 +11,10 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   type CallToolResult,
+  type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isBlitzError, type Settings } from '@blitz/core';
+import { decide, isBlitzError, permissionKey, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
 import type { Callers } from './callers.js';
@@ -59,12 +60,24 @@ export class HubSession {
     return this.#opts.workspace;
   }
 
-  /** The catalog may have changed: tell the client when what it sees did (MCP-45). */
+  /**
+   * The catalog may have changed (a toggle, a settings edit, the breaker, a server's tools):
+   * tools when what this client sees did, prompts and resources always, as they are not
+   * tracked here (MCP-45).
+   */
   async catalogChanged(): Promise<void> {
     const now = this.#signature();
-    if (now === this.#shown) return;
-    this.#shown = now;
-    await Promise.all([this.server.sendToolListChanged(), this.server.sendPromptListChanged(), this.server.sendResourceListChanged()]).catch(() => undefined);
+    const sends = [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
+    if (now !== this.#shown) {
+      this.#shown = now;
+      sends.push(this.server.sendToolListChanged());
+    }
+    await Promise.all(sends).catch(() => undefined);
+  }
+
+  /** A server changed its prompts or resources. */
+  async listChanged(list: 'prompts' | 'resources'): Promise<void> {
+    await (list === 'prompts' ? this.server.sendPromptListChanged() : this.server.sendResourceListChanged()).catch(() => undefined);
   }
 
   /** A notice (MCP-33) as an MCP logging message. */
@@ -95,15 +108,23 @@ export class HubSession {
       const { name } = request.params;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       try {
-        if (name === LIST_RESOURCES || name === READ_RESOURCE) return await this.#resourceTool(name, args, extra.signal);
+        if (name === LIST_RESOURCES || name === READ_RESOURCE) return await this.#resourceTool(name, args, extra.requestId, extra.signal);
         if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
         const entry = manager.catalog(agent).byExposedName(name) ?? (await manager.listTools(agent)).find((e) => e.exposedName === name);
         if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
         const config = manager.connection(entry.server).config;
-        const approval = await this.#approver.approve({ server: entry.server, tool: entry.originalName, args, autoApprove: config.autoApprove, permissions: this.#opts.settings().permissions, signal: extra.signal });
+        const approval = await this.#approver.approve({
+          server: entry.server,
+          tool: entry.originalName,
+          args,
+          autoApprove: config.autoApprove,
+          permissions: this.#opts.settings().permissions,
+          requestId: extra.requestId,
+          signal: extra.signal,
+        });
         if (!approval.ok) return toolError(approval.message);
         const progressToken = request.params._meta?.progressToken;
-        const leave = this.#opts.callers.enter(workspace.root, entry.server, this.server);
+        const leave = this.#opts.callers.enter(workspace.root, entry.server, { server: this.server, requestId: extra.requestId });
         try {
           const result = await manager.callTool(name, args, {
             agent,
@@ -143,7 +164,7 @@ export class HubSession {
   }
 
   /** The resource tools (MCP-35): approved like the server's tools, by rule or auto_approve (MCP-43). */
-  async #resourceTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  async #resourceTool(name: string, args: Record<string, unknown>, requestId: RequestId, signal: AbortSignal): Promise<CallToolResult> {
     const { workspace, agent } = this.#opts;
     const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
     if (name === READ_RESOURCE && (server === undefined || typeof args.uri !== 'string')) {
@@ -152,10 +173,16 @@ export class HubSession {
     if (server !== undefined) {
       const config = workspace.manager.connections().find((c) => c.name === server)?.config;
       if (!config) return toolError(`no MCP server named "${server}" in this workspace`);
-      const approval = await this.#approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, permissions: this.#opts.settings().permissions, signal });
+      const approval = await this.#approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, permissions: this.#opts.settings().permissions, requestId, signal });
       if (!approval.ok) return toolError(approval.message);
     }
-    if (name === LIST_RESOURCES) return formatResourceList(await workspace.manager.listResources(agent, server));
+    if (name === LIST_RESOURCES) {
+      const entries = await workspace.manager.listResources(agent, server);
+      // Across servers no one is asked, but a server whose resources a rule denies stays out.
+      const permissions = this.#opts.settings().permissions;
+      const allowed = (s: string) => decide(permissions, permissionKey(s, LIST_RESOURCES), false).kind !== 'deny';
+      return formatResourceList(server === undefined ? entries.filter((e) => allowed(e.server)) : entries);
+    }
     const read = await workspace.manager.readResource(args.uri as string, { agent, server: server!, signal });
     return formatResourceRead(server!, read);
   }

@@ -19,16 +19,16 @@ export function prepareServerRequests(client: Client, config: ServerConfig, work
   const server = config.name;
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const caller = callers.current(workspace, server);
-    if (!caller?.getClientCapabilities()?.elicitation) return { action: 'decline' };
-    return caller.elicitInput(request.params, { signal: extra.signal });
+    if (!caller?.server.getClientCapabilities()?.elicitation) return { action: 'decline' };
+    return caller.server.elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId });
   });
   // The SDK refuses a handler for a capability the client did not declare.
   if (config.sampling) client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
     const caller = callers.current(workspace, server);
-    if (!caller?.getClientCapabilities()?.sampling) {
+    if (!caller?.server.getClientCapabilities()?.sampling) {
       throw new McpError(ErrorCode.InvalidRequest, 'sampling declined: no client that can sample is calling this server');
     }
-    return caller.createMessage(request.params, { signal: extra.signal });
+    return caller.server.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId });
   });
   client.setRequestHandler(ListRootsRequestSchema, async () => ({
     roots: [{ uri: pathToFileURL(workspace).href, name: workspace }],

@@ -9,6 +9,7 @@ export interface RegistryDeps {
   connector: Connector;
   clock: Clock;
   onEvent(workspace: Workspace, event: ManagerEvent): void;
+  onOpened?(workspace: Workspace): void;
   onClosed?(workspace: Workspace): void;
   /** Every set of servers a workspace is about to run, expanded: their secrets must be known to the redactor first. */
   onResolved?(servers: readonly ResolvedServer[]): void;
@@ -91,6 +92,7 @@ export class WorkspaceRegistry {
     );
     await this.#update(workspace);
     this.#open.set(root, workspace);
+    this.#deps.onOpened?.(workspace);
     // Opened without a client (through the API): it closes after the idle period unless one comes.
     workspace.startIdle(this.#deps.clock, this.#idleMs(), () => {
       if (workspace.clients === 0) void this.close(workspace);

@@ -1,5 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ClientCapabilities,
@@ -38,7 +40,9 @@ export type ConnectionEvent =
   /** The tools this server offers may have changed: a new listing, a crash, the breaker. */
   | { type: 'tools'; server: string }
   | { type: 'notice'; notice: BreakerNotice }
-  | { type: 'failure'; server: string; reason: string };
+  | { type: 'failure'; server: string; reason: string }
+  /** The server changed its prompts or resources; clients should list them again. */
+  | { type: 'listChanged'; server: string; list: 'prompts' | 'resources' };
 
 export interface ConnectionDeps {
   connector: Connector;
@@ -222,7 +226,9 @@ export class ServerConnection {
     this.breaker.admit();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Starting the server may take long: a caller who gave up meanwhile must not have it run.
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', onAbort, { once: true });
     try {
       // No race against `lost` here: when a server dies the SDK fails every request in flight
       // at once (our stdio transport answers them with the exit and its stderr).
@@ -278,6 +284,8 @@ export class ServerConnection {
         capabilities: { ...this.#deps.capabilities, ...(this.config.sampling ? { sampling: {} } : {}) },
         prepareClient: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
+          client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }));
+          client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'resources' }));
           this.#deps.prepareClient?.(client, this.config);
         },
       });

@@ -28,7 +28,9 @@ export type ManagerEvent =
   | { type: 'catalog' }
   | { type: 'notice'; notice: ManagerNotice }
   /** Every transport failure, for the log (MCP-33). */
-  | { type: 'failure'; server: string; reason: string };
+  | { type: 'failure'; server: string; reason: string }
+  /** A server changed its prompts or resources. */
+  | { type: 'listChanged'; server: string; list: 'prompts' | 'resources' };
 
 export interface ManagerOptions {
   workspace: string;
@@ -161,7 +163,8 @@ export class Manager {
   async listResources(agent = MAIN_AGENT, server?: string): Promise<ResourceEntry[]> {
     const offered = this.#offeredTo(agent).filter((c) => server === undefined || c.name === server);
     if (server !== undefined && offered.length === 0) throw this.#unknownServer(server, agent);
-    const lists = await Promise.all(offered.map(async (c) => ({ server: c.name, resources: await c.listResources().catch(() => []) })));
+    // Asked for one server, its failure is the answer; across servers, a failing one is left out.
+    const lists = await Promise.all(offered.map(async (c) => ({ server: c.name, resources: server === undefined ? await c.listResources().catch(() => []) : await c.listResources() })));
     return buildResourceCatalog(lists).entries;
   }
 
@@ -271,6 +274,9 @@ export class Manager {
         return;
       case 'failure':
         this.#emit({ type: 'failure', server: event.server, reason: event.reason });
+        return;
+      case 'listChanged':
+        this.#emit(event);
         return;
       default: {
         const _exhaustive: never = event;
