@@ -179,6 +179,22 @@ describe('the daemon over real HTTP', () => {
     expect(start).toMatchObject({ code: 0, stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}) on http://127.0.0.1:${daemon.state.port}\n` });
   });
 
+  it('servers a killed daemon left running are ended by the next daemon', async () => {
+    // Most servers end when their stdin closes with the daemon; this one ignores that.
+    writeSettings(home, `[daemon]\nport = 0\n\n${stdio('stubborn', 'ignore-sigterm', 'env = { QUIET = "1" }')}`);
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const pids = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).flatMap((s) => (s.pid ? [s.pid] : []));
+    expect(pids).toHaveLength(1);
+    expect(await daemon.stop('SIGKILL')).toBe(null);
+    // It outlives a daemon killed hard…
+    for (const pid of pids) expect(isAlive(pid)).toBe(true);
+    daemon = await startDaemonProcess(home);
+    // …until the next daemon starts.
+    for (const pid of pids) await expectPoll(async () => isAlive(pid), false);
+    expect(fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')).toContain('ended MCP server processes a killed daemon left running');
+  });
+
   it('a stale daemon.json and lock from a killed daemon are replaced', async () => {
     daemon = await startDaemonProcess(home);
     expect(await daemon.stop('SIGKILL')).toBe(null);

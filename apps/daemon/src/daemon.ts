@@ -25,6 +25,7 @@ import { HttpError, toErrorResponse } from './http/http-error.js';
 import { guardRequest } from './http/request-guard.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import type { Router } from './http/router.js';
+import { ChildRecord } from './child-record.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
@@ -69,6 +70,7 @@ export class Daemon {
   readonly #server: http.Server;
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
+  readonly #children: ChildRecord;
   #router!: Router;
   #port = 0;
   #stopping: Promise<void> | undefined;
@@ -82,6 +84,7 @@ export class Daemon {
     this.paths = blitzPaths(opts.home);
     this.#lock = acquireInstanceLock(opts.home);
     this.token = loadOrCreateToken(path.join(this.paths.stateDir, 'token'));
+    this.#children = new ChildRecord(path.join(this.paths.stateDir, 'children.json'));
     this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
     this.#signIns = new ServerSignIns({
@@ -141,7 +144,9 @@ export class Daemon {
   }
 
   async #start(): Promise<void> {
+    const reaped = this.#children.reapLeftovers();
     this.#loadSettings();
+    if (reaped.length > 0) this.log.warn('ended MCP server processes a killed daemon left running', { pids: reaped });
     this.#router = controlApi({
       settingsFile: this.paths.settings,
       registry: this.registry,
@@ -289,6 +294,7 @@ export class Daemon {
         this.log.warn('MCP server failure', { server: event.server, reason: event.reason, workspace: workspace.root });
         return;
       case 'status':
+        this.#children.set(`${workspace.root}\0${event.status.name}`, event.status.pid);
         this.log.info('MCP server state', { server: event.status.name, state: event.status.state, workspace: workspace.root, ...(event.status.error ? { error: event.status.error } : {}) });
         return;
       case 'catalog':
