@@ -24,8 +24,14 @@ describe('limitResponseBytes', () => {
     await expect(response.text()).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE', message: expect.stringContaining('a message larger than the limit') });
   });
 
-  it('leaves SSE streams alone: they carry many messages', async () => {
-    const fetch = limitResponseBytes(async () => new Response('data: ' + 'x'.repeat(5000), { headers: { 'content-type': 'text/event-stream' } }), 'remote', () => 1000);
-    expect((await (await fetch('http://x')).text()).length).toBe(5006);
+  it('lets an SSE stream carry many events, each within the limit', async () => {
+    const events = Array.from({ length: 10 }, (_, i) => `event: message\ndata: ${'x'.repeat(500)}${i}\n\n`).join('');
+    const fetch = limitResponseBytes(async () => new Response(events, { headers: { 'content-type': 'text/event-stream' } }), 'remote', () => 1000);
+    expect(await (await fetch('http://x')).text()).toBe(events);
+  });
+
+  it('cuts an SSE stream when one event passes the limit', async () => {
+    const fetch = limitResponseBytes(async () => new Response(`data: small\n\ndata: ${'x'.repeat(5000)}\n\n`, { headers: { 'content-type': 'text/event-stream' } }), 'remote', () => 1000);
+    await expect((await fetch('http://x')).text()).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE' });
   });
 });
