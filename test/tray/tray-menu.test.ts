@@ -65,9 +65,12 @@ function githubBlock(): string {
 
 describe('blitz tray with a fake systray helper', () => {
   it('starts the daemon, and a click on a server toggles it in settings.toml, comments kept; Quit Blitz stops both', async () => {
-    const helper = new FakeHelper(cwd);
+    const helper = new FakeHelper(home);
+    // A `traybin/` in the folder the tray is started from is never run: only the Blitz home's.
+    const planted = new FakeHelper(cwd);
     tray = startTray({ home, cwd });
     const github = await waitFor(() => helper.idOf('☑ github'), 'the github item', 20_000, tray.output);
+    expect(planted.sent()).toEqual([]);
     const state = readDaemonState(home)!;
     detached.add(state.pid);
     expect(tray.output()).toContain(`Started the Blitz daemon (pid ${state.pid}).`);
@@ -100,7 +103,7 @@ describe('blitz tray with a fake systray helper', () => {
   });
 
   it('says when the daemon is down, recovers by itself when it is back, and starts it on request', async () => {
-    const helper = new FakeHelper(cwd);
+    const helper = new FakeHelper(home);
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd });
     await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000, tray.output);
@@ -141,7 +144,7 @@ describe('blitz tray with a fake systray helper', () => {
   });
 
   it('a helper that exits before it is ready (it found no display) ends blitz tray with exit 1, never a hang', async () => {
-    new FakeHelper(cwd, 'exit-at-start');
+    new FakeHelper(home, 'exit-at-start');
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd });
     expect(await tray.exited).toBe(1);
@@ -150,7 +153,7 @@ describe('blitz tray with a fake systray helper', () => {
   });
 
   it('a second tray for the same home is refused; SIGTERM closes the tray and its helper, the daemon stays', async () => {
-    const helper = new FakeHelper(cwd);
+    const helper = new FakeHelper(home);
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd });
     await waitFor(() => helper.idOf('☑ github'), 'the menu', 20_000, tray.output);
@@ -164,7 +167,7 @@ describe('blitz tray with a fake systray helper', () => {
   });
 
   it('runs from its own entry point too (TRAY_ENTRY), reaching the CLI through BLITZ_CLI for Start daemon', async () => {
-    const helper = new FakeHelper(cwd);
+    const helper = new FakeHelper(home);
     const entry = path.join(REPO_ROOT, 'apps', 'tray', 'dist', 'main.js');
     const child = (other = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, BLITZ_CLI: BLITZ_BIN, DISPLAY: ':97' }, stdio: ['ignore', 'ignore', 'pipe'] }));
     let output = '';

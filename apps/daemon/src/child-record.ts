@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { processStart } from '@blitz/client';
 
 interface Entry {
   pid: number;
@@ -28,7 +29,7 @@ export class ChildRecord {
     } catch {
       return [];
     }
-    const reaped = entries.filter((e) => startTime(e.pid) === e.start);
+    const reaped = entries.filter((e) => processStart(e.pid) === e.start);
     for (const e of reaped) {
       try {
         process.kill(-e.pid, 'SIGKILL');
@@ -44,7 +45,7 @@ export class ChildRecord {
   set(key: string, pid: number | undefined): void {
     const current = this.#live.get(key);
     if (pid === current?.pid) return;
-    const start = pid === undefined ? undefined : startTime(pid);
+    const start = pid === undefined ? undefined : processStart(pid);
     if (pid === undefined || start === undefined) this.#live.delete(key);
     else this.#live.set(key, { pid, start });
     this.#write();
@@ -58,14 +59,5 @@ export class ChildRecord {
   #write(): void {
     // Small and rewritten whole; losing it to a crash mid-write costs only the clean-up.
     fs.writeFileSync(this.#file, JSON.stringify([...this.#live.values()]), { mode: 0o600 });
-  }
-}
-
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
   }
 }

@@ -19,8 +19,6 @@ export interface RunTrayOptions {
   autostart: AutostartControl;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
-  /** Where systray2 looks for `./traybin/` first: the process's working directory. */
-  cwd?: string;
   clock?: Clock;
   openFile?(file: string): Promise<void>;
   log?(message: string): void;
@@ -56,10 +54,14 @@ export async function runTray(opts: RunTrayOptions): Promise<number> {
 
 async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (message: string) => void): Promise<number> {
   const settings = path.join(opts.home, 'settings.toml');
+  // systray2 runs `./traybin/<helper>` from the working directory when one is there: only the
+  // user's own Blitz home may hold one, never whatever folder the tray was started in.
+  fs.mkdirSync(opts.home, { recursive: true, mode: 0o700 });
+  process.chdir(opts.home);
   // The surface reports clicks to the app, which draws on the surface: the callbacks run only after both exist.
   const surface = new SystraySurface({
     platform,
-    cwd: opts.cwd ?? process.cwd(),
+    cwd: opts.home,
     onAction: (action) => void app.handle(action),
     onHelperExit: (error) => app.fail(error),
   });
@@ -73,8 +75,12 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     openSettings: async () => {
       // An editor cannot open a file that is not there yet; an empty settings file is valid.
       if (!fs.existsSync(settings)) {
-        fs.mkdirSync(opts.home, { recursive: true, mode: 0o700 });
-        fs.writeFileSync(settings, SETTINGS_STUB, { mode: 0o600, flag: 'wx' });
+        try {
+          fs.writeFileSync(settings, SETTINGS_STUB, { mode: 0o600, flag: 'wx' });
+        } catch (err) {
+          // There after all (made meanwhile, or a link to a file not there yet): open what is there.
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        }
       }
       await (opts.openFile ?? ((file) => openFile(file, platform)))(settings);
     },

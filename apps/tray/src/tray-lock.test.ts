@@ -23,7 +23,7 @@ describe('one tray per home', () => {
     fs.writeFileSync(path.join(home, 'state', 'tray.lock'), '2147483646\n');
     const lock = lockTray(home);
     expect(lock.acquired).toBe(true);
-    expect(fs.readFileSync(path.join(home, 'state', 'tray.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    expect(fs.readFileSync(path.join(home, 'state', 'tray.lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} `));
     if (lock.acquired) lock.release();
     expect(fs.existsSync(path.join(home, 'state', 'tray.lock'))).toBe(false);
   });

@@ -16,8 +16,10 @@ export function desktopNotifier(platform: NodeJS.Platform, log: (message: string
     notify({ title, message }) {
       // `app-name` is notify-send's own flag; other backends would pass it on as a bad option.
       const options = platform === 'linux' ? { title, message, wait: false, 'app-name': 'Blitz' } : { title, message, wait: false };
-      notifier.notify(options, (err) => {
-        if (err && !warned) {
+      // node-notifier hands over an Error when notify-send fails, but also a string — its
+      // stderr — when it succeeds with a warning: only an Error is a failure.
+      notifier.notify(options, (err: unknown) => {
+        if (err instanceof Error && !warned) {
           warned = true;
           log(`desktop notifications do not work here: ${err.message.trim()}`);
         }

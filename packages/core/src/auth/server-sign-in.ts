@@ -96,9 +96,12 @@ export class ServerSignIn {
 
   async #current(): Promise<StoredCredentials | undefined> {
     if (this.#cached.kind === 'unknown') {
+      const generation = this.#generation;
       const creds = await this.#read();
-      // A refresh that finished while we read is newer than what we read.
-      if (this.#cached.kind === 'unknown') this.#cached = creds ? { kind: 'some', creds } : { kind: 'none' };
+      // A refresh that finished while we read is newer than what we read; a sign-out during
+      // the read (a new generation) makes what we read stale.
+      if (this.#cached.kind === 'unknown' && generation === this.#generation) this.#cached = creds ? { kind: 'some', creds } : { kind: 'none' };
+      else if (generation !== this.#generation) return undefined;
     }
     return this.#cached.kind === 'some' ? this.#cached.creds : undefined;
   }
@@ -154,8 +157,16 @@ export class ServerSignIn {
     this.#deps.onSecrets(secretsOf(next));
     // Signed out or in again while the refresh was on its way (here or in another process):
     // what is stored now wins, so a stale refresh never brings back a forgotten sign-in.
-    const now2 = await this.#read();
-    if (generation !== this.#generation || now2?.tokens.refresh_token !== refreshToken) return this.#settle(now2);
+    let now2: StoredCredentials | undefined;
+    let unreadable = false;
+    try {
+      now2 = await this.#read();
+    } catch {
+      // Unreadable just now: the old refresh token is spent already, so keep the new ones.
+      unreadable = true;
+    }
+    if (generation !== this.#generation) return this.#settle(unreadable ? undefined : now2);
+    if (!unreadable && now2?.tokens.refresh_token !== refreshToken) return this.#settle(now2);
     this.#cached = { kind: 'some', creds: next };
     try {
       await (await this.#deps.store()).write(next);

@@ -174,6 +174,8 @@ async function askServer(name: string, url: string, headers: Record<string, stri
       }),
     });
   } catch (err) {
+    // A server URL that redirects is no challenge: sign in through discovery, like any non-401.
+    if (isBlitzError(err) && err.reason === 'OAUTH_REDIRECT_REFUSED') return {};
     if (isBlitzError(err)) throw err;
     throw new BlitzError('SERVER_UNAVAILABLE', `cannot reach MCP server ${name}: ${describeOAuthError(err)}`, { cause: err });
   }

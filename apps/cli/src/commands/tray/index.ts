@@ -27,7 +27,6 @@ export function registerTray(program: Command, ctx: CliContext): void {
       process.exitCode = await runTray({
         home: ctx.paths.home,
         env: ctx.env,
-        cwd: ctx.cwd,
         startDaemon: async () => void (await startDaemon(ctx)),
         autostart: autostartControl(processAutostartSystem(ctx.env), cliLaunchSpec(ctx)),
         log: (message) => ctx.err(`blitz tray: ${message}`),
