@@ -155,7 +155,7 @@ describe('the aggregated MCP endpoint', () => {
     });
     await daemon!.client.setServerEnabled('b', false);
     await expect.poll(() => changed, { timeout: 2_000 }).toBeGreaterThan(0);
-    expect(promptsChanged).toBeGreaterThan(0);
+    await expect.poll(() => promptsChanged, { timeout: 2_000 }).toBeGreaterThan(0);
     expect((await c.listPrompts()).prompts).toEqual([]);
     expect((await c.listTools()).tools.map((t) => t.name)).not.toContain('b__sized');
     expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toContain('disabled = true');
