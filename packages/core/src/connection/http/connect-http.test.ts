@@ -12,20 +12,10 @@ import { startServer as startRetryAfter } from '../../../../../test/fixtures/htt
 import { startServer as startUnauthorized } from '../../../../../test/fixtures/http/unauthorized-server.mjs';
 import { connectHttp, type HttpConnectOptions } from './connect-http.js';
 import type { RetryEvent } from './retrying-fetch.js';
+import { serverConfig } from '../../testing/server-config.js';
 
 function httpConfig(name: string, url: string, headers: Record<string, string> = {}): ServerConfig {
-  return {
-    name,
-    transport: { kind: 'http', url, headers },
-    autoApprove: false,
-    sandbox: false,
-    agents: [],
-    timeoutSeconds: 300,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    source: { kind: 'global', file: '/nonexistent/settings.toml' },
-  };
+  return serverConfig(name, { transport: { kind: 'http', url, headers }, sandbox: false });
 }
 
 const options: HttpConnectOptions = { deadlineMs: 10_000, capabilities: {}, clientVersion: '0.1.0-test' };

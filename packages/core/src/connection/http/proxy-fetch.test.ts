@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RestartableServer } from '../../../../../test/fixtures/http/restartable-server.mjs';
 import { connectHttp } from './connect-http.js';
 import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
+import { serverConfig } from '../../testing/server-config.js';
 
 /** A forward proxy on 127.0.0.1 that records where it was asked to go, tunnelled (CONNECT) or not. */
 async function startProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
@@ -88,18 +89,7 @@ describe('createProxyFetch', () => {
     process.env.HTTP_PROXY = proxy.url;
     try {
       const link = await connectHttp(
-        {
-          name: 'proxied',
-          transport: { kind: 'http', url: target.url, headers: {} },
-          autoApprove: false,
-          sandbox: false,
-          agents: [],
-          timeoutSeconds: 300,
-          startupTimeoutSeconds: 30,
-          disabled: false,
-          sampling: false,
-          source: { kind: 'global', file: '/nonexistent/settings.toml' },
-        },
+        serverConfig('proxied', { transport: { kind: 'http', url: target.url, headers: {} }, sandbox: false }),
         { deadlineMs: 10_000, capabilities: {} },
       );
       closers.push(() => link.close());

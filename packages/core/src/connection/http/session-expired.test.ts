@@ -6,20 +6,10 @@ import { startServer, type RestartableServer } from '../../../../../test/fixture
 import type { Link } from '../link.js';
 import { connectHttp, type HttpLink } from './connect-http.js';
 import { isSessionExpired, withSessionRecovery } from './session-expired.js';
+import { serverConfig } from '../../testing/server-config.js';
 
 function httpConfig(url: string): ServerConfig {
-  return {
-    name: 'notes',
-    transport: { kind: 'http', url, headers: {} },
-    autoApprove: false,
-    sandbox: false,
-    agents: [],
-    timeoutSeconds: 300,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    source: { kind: 'global', file: '/nonexistent/settings.toml' },
-  };
+  return serverConfig('notes', { transport: { kind: 'http', url, headers: {} }, sandbox: false });
 }
 
 const closers: (() => Promise<unknown>)[] = [];
