@@ -11,7 +11,8 @@ import { compare, report } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json', { paths: [path.join(import.meta.dirname, '../packages/core')] })), 'dist', 'index.js');
-const TOTAL = Number(process.env.BENCH_CALLS ?? 1000);
+const TOTAL = Number(process.env.BENCH_CALLS ?? 5000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 
 const direct = new Client({ name: 'bench', version: '0' });
 await direct.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
@@ -37,8 +38,8 @@ const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `
 const viaManager = (i) => manager.callTool('echo', { message: `m${i}` });
 
 for (const concurrency of [1, 32]) {
-  const rows = await compare([['direct SDK client', viaDirect], ['through the manager', viaManager]], { total: TOTAL, concurrency });
-  report(`echo on server-everything (stdio), ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`, rows, 'direct SDK client');
+  const rows = await compare([['direct SDK client', viaDirect], ['through the manager', viaManager]], { total: TOTAL, concurrency, rounds: ROUNDS });
+  report(`echo on server-everything (stdio), ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds`, rows, 'direct SDK client');
 }
 
 await direct.close();

@@ -1,15 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializeRequest,
-  isJSONRPCError,
-  isJSONRPCRequest,
-  isJSONRPCResponse,
-  JSONRPCMessageSchema,
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { answerId, isRequest, looksLikeMessage } from '@blitz/core';
 
 /** The answer to one POST: plain JSON when the responses are all there is, SSE once anything else must go first. */
 interface PostStream {
@@ -67,8 +59,9 @@ export class HttpSessionTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#closed) return;
-    const isAnswer = isJSONRPCResponse(message) || isJSONRPCError(message);
-    const id = isAnswer ? message.id : options?.relatedRequestId;
+    const answered = answerId(message);
+    const isAnswer = answered !== undefined;
+    const id = isAnswer ? answered : options?.relatedRequestId;
     const stream = id === undefined ? undefined : this.#streams.get(id);
     if (stream?.open) {
       this.#deliver(stream, message, isAnswer);
@@ -107,17 +100,17 @@ export class HttpSessionTransport implements Transport {
     }
     const raw = Array.isArray(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
+    // The shape only: the SDK server validates each message fully when it handles it.
     for (const item of raw) {
-      const parsed = JSONRPCMessageSchema.safeParse(item);
-      if (!parsed.success) return rpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
-      messages.push(parsed.data);
+      if (!looksLikeMessage(item)) return rpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
+      messages.push(item);
     }
-    if (messages.some(isInitializeRequest)) {
+    if (messages.some((m) => isRequest(m) && m.method === 'initialize')) {
       if (this.sessionId !== undefined) return rpcError(res, 400, -32600, 'Invalid Request: this session is already initialized');
       this.sessionId = this.#newSessionId();
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
-    const requests = messages.filter(isJSONRPCRequest);
+    const requests = messages.filter(isRequest);
     if (requests.length === 0) {
       res.writeHead(202, this.#headers()).end();
     } else {

@@ -208,7 +208,7 @@ export class ServerConnection {
    * Runs one request on the live client: admitted by the breaker, failing at once if the
    * server dies meanwhile, and counted as success or transport failure.
    */
-  async request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     try {
       return await this.#requestOnce(label, timeoutMs, signal, fn);
     } catch (err) {
@@ -220,19 +220,16 @@ export class ServerConnection {
     }
   }
 
-  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
     const running = this.#state.kind === 'running' ? this.#state : await this.start();
     if (this.#state !== running) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
-    this.breaker.admit();
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
     // Starting the server may take long: a caller who gave up meanwhile must not have it run.
-    if (signal?.aborted) controller.abort(signal.reason);
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) throw new BlitzError('CANCELLED', `${label} was cancelled`);
+    this.breaker.admit();
     try {
       // No race against `lost` here: when a server dies the SDK fails every request in flight
       // at once (our stdio transport answers them with the exit and its stderr).
-      const result = await fn(running.link.client, controller.signal);
+      const result = await fn(running.link.client, signal);
       this.breaker.record('success');
       return result;
     } catch (err) {
@@ -248,9 +245,6 @@ export class ServerConnection {
       else this.breaker.record('failure', (error as Error).message);
       if (isBlitzError(error, 'NEEDS_SIGN_IN')) this.#signedOut(running.link, error);
       throw error;
-    } finally {
-      // Not aborting `controller` here: the SDK would send notifications/cancelled for a finished request.
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -1,13 +1,7 @@
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isJSONRPCError,
-  isJSONRPCRequest,
-  isJSONRPCResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { answerId, isRequest } from '@blitz/core';
 import type { DaemonState } from '@blitz/client';
 
 export interface BridgeOptions {
@@ -68,7 +62,7 @@ export class StdioBridge {
   }
 
   async #fromClient(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCRequest(message) && message.method === 'initialize') this.#initialize = message;
+    if (isRequest(message) && message.method === 'initialize') this.#initialize = message;
     if ('method' in message && message.method === 'notifications/initialized') this.#initialized = true;
     if ('method' in message && message.method === 'notifications/cancelled') {
       // The daemon does not answer a cancelled request: stop waiting for it.
@@ -81,7 +75,7 @@ export class StdioBridge {
     } catch (err) {
       if (used !== undefined && !notAccepted(err)) {
         // The daemon may have taken it (the answer broke off): say so, never run it twice.
-        if (isJSONRPCRequest(message)) await this.#fail(message.id, `the Blitz daemon stopped while ${message.method} was sent; it may or may not have run — try again`);
+        if (isRequest(message)) await this.#fail(message.id, `the Blitz daemon stopped while ${message.method} was sent; it may or may not have run — try again`);
         if (used && used === this.#upstream) this.#drop();
         return;
       }
@@ -94,13 +88,13 @@ export class StdioBridge {
         if (this.#initialized) await this.#tellListsChanged();
         await this.#send(upstream, message);
       } catch (again) {
-        if (isJSONRPCRequest(message)) await this.#fail(message.id, `Blitz daemon unavailable: ${(again as Error).message}`);
+        if (isRequest(message)) await this.#fail(message.id, `Blitz daemon unavailable: ${(again as Error).message}`);
       }
     }
   }
 
   async #send(upstream: StreamableHTTPClientTransport, message: JSONRPCMessage): Promise<void> {
-    const id = isJSONRPCRequest(message) ? message.id : undefined;
+    const id = isRequest(message) ? message.id : undefined;
     if (id !== undefined) this.#sending.add(id);
     try {
       await upstream.send(message);
@@ -121,7 +115,7 @@ export class StdioBridge {
       upstream.onerror = () => void this.#probe(upstream, state);
       await upstream.start();
       // A reconnect initializes on the client's behalf, unless the message is the client's own initialize.
-      const isInitialize = isJSONRPCRequest(first) && first.method === 'initialize';
+      const isInitialize = isRequest(first) && first.method === 'initialize';
       if (this.#initialize && !isInitialize) await this.#reinitialize(upstream);
       if (this.#closed) {
         await upstream.terminateSession().catch(() => undefined);
@@ -137,7 +131,7 @@ export class StdioBridge {
   async #reinitialize(upstream: StreamableHTTPClientTransport): Promise<void> {
     const id = `${REINIT_PREFIX}${++this.#reinitCount}`;
     const answered = new Promise<void>((resolve, reject) => {
-      this.#waiting.set(id, (message) => (isJSONRPCError(message) ? reject(new Error(message.error.message)) : resolve()));
+      this.#waiting.set(id, (message) => ('error' in message ? reject(new Error(message.error.message)) : resolve()));
     });
     await upstream.send({ ...this.#initialize!, id });
     await answered;
@@ -147,15 +141,16 @@ export class StdioBridge {
   #waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
 
   async #fromDaemon(message: JSONRPCMessage): Promise<void> {
-    if ((isJSONRPCResponse(message) || isJSONRPCError(message)) && message.id !== undefined) {
-      const waiter = this.#waiting.get(message.id);
+    const answered = answerId(message);
+    if (answered !== undefined) {
+      const waiter = this.#waiting.get(answered);
       if (waiter) {
-        this.#waiting.delete(message.id);
+        this.#waiting.delete(answered);
         waiter(message);
         return;
       }
-      this.#inFlight.delete(message.id);
-      this.#sending.delete(message.id);
+      this.#inFlight.delete(answered);
+      this.#sending.delete(answered);
     }
     await this.#opts.client.send(message).catch(() => undefined);
   }

@@ -1,16 +1,9 @@
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
+import { answerId, isRequest } from '../jsonrpc-shape.js';
 import { BoundedLines, oversizeId, type OversizeLine } from './bounded-lines.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
@@ -109,15 +102,16 @@ export class StdioTransport implements Transport {
       if (proc?.exit) throw this.#errorFor(proc.exit, proc);
       throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`);
     }
-    if (isJSONRPCRequest(message)) this.#inFlight.add(message.id);
-    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (id !== undefined) this.#inFlight.delete(id);
+    const id = isRequest(message) ? message.id : undefined;
+    if (id !== undefined) this.#inFlight.add(id);
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (cancelled !== undefined) this.#inFlight.delete(cancelled);
     }
     try {
       await write(proc.stdin, serializeMessage(message), proc.exited);
     } catch (err) {
-      if (isJSONRPCRequest(message)) this.#inFlight.delete(message.id);
+      if (id !== undefined) this.#inFlight.delete(id);
       throw await this.#writeFailure(proc, err as Error);
     }
   }
@@ -150,9 +144,8 @@ export class StdioTransport implements Transport {
         this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${why}`));
         continue;
       }
-      if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
-        this.#inFlight.delete(message.id);
-      }
+      const answered = answerId(message);
+      if (answered !== undefined) this.#inFlight.delete(answered);
       this.onmessage?.(message);
     }
   }
