@@ -1,5 +1,8 @@
-/** `${VAR}`, `${VAR:-default}` and `${env:VAR}`; nothing else is special (no `$VAR`, no shell). */
-const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/**
+ * `${VAR}`, `${VAR:-default}` and `${env:VAR}`; nothing else is special (no `$VAR`, no shell).
+ * Groups: 1 the name, 2 the default. The redactor uses the same pattern to show references.
+ */
+export const ENV_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 export interface Expansion {
   value: string;
@@ -13,7 +16,7 @@ export interface Expansion {
  */
 export function expandEnv(text: string, env: Readonly<Record<string, string | undefined>>): Expansion {
   const missing: string[] = [];
-  const value = text.replace(REFERENCE, (whole, name: string, fallback: string | undefined) => {
+  const value = text.replace(new RegExp(ENV_REFERENCE.source, 'g'), (whole, name: string, fallback: string | undefined) => {
     const found = env[name];
     if (found !== undefined) return found;
     if (fallback !== undefined) return fallback;
@@ -24,6 +27,5 @@ export function expandEnv(text: string, env: Readonly<Record<string, string | un
 }
 
 export function hasEnvReference(text: string): boolean {
-  REFERENCE.lastIndex = 0;
-  return new RegExp(REFERENCE.source).test(text);
+  return new RegExp(ENV_REFERENCE.source).test(text);
 }

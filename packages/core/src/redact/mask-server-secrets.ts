@@ -1,4 +1,4 @@
-import { ENV_REFERENCE } from './env-reference.js';
+import { ENV_REFERENCE } from '../config/expand-env.js';
 import { MASK, splitCredential } from './mask.js';
 import { applyTextRules } from './text-rules.js';
 
@@ -34,7 +34,7 @@ export function maskConfigValue(value: unknown): unknown {
   let last = 0;
   for (const match of rest.matchAll(new RegExp(ENV_REFERENCE.source, 'g'))) {
     if (match.index > last) out += MASK;
-    const fallback = match[1];
+    const fallback = match[2];
     out += fallback ? match[0].slice(0, -(fallback.length + 1)) + `${MASK}}` : match[0];
     last = match.index + match[0].length;
   }
