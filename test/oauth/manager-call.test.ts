@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createConnector, CredentialStore, Manager, ServerSignIns, signIn, systemClock, type ServerConfig } from '@blitz/core';
+import { createConnector, CredentialStore, Manager, ServerSignIns, signIn, systemClock } from '@blitz/core';
 import { startOAuthServer, type OAuthFixture } from '../fixtures/oauth/oauth-server.mjs';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { httpServer } from '../../packages/core/src/testing/oauth-sign-in.js';
 import { authorize } from './login-process.js';
 
 let fixture: OAuthFixture;
@@ -12,20 +13,7 @@ let dir: string;
 let manager: Manager;
 let signIns: ServerSignIns;
 
-function remote(url: string): ServerConfig {
-  return {
-    name: 'remote',
-    transport: { kind: 'http', url, headers: {} },
-    autoApprove: false,
-    sandbox: true,
-    agents: [],
-    timeoutSeconds: 30,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    source: { kind: 'global', file: 'settings.toml' },
-  };
-}
+const remote = (url: string) => httpServer(url);
 
 beforeEach(async () => {
   fixture = await startOAuthServer();

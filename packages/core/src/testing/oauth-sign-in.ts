@@ -7,22 +7,11 @@ import type { Clock } from '../clock/clock.js';
 import type { OAuthConfig, ServerConfig } from '../config/server-config.js';
 import { CredentialStore } from '../auth/credential-store.js';
 import { signIn } from '../auth/sign-in.js';
+import { serverConfig } from './server-config.js';
 import type { StoredCredentials } from '../auth/stored-credentials.js';
 
 export function httpServer(url: string, oauth?: OAuthConfig, name = 'remote'): ServerConfig {
-  return {
-    name,
-    transport: { kind: 'http', url, headers: {} },
-    autoApprove: false,
-    sandbox: true,
-    agents: [],
-    timeoutSeconds: 30,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    ...(oauth ? { oauth } : {}),
-    source: { kind: 'global', file: 'settings.toml' },
-  };
+  return serverConfig(name, { transport: { kind: 'http', url, headers: {} }, timeoutSeconds: 30, source: { kind: 'global', file: 'settings.toml' }, ...(oauth ? { oauth } : {}) });
 }
 
 /** A store in a fresh temp folder that never asks the OS keychain. */
