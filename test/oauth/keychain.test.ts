@@ -54,14 +54,16 @@ describe('the OS keychain', () => {
       env: { PATH: process.env.PATH, HOME: keyringHome, BLITZ_HOME: home, BLITZ: BLITZ_BIN },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Read apart: dbus-daemon's own warnings on stderr may land in the middle of a stdout line.
     let output = '';
+    let errors = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
-      const url = await waitUntil(() => /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(output)?.[1], `no authorization URL in:\n${output}`);
+      const url = await waitUntil(() => /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(errors)?.[1], `no authorization URL in:\n${errors}`);
       expect((await completeInBrowser(url)).status).toBe(200);
-      expect(await exited, output).toBe(0);
+      expect(await exited, `${output}\n${errors}`).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill();
     }

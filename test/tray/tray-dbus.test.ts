@@ -87,11 +87,16 @@ describe('the tray over D-Bus, with the real systray helper', () => {
         // Its own session, so everything xvfb-run and dbus-run-session start can be found and ended.
         detached: true,
       });
+      // Read apart: dbus-daemon's warnings on stderr may land mid-line with the address on stdout.
+      let stdout = '';
       let output = '';
-      session.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+      session.stdout!.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        output += d.toString();
+      });
       session.stderr!.on('data', (d: Buffer) => (output += d.toString()));
       const exited = new Promise<number | null>((resolve) => session!.once('exit', (code) => resolve(code)));
-      const bus = await waitFor(() => /^BUS=(\S+)$/m.exec(output)?.[1], 'the session bus address', 20_000).catch((err: Error) => {
+      const bus = await waitFor(() => /^BUS=(\S+)$/m.exec(stdout)?.[1], 'the session bus address', 20_000).catch((err: Error) => {
         throw new Error(`${err.message}\n${output}`);
       });
       const gdbus = (...args: string[]) => execFileSync('gdbus', [...args], { env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus }, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
