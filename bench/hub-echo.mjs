@@ -2,7 +2,16 @@
 // through `blitz connect`, against a direct SDK stdio connection to the same server, in one
 // run, sequential and 16 concurrent. Targets: hub p50 at most 2.5× direct; at 16 concurrent
 // at least half of direct's calls/s.
+//
+// Two floors are measured in the same run, as no hub can beat them on this machine:
+// - two byte relays between client and server: the processes `blitz connect` and the daemon
+//   add, doing nothing but passing bytes;
+// - the SDK's HTTP client against an in-process server that answers at once: what any
+//   streamable HTTP endpoint costs this client before the hub does anything.
+// (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
+// request and Node warns about it; that is the client's, not the hub's.)
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,13 +39,21 @@ const daemon = spawn(process.execPath, [blitz, 'daemon'], { env, stdio: 'ignore'
 let state;
 while (!(state = readDaemonState(home))) await new Promise((r) => setTimeout(r, 50));
 
-const direct = new Client({ name: 'bench', version: '0' });
-await direct.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
-const http = new Client({ name: 'bench', version: '0' });
-await http.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`), { requestInit: { headers: { authorization: `Bearer ${state.token}` } } }));
-const bridged = new Client({ name: 'bench', version: '0' });
-await bridged.connect(new StdioClientTransport({ command: process.execPath, args: [blitz, 'connect', '--workspace', workspace], env, stderr: 'ignore' }));
-await http.listTools();
+const stdioClient = async (args, extra = {}) => {
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...extra }));
+  return client;
+};
+const direct = await stdioClient([everything, 'stdio']);
+const relay = path.join(import.meta.dirname, 'byte-relay.mjs');
+const relayed = await stdioClient([relay, process.execPath, relay, process.execPath, everything, 'stdio']);
+const canned = await cannedHttpServer();
+const cannedClient = new Client({ name: 'bench', version: '0' });
+await cannedClient.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${canned.address().port}/mcp`)));
+const overHttp = new Client({ name: 'bench', version: '0' });
+await overHttp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`), { requestInit: { headers: { authorization: `Bearer ${state.token}` } } }));
+const bridged = await stdioClient([blitz, 'connect', '--workspace', workspace], { env });
+await overHttp.listTools();
 await bridged.listTools();
 
 const call = (client) => (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
@@ -44,16 +61,43 @@ for (const concurrency of [1, 16]) {
   const rows = await compare(
     [
       ['direct SDK stdio', call(direct)],
-      ['hub over HTTP (/mcp)', call(http)],
+      ['hub over HTTP (/mcp)', call(overHttp)],
       ['hub via blitz connect', call(bridged)],
+      ['floor: HTTP, canned answer', call(cannedClient)],
+      ['floor: 2 byte relays', call(relayed)],
     ],
     { total: TOTAL, concurrency },
   );
   report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`, rows, 'direct SDK stdio');
+  const row = (name) => rows.find(([n]) => n === name)[1];
+  const against = (name, floor) => `p50 ${(row(name).p50 / row(floor).p50).toFixed(2)}× its floor's, calls/s ${(row(name).perSecond / row(floor).perSecond).toFixed(2)}× its floor's`;
+  console.log(`  /mcp: ${against('hub over HTTP (/mcp)', 'floor: HTTP, canned answer')}`);
+  console.log(`  blitz connect: ${against('hub via blitz connect', 'floor: 2 byte relays')}`);
 }
 
-await Promise.all([direct.close(), http.close(), bridged.close()]);
+await Promise.all([direct.close(), overHttp.close(), bridged.close(), relayed.close(), cannedClient.close()]);
+canned.close();
 daemon.kill('SIGTERM');
 await new Promise((r) => daemon.once('exit', r));
 fs.rmSync(home, { recursive: true, force: true });
 fs.rmSync(workspace, { recursive: true, force: true });
+
+/** Answers initialize and tools/call echo at once, as JSON: the hub's work taken away. */
+async function cannedHttpServer() {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      if (req.method !== 'POST') return res.writeHead(405).end();
+      const message = JSON.parse(body);
+      if (message.id === undefined) return res.writeHead(202).end();
+      const result =
+        message.method === 'initialize'
+          ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'canned', version: '0' } }
+          : { content: [{ type: 'text', text: `Echo: ${message.params.arguments.message}` }] };
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'canned' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}

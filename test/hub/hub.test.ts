@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,7 +11,7 @@ import { fixtureCommand, FIXTURES_DIR } from '../../packages/core/src/testing/fi
 import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
 import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { connectHub, textOf } from '../support/hub-client.js';
+import { connectHub, textOf, type HubTransport } from '../support/hub-client.js';
 
 const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
@@ -46,16 +48,16 @@ async function start(settings: string, daemonSettings = ''): Promise<RunningDaem
   return daemon;
 }
 
-async function client(opts: Partial<Parameters<typeof connectHub>[1]> = {}): Promise<Client> {
-  const c = await connectHub(daemon!.state, { workspace, ...opts });
+async function client(via: HubTransport, opts: Partial<Parameters<typeof connectHub>[1]> = {}): Promise<Client> {
+  const c = await connectHub(daemon!.state, { workspace, via, ...opts });
   clients.push(c);
   return c;
 }
 
-describe('the aggregated MCP endpoint', () => {
+describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over %s', (via) => {
   it('offers every server’s tools and the resource tools; calls go to the owner under the original name', async () => {
     await start(stdio('everything', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true') + fixture('fix', 'resources', 'prefix = "fx"\nauto_approve = true'));
-    const c = await client();
+    const c = await client(via);
     const names = (await c.listTools()).tools.map((t) => t.name);
     expect(names.slice(0, 2)).toEqual(['list_mcp_resources', 'read_mcp_resource']);
     expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'fx__echo', 'fx__sized']));
@@ -70,7 +72,7 @@ describe('the aggregated MCP endpoint', () => {
 
   it('resources and prompts pass through; resource tools cut long text and describe binaries', async () => {
     await start(fixture('fix', 'resources', 'auto_approve = true'));
-    const c = await client();
+    const c = await client(via);
     expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['fixture://big.txt', 'fixture://small.txt', 'fixture://logo.png']);
     expect((await c.readResource({ uri: 'fixture://small.txt' })).contents[0]).toMatchObject({ text: 'hello from a resource' });
     const big = textOf(await c.callTool({ name: 'read_mcp_resource', arguments: { server: 'fix', uri: 'fixture://big.txt' } }));
@@ -87,7 +89,7 @@ describe('the aggregated MCP endpoint', () => {
 
   it('a result larger than [hub] max_result_mb is refused with its size and the setting', async () => {
     await start(`[hub]\nmax_result_mb = 1\n\n` + fixture('fix', 'resources', 'auto_approve = true'));
-    const c = await client();
+    const c = await client(via);
     await c.listTools();
     expect(textOf(await c.callTool({ name: 'sized', arguments: { kb: 10 } }))).toHaveLength(10 * 1024);
     const refused = await c.callTool({ name: 'sized', arguments: { kb: 2048 } });
@@ -100,11 +102,11 @@ describe('the aggregated MCP endpoint', () => {
 
   it('filters by agent and refuses every server tool in read-only mode', async () => {
     await start(fixture('mine', 'env-dump', 'auto_approve = true') + fixture('shared', 'resources', 'agents = ["*"]\nprefix = "s"\nauto_approve = true') + fixture('review', 'hang-call', 'agents = ["reviewer"]\nprefix = "r"'));
-    const main = await client();
+    const main = await client(via);
     expect((await main.listTools()).tools.map((t) => t.name).filter((n) => n.includes('echo'))).toEqual(['echo', 's__echo']);
-    const reviewer = await client({ agent: 'reviewer' });
+    const reviewer = await client(via, { agent: 'reviewer' });
     expect((await reviewer.listTools()).tools.map((t) => t.name).filter((n) => n.includes('echo'))).toEqual(['s__echo', 'r__echo']);
-    const readOnly = await client({ mode: 'read-only' });
+    const readOnly = await client(via, { mode: 'read-only' });
     expect((await readOnly.listTools()).tools.map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource']);
     const refused = await readOnly.callTool({ name: 'echo', arguments: { text: 'x' } });
     expect(refused.isError).toBe(true);
@@ -116,7 +118,7 @@ describe('the aggregated MCP endpoint', () => {
     await start(`[permissions]\ndeny = ["mcp:fix:env"]\n\n` + fixture('fix', 'env-dump'));
     const questions: string[] = [];
     const answers = ['allow_once', 'deny', 'allow_session'];
-    const asking = await client({
+    const asking = await client(via, {
       elicit: (message) => {
         questions.push(message);
         return { action: 'accept', content: { decision: answers.shift()! } };
@@ -134,7 +136,7 @@ describe('the aggregated MCP endpoint', () => {
     const rule = await asking.callTool({ name: 'env', arguments: {} });
     expect(textOf(rule)).toContain('refused: denied by the rule "mcp:fix:env" in [permissions] deny');
 
-    const mute = await client();
+    const mute = await client(via);
     await mute.listTools();
     const refused = await mute.callTool({ name: 'echo', arguments: { text: 'x' } });
     expect(refused.isError).toBe(true);
@@ -143,7 +145,7 @@ describe('the aggregated MCP endpoint', () => {
 
   it('a toggle through the control API reaches a connected client as list_changed, and the tool is gone', async () => {
     await start(fixture('a', 'env-dump', 'auto_approve = true') + fixture('b', 'resources', 'prefix = "b"'));
-    const c = await client();
+    const c = await client(via);
     let changed = 0;
     c.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       changed++;
@@ -163,7 +165,7 @@ describe('the aggregated MCP endpoint', () => {
 
   it("a server's own list_changed reaches the client", async () => {
     await start(fixture('ch', 'changing-tools', 'auto_approve = true'));
-    const c = await client();
+    const c = await client(via);
     let changed = 0;
     c.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       changed++;
@@ -176,7 +178,7 @@ describe('the aggregated MCP endpoint', () => {
 
   it('a server crashing mid-call gives the client an error, not a hang; notices arrive as logging messages', async () => {
     await start(fixture('crashy', 'crash-after', 'auto_approve = true').replace(`"${path.join(FIXTURES_DIR, 'crash-after.mjs')}"]`, `"${path.join(FIXTURES_DIR, 'crash-after.mjs')}", "1"]`));
-    const c = await client();
+    const c = await client(via);
     const notices: string[] = [];
     c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
       notices.push(`${n.params.level}: ${String(n.params.data)}`);
@@ -191,7 +193,7 @@ describe('the aggregated MCP endpoint', () => {
 
   it('progress notifications are forwarded; a server’s elicitation goes to the calling client', async () => {
     await start(stdio('everything', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true'));
-    const c = await client({ elicit: () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    const c = await client(via, { elicit: () => ({ action: 'accept', content: { name: 'Ada' } }) });
     await c.listTools();
     const progress: number[] = [];
     await c.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
@@ -202,21 +204,23 @@ describe('the aggregated MCP endpoint', () => {
 
   it('a workspace stays open while a client is connected and closes after its last client leaves and the idle period', async () => {
     await start(fixture('fix', 'env-dump', 'auto_approve = true'), 'workspace_idle_minutes = 0');
-    const c = await client();
+    const c = await client(via);
     await c.listTools();
     const [open] = await daemon!.client.listWorkspaces();
     expect(open).toMatchObject({ root: workspace, clients: 1 });
     const pid = (await daemon!.client.listWorkspaceServers(open!.id))[0]!.pid!;
     expect(isAlive(pid)).toBe(true);
-    // A client that ends its session (DELETE); one that just vanishes is reaped later (SessionReaper).
-    await (c.transport as StreamableHTTPClientTransport).terminateSession();
+    // A client that ends its session (DELETE, or its connection); one that just vanishes from HTTP is reaped later (SessionReaper).
+    if (via === 'http') await (c.transport as StreamableHTTPClientTransport).terminateSession();
     await c.close();
     clients.length = 0;
     await expect.poll(async () => (await daemon!.client.listWorkspaces()).length, { timeout: 5_000 }).toBe(0);
     // Listed as closed at once; its servers are then closed in order (stdin, SIGTERM, SIGKILL).
     await expect.poll(() => isAlive(pid), { timeout: 12_000 }).toBe(false);
   });
+});
 
+describe('the aggregated MCP endpoint over streamable HTTP', () => {
   it('an approval question travels on the call’s own stream, for a client without an event stream; nothing runs before initialize', async () => {
     await start(fixture('fix', 'env-dump'));
     const url = `http://127.0.0.1:${daemon!.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`;
@@ -244,5 +248,74 @@ describe('the aggregated MCP endpoint', () => {
       rest += new TextDecoder().decode(value);
     }
     expect(JSON.parse(rest.split('data: ')[1]!)).toMatchObject({ id: 3, result: { content: [{ type: 'text', text: 'asked' }] } });
+  });
+});
+
+describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
+  /** A raw upgrade request; resolves to the socket on 101, or to the refusal's status and body. */
+  function upgrade(opts: { path?: string; token?: string; protocol?: string; host?: string } = {}): Promise<{ socket: net.Socket } | { status: number; body: string }> {
+    const { port, token } = daemon!.state;
+    return new Promise((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        path: opts.path ?? `/mcp?workspace=${encodeURIComponent(workspace)}`,
+        headers: { connection: 'Upgrade', upgrade: opts.protocol ?? 'blitz-mcp-lines', authorization: `Bearer ${opts.token ?? token}`, host: opts.host ?? `127.0.0.1:${port}` },
+        agent: false,
+      });
+      req.once('upgrade', (_res, socket) => resolve({ socket: socket as net.Socket }));
+      req.once('response', (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.once('error', reject);
+      req.end();
+    });
+  }
+
+  /** The answers (lines with an id) as they arrive on a socket, parsed; notifications are left out. */
+  function answers(socket: net.Socket): unknown[] {
+    const received: unknown[] = [];
+    let text = '';
+    socket.on('data', (d: Buffer) => {
+      text += d.toString();
+      const parts = text.split('\n');
+      text = parts.pop()!;
+      for (const message of parts.map((part) => JSON.parse(part) as { id?: unknown })) if (message.id !== undefined) received.push(message);
+    });
+    return received;
+  }
+
+  it('is guarded like any request: token, Host, protocol and path', async () => {
+    await start(fixture('fix', 'env-dump', 'auto_approve = true'));
+    expect(await upgrade({ token: 'wrong' })).toMatchObject({ status: 401, body: expect.stringContaining('missing or wrong bearer token') });
+    expect(await upgrade({ host: 'evil.example:80' })).toMatchObject({ status: 403, body: expect.stringContaining('is not this daemon') });
+    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only to blitz-mcp-lines') });
+    expect(await upgrade({ path: '/v1/status' })).toMatchObject({ status: 404 });
+    expect(await upgrade({ path: `/mcp?mode=write-all` })).toMatchObject({ status: 400, body: expect.stringContaining('unknown mode write-all') });
+    expect(await daemon!.client.listWorkspaces()).toEqual([]);
+  });
+
+  it('the connection is the session: a line too long is answered and skipped; closing it lets the workspace go', async () => {
+    await start(fixture('fix', 'env-dump', 'auto_approve = true'), 'workspace_idle_minutes = 0');
+    const opened = await upgrade();
+    if (!('socket' in opened)) throw new Error(`refused: ${opened.status} ${opened.body}`);
+    const { socket } = opened;
+    const received = answers(socket);
+    socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
+    socket.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await expect.poll(() => received.length).toBe(1);
+    expect(received[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'blitz' } } });
+    expect(await daemon!.client.listWorkspaces()).toMatchObject([{ root: workspace, clients: 1 }]);
+
+    socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } } })}\n`);
+    socket.write('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"after"}}}\n');
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(3);
+    expect(received[1]).toMatchObject({ id: 2, error: { code: -32600, message: expect.stringMatching(/^a message of \d+ bytes is more than the limit of 4194304 bytes/) } });
+    expect(received[2]).toMatchObject({ id: 3, result: { content: [{ type: 'text', text: 'after' }] } });
+
+    socket.destroy();
+    await expect.poll(async () => (await daemon!.client.listWorkspaces()).length, { timeout: 5_000 }).toBe(0);
   });
 });

@@ -2,16 +2,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonState } from '@blitz/client';
+import { openDaemonStream } from '../../apps/cli/src/commands/connect/daemon-stream.js';
+
+/** The hub's two ways in: streamable HTTP, and `/mcp` upgraded to lines as `blitz connect` uses it. */
+export type HubTransport = 'http' | 'lines';
 
 export interface HubClientOptions {
   workspace: string;
   agent?: string;
   mode?: string;
+  via?: HubTransport;
   /** Answers approval questions (and servers' elicitations); without it the client cannot be asked. */
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
 }
 
-/** A real SDK client on the daemon's `/mcp`. */
+/** A real SDK client on the daemon's `/mcp`, over streamable HTTP unless `via` says lines. */
 export async function connectHub(state: DaemonState, opts: HubClientOptions): Promise<Client> {
   const query = new URLSearchParams({ workspace: opts.workspace });
   if (opts.agent) query.set('agent', opts.agent);
@@ -22,9 +27,11 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));
   }
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), {
-      requestInit: { headers: { authorization: `Bearer ${state.token}` } },
-    }),
+    opts.via === 'lines'
+      ? await openDaemonStream(state, query)
+      : new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), {
+          requestInit: { headers: { authorization: `Bearer ${state.token}` } },
+        }),
   );
   return client;
 }

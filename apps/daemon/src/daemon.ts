@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import {
   blitzPaths,
   createConnector,
@@ -121,6 +122,7 @@ export class Daemon {
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
+    this.#server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.#upgrade(req, socket, head));
   }
 
   /** Starts a daemon for a BLITZ_HOME; throws `AlreadyRunning` when one runs there. */
@@ -323,6 +325,22 @@ export class Daemon {
       const { status, body } = toErrorResponse(err);
       if (status >= 500 && !(err instanceof HttpError)) this.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
       send(res, status, this.#redactor.redactValue(body));
+    }
+  }
+
+  /** `/mcp` upgraded for `blitz connect`; a refusal is a plain HTTP answer before the connection closes. */
+  async #upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => undefined);
+    try {
+      guardRequest(req, this.#port, this.token);
+      const url = new URL(req.url ?? '/', this.url);
+      if (url.pathname !== '/mcp') throw new HttpError(404, 'NOT_FOUND', `no upgrade at ${url.pathname}`);
+      await this.hub.upgrade(req, socket, head, url);
+    } catch (err) {
+      const { status, body } = toErrorResponse(err);
+      if (status >= 500 && !(err instanceof HttpError)) this.log.error('upgrade failed', { url: req.url, error: (err as Error).stack ?? String(err) });
+      const text = JSON.stringify(this.#redactor.redactValue(body));
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
     }
   }
 }

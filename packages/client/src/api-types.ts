@@ -97,3 +97,13 @@ export interface DaemonState {
   version: string;
   startedAt: string;
 }
+
+/**
+ * The `Upgrade` token of `/mcp` for `blitz connect`: after `101 Switching Protocols` the
+ * connection carries one JSON-RPC message per line each way (MCP's stdio framing), and the
+ * connection is the session.
+ */
+export const MCP_LINES_PROTOCOL = 'blitz-mcp-lines';
+
+/** The largest message a client may send the hub: a POST body to `/mcp`, or one line. */
+export const MAX_CLIENT_MESSAGE_BYTES = 4 * 1024 * 1024;

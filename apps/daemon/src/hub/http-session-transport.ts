@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { answerId, isRequest, looksLikeMessage } from '@blitz/core';
+import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 
 /** The answer to one POST: plain JSON when the responses are all there is, SSE once anything else must go first. */
 interface PostStream {
@@ -180,7 +181,6 @@ export function rpcError(res: ServerResponse, status: number, code: number, mess
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The POST body as JSON, at most 4 MB. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
@@ -192,7 +192,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('body too large');
+    if (size > MAX_CLIENT_MESSAGE_BYTES) throw new Error('body too large');
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

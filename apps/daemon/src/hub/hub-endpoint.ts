@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
+import type { Duplex } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MAIN_AGENT, type Clock, type ManagerEvent, type ServerConfig, type Settings } from '@blitz/core';
+import { JsonLinesTransport, MAIN_AGENT, type Clock, type ManagerEvent, type ServerConfig, type Settings } from '@blitz/core';
+import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
+import { HttpError } from '../http/http-error.js';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
@@ -26,12 +30,20 @@ export interface HubOptions {
 
 interface Session {
   hub: HubSession;
-  transport: HttpSessionTransport;
+  transport: Transport;
+}
+
+/** Who a session serves, from `/mcp?workspace=DIR&agent=NAME&mode=read-only`. */
+interface SessionQuery {
+  root: string;
+  agent: string;
+  readOnly: boolean;
 }
 
 /**
- * The aggregated MCP endpoint, `/mcp` (streamable HTTP, stateful sessions): each session
- * belongs to a workspace, an agent and a mode, given as `?workspace=DIR&agent=NAME&mode=read-only`.
+ * The aggregated MCP endpoint, `/mcp`: streamable HTTP with stateful sessions, or, upgraded,
+ * one JSON-RPC message per line for `blitz connect`. Each session belongs to a workspace, an
+ * agent and a mode, given as `?workspace=DIR&agent=NAME&mode=read-only`.
  */
 export class HubEndpoint {
   readonly callers = new Callers();
@@ -59,12 +71,12 @@ export class HubEndpoint {
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
-      const session = this.#sessions.get(id);
-      if (!session) {
+      const transport = this.#sessions.get(id)?.transport;
+      if (!(transport instanceof HttpSessionTransport)) {
         // The client knew a session this daemon never had (it restarted): it must initialize again.
         return rpcError(res, 404, -32001, 'Session not found');
       }
-      await session.transport.handleRequest(req, res);
+      await transport.handleRequest(req, res);
       return;
     }
     let body: unknown;
@@ -104,21 +116,27 @@ export class HubEndpoint {
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
   }
 
+  /**
+   * An upgraded `/mcp` connection (`Upgrade: blitz-mcp-lines`, guarded like any request): the
+   * connection is the session, from its first line to its close.
+   */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
+    if (req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) throw new HttpError(400, 'INVALID_ARGUMENT', `/mcp upgrades only to ${MCP_LINES_PROTOCOL}`);
+    const query = parseQuery(url);
+    if (typeof query === 'string') throw new HttpError(400, 'INVALID_ARGUMENT', query);
+    const hub = await this.#hubFor(query);
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${MCP_LINES_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
+    const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, head });
+    const id = randomUUID();
+    transport.onclose = () => this.#ended(id, hub);
+    await hub.server.connect(transport);
+    this.#begun(id, { hub, transport }, query);
+  }
+
   async #open(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
-    const root = url.searchParams.get('workspace') || os.homedir();
-    const agent = url.searchParams.get('agent') || MAIN_AGENT;
-    const mode = url.searchParams.get('mode') ?? 'default';
-    if (mode !== 'default' && mode !== 'read-only') {
-      return rpcError(res, 400, -32602, `unknown mode ${mode}; use read-only`);
-    }
-    const workspace = await this.#opts.registry.acquire(root);
-    const hub = new HubSession({ workspace, agent, readOnly: mode === 'read-only', version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.#opts.registry.release(workspace);
-    };
+    const query = parseQuery(url);
+    if (typeof query === 'string') return rpcError(res, 400, -32602, query);
+    const hub = await this.#hubFor(query);
     const transport = new HttpSessionTransport(() => randomUUID());
     // Most clients leave without the DELETE that ends a session.
     const reaper = new SessionReaper(this.#opts.clock, () => void transport.close());
@@ -127,23 +145,38 @@ export class HubEndpoint {
     transport.onStreamClosed = () => reaper.streamClosed();
     transport.onclose = () => {
       reaper.stop();
-      if (transport.sessionId) this.#sessions.delete(transport.sessionId);
-      this.#opts.log.info('client disconnected', { session: transport.sessionId, workspace: workspace.root });
-      release();
+      this.#ended(transport.sessionId, hub);
     };
     await hub.server.connect(transport);
     await transport.handleRequest(req, res, body);
-    if (transport.sessionId) {
-      this.#sessions.set(transport.sessionId, { hub, transport });
-      this.#opts.log.info('client connected', { session: transport.sessionId, workspace: workspace.root, agent, mode });
-    } else {
-      // A first message that was not initialize leaves no session behind, nor a workspace held open.
-      release();
-      await transport.close().catch(() => undefined);
-    }
+    // A first message that was not initialize leaves no session behind, nor a workspace held open.
+    if (transport.sessionId) this.#begun(transport.sessionId, { hub, transport }, query);
+    else await transport.close().catch(() => undefined);
+  }
+
+  /** A new session's hub; its workspace is held until `#ended`. */
+  async #hubFor(query: SessionQuery): Promise<HubSession> {
+    const workspace = await this.#opts.registry.acquire(query.root);
+    return new HubSession({ workspace, agent: query.agent, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
+  }
+
+  #begun(id: string, session: Session, query: SessionQuery): void {
+    this.#sessions.set(id, session);
+    this.#opts.log.info('client connected', { session: id, workspace: query.root, agent: query.agent, mode: query.readOnly ? 'read-only' : 'default' });
+  }
+
+  #ended(id: string | undefined, hub: HubSession): void {
+    if (id !== undefined && this.#sessions.delete(id)) this.#opts.log.info('client disconnected', { session: id, workspace: hub.workspace.root });
+    this.#opts.registry.release(hub.workspace);
   }
 
   *#in(workspace: Workspace): Iterable<Session> {
     for (const s of this.#sessions.values()) if (s.hub.workspace === workspace) yield s;
   }
+}
+
+function parseQuery(url: URL): SessionQuery | string {
+  const mode = url.searchParams.get('mode') ?? 'default';
+  if (mode !== 'default' && mode !== 'read-only') return `unknown mode ${mode}; use read-only`;
+  return { root: url.searchParams.get('workspace') || os.homedir(), agent: url.searchParams.get('agent') || MAIN_AGENT, readOnly: mode === 'read-only' };
 }

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JsonLinesTransport } from '@blitz/core';
+import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import type { CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';
+import { openDaemonStream } from './daemon-stream.js';
 import { StdioBridge } from './stdio-bridge.js';
 
 export function registerConnect(program: Command, ctx: CliContext): void {
@@ -16,14 +18,14 @@ export function registerConnect(program: Command, ctx: CliContext): void {
       const query = new URLSearchParams({ workspace: path.resolve(ctx.cwd, opts.workspace ?? '.'), agent: opts.agent });
       if (opts.mode) query.set('mode', opts.mode);
       const bridge = new StdioBridge({
-        client: new StdioServerTransport(),
+        client: new JsonLinesTransport({ input: process.stdin, output: process.stdout }, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES }),
         daemon: async () => (await startDaemon(ctx)).state,
+        open: openDaemonStream,
         query,
         // stdout carries the protocol: anything human goes to stderr.
         log: (message) => ctx.err(`blitz connect: ${message}`),
       });
       await bridge.start();
-      process.stdin.once('end', () => void bridge.close());
       await bridge.done;
     });
 }

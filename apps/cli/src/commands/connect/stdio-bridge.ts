@@ -1,7 +1,6 @@
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, isRequest } from '@blitz/core';
+import { answerId, isRequest, type JsonLinesTransport } from '@blitz/core';
 import type { DaemonState } from '@blitz/client';
 
 export interface BridgeOptions {
@@ -9,6 +8,8 @@ export interface BridgeOptions {
   client: Transport;
   /** Finds the daemon, starting it when none runs. */
   daemon(): Promise<DaemonState>;
+  /** Opens a session with it (`openDaemonStream`). */
+  open(state: DaemonState, query: URLSearchParams): Promise<JsonLinesTransport>;
   query: URLSearchParams;
   log(message: string): void;
 }
@@ -16,21 +17,22 @@ export interface BridgeOptions {
 const REINIT_PREFIX = 'blitz-reinitialize-';
 
 /**
- * `blitz connect`: the client's stdio, bridged to the daemon's `/mcp` message by message.
- * When the daemon restarts, the bridge reconnects and initializes again with the client's own
- * initialize request, behind its back: the client sees at most `list_changed`. A request
- * the old daemon had accepted gets an error (it may have run), never a silent replay.
+ * `blitz connect`: the client's stdio, bridged to one upgraded `/mcp` connection to the daemon,
+ * message by message. When the daemon restarts, the bridge reconnects and initializes again
+ * with the client's own initialize request, behind its back: the client sees at most
+ * `list_changed`. A request the old daemon had accepted gets an error (it may have run),
+ * never a silent replay.
  */
 export class StdioBridge {
   readonly #opts: BridgeOptions;
-  #upstream: StreamableHTTPClientTransport | undefined;
-  #connecting: Promise<StreamableHTTPClientTransport> | undefined;
+  #upstream: JsonLinesTransport | undefined;
+  #connecting: Promise<JsonLinesTransport> | undefined;
   #initialize: JSONRPCRequest | undefined;
   #initialized = false;
-  /** Requests the current daemon accepted and has not answered, by id. */
-  #inFlight = new Map<RequestId, JSONRPCRequest>();
-  /** Requests being sent now: their own send decides their fate, not a `#drop` by another. */
-  #sending = new Set<RequestId>();
+  /** Requests written to the current connection and not answered, by id. */
+  readonly #inFlight = new Map<RequestId, JSONRPCRequest>();
+  /** The bridge's own re-initialize, answered by the daemon and not passed on. */
+  readonly #waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
   #reinitCount = 0;
   #closed = false;
   readonly done: Promise<void>;
@@ -52,11 +54,8 @@ export class StdioBridge {
     this.#closed = true;
     // A reconnect in flight must not leave a live session behind once it lands.
     await this.#connecting?.catch(() => undefined);
-    const upstream = this.#upstream;
-    if (upstream) {
-      await upstream.terminateSession().catch(() => undefined);
-      await upstream.close().catch(() => undefined);
-    }
+    // The connection is the session: closing it ends the session in the daemon.
+    await this.#upstream?.close().catch(() => undefined);
     await this.#opts.client.close().catch(() => undefined);
     this.#resolveDone();
   }
@@ -68,67 +67,58 @@ export class StdioBridge {
       // The daemon does not answer a cancelled request: stop waiting for it.
       this.#inFlight.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
     }
-    let used: StreamableHTTPClientTransport | undefined;
-    try {
-      used = await this.#connect(message);
-      await this.#send(used, message);
-    } catch (err) {
-      if (used !== undefined && !notAccepted(err)) {
-        // The daemon may have taken it (the answer broke off): say so, never run it twice.
-        if (isRequest(message)) await this.#fail(message.id, `the Blitz daemon stopped while ${message.method} was sent; it may or may not have run — try again`);
-        if (used && used === this.#upstream) this.#drop();
+    const id = isRequest(message) ? message.id : undefined;
+    // A second attempt only when the first was certainly never written: it cannot run twice.
+    for (let attempt = 1; ; attempt++) {
+      let upstream: JsonLinesTransport;
+      try {
+        upstream = await this.#connect(message);
+      } catch (err) {
+        if (id !== undefined) await this.#fail(id, `Blitz daemon unavailable: ${(err as Error).message}`);
         return;
       }
-      // Never reached a daemon: start over with a fresh one and send it again.
-      this.#opts.log(`the daemon is gone (${(err as Error).message}); reconnecting`);
-      if (!used || used === this.#upstream) this.#drop();
+      if (id !== undefined) this.#inFlight.set(id, message as JSONRPCRequest);
       try {
-        const upstream = await this.#connect(message);
-        // Before the answer, so the client relists with the new daemon's view.
-        if (this.#initialized) await this.#tellListsChanged();
-        await this.#send(upstream, message);
-      } catch (again) {
-        if (isRequest(message)) await this.#fail(message.id, `Blitz daemon unavailable: ${(again as Error).message}`);
+        await upstream.send(message);
+        return;
+      } catch (err) {
+        if (id !== undefined) this.#inFlight.delete(id);
+        this.#lost(upstream);
+        if (attempt === 2) {
+          if (id !== undefined) await this.#fail(id, `Blitz daemon unavailable: ${(err as Error).message}`);
+          return;
+        }
+        this.#opts.log('the daemon is gone; reconnecting');
       }
     }
   }
 
-  async #send(upstream: StreamableHTTPClientTransport, message: JSONRPCMessage): Promise<void> {
-    const id = isRequest(message) ? message.id : undefined;
-    if (id !== undefined) this.#sending.add(id);
-    try {
-      await upstream.send(message);
-      // Answered already (a JSON answer arrives inside send), or now waiting for it.
-      if (id !== undefined && this.#sending.has(id)) this.#inFlight.set(id, message as JSONRPCRequest);
-    } finally {
-      if (id !== undefined) this.#sending.delete(id);
-    }
-  }
-
-  #connect(first: JSONRPCMessage): Promise<StreamableHTTPClientTransport> {
+  #connect(first: JSONRPCMessage): Promise<JsonLinesTransport> {
     if (this.#upstream) return Promise.resolve(this.#upstream);
     this.#connecting ??= (async () => {
-      const state = await this.#opts.daemon();
-      const url = new URL(`http://127.0.0.1:${state.port}/mcp?${this.#opts.query}`);
-      const upstream = new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${state.token}` } } });
+      const upstream = await this.#opts.open(await this.#opts.daemon(), this.#opts.query);
       upstream.onmessage = (message) => void this.#fromDaemon(message);
-      upstream.onerror = () => void this.#probe(upstream, state);
-      await upstream.start();
-      // A reconnect initializes on the client's behalf, unless the message is the client's own initialize.
-      const isInitialize = isRequest(first) && first.method === 'initialize';
-      if (this.#initialize && !isInitialize) await this.#reinitialize(upstream);
-      if (this.#closed) {
-        await upstream.terminateSession().catch(() => undefined);
+      upstream.onclose = () => this.#lost(upstream);
+      // Its close follows, and says what matters.
+      upstream.onerror = () => undefined;
+      try {
+        await upstream.start();
+        // A reconnect initializes on the client's behalf, unless the message is the client's own initialize.
+        if (this.#initialize && !(isRequest(first) && first.method === 'initialize')) await this.#reinitialize(upstream);
+        if (this.#closed) throw new Error('blitz connect is closing');
+      } catch (err) {
         await upstream.close().catch(() => undefined);
-        throw new Error('blitz connect is closing');
+        throw err;
       }
+      // Before the answer, so the client relists with the new daemon's view.
+      if (this.#initialize && this.#initialized && !(isRequest(first) && first.method === 'initialize')) await this.#tellListsChanged();
       this.#upstream = upstream;
       return upstream;
     })().finally(() => (this.#connecting = undefined));
     return this.#connecting;
   }
 
-  async #reinitialize(upstream: StreamableHTTPClientTransport): Promise<void> {
+  async #reinitialize(upstream: JsonLinesTransport): Promise<void> {
     const id = `${REINIT_PREFIX}${++this.#reinitCount}`;
     const answered = new Promise<void>((resolve, reject) => {
       this.#waiting.set(id, (message) => ('error' in message ? reject(new Error(message.error.message)) : resolve()));
@@ -137,8 +127,6 @@ export class StdioBridge {
     await answered;
     if (this.#initialized) await upstream.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
-
-  #waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
 
   async #fromDaemon(message: JSONRPCMessage): Promise<void> {
     const answered = answerId(message);
@@ -150,31 +138,18 @@ export class StdioBridge {
         return;
       }
       this.#inFlight.delete(answered);
-      this.#sending.delete(answered);
     }
     await this.#opts.client.send(message).catch(() => undefined);
   }
 
-  /**
-   * A stream to the daemon broke. If the daemon no longer answers, the requests it had
-   * accepted will never be answered: fail them now rather than leave the client waiting.
-   */
-  async #probe(upstream: StreamableHTTPClientTransport, state: DaemonState): Promise<void> {
-    if (upstream !== this.#upstream || this.#inFlight.size === 0) return;
-    const alive = await fetch(`http://127.0.0.1:${state.port}/v1/health`, { headers: { authorization: `Bearer ${state.token}` }, signal: AbortSignal.timeout(2_000) }).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (!alive && upstream === this.#upstream) this.#drop();
-  }
-
-  /** Forgets the daemon that went away; requests it had accepted are answered with an error. */
-  #drop(): void {
-    const old = this.#upstream;
+  /** A connection to the daemon closed: what it had accepted will never be answered; say so now. */
+  #lost(upstream: JsonLinesTransport): void {
+    for (const [id, waiter] of this.#waiting) waiter({ jsonrpc: '2.0', id, error: { code: -32000, message: 'the daemon closed the connection' } });
+    this.#waiting.clear();
+    if (upstream !== this.#upstream) return;
     this.#upstream = undefined;
-    void old?.close().catch(() => undefined);
     for (const request of this.#inFlight.values()) {
-      void this.#fail(request.id, `the Blitz daemon restarted while ${request.method} was running; it may or may not have run — try again`);
+      void this.#fail(request.id, `the Blitz daemon stopped while ${request.method} was running; it may or may not have run — try again`);
     }
     this.#inFlight.clear();
   }
@@ -188,13 +163,4 @@ export class StdioBridge {
       await this.#opts.client.send({ jsonrpc: '2.0', method }).catch(() => undefined);
     }
   }
-}
-
-/**
- * Whether a failed send certainly never reached a daemon, so sending it again cannot run it
- * twice: the connection was refused, or the daemon did not know the session (it restarted).
- */
-function notAccepted(err: unknown): boolean {
-  if (err instanceof StreamableHTTPError) return err.code === 404;
-  return (err as { cause?: { code?: string } } | undefined)?.cause?.code === 'ECONNREFUSED';
 }

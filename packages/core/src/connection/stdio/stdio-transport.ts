@@ -1,9 +1,9 @@
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
-import { answerId, isRequest } from '../jsonrpc-shape.js';
+import { batchWrites } from '../batch-writes.js';
+import { answerId, isRequest, looksLikeMessage } from '../jsonrpc-shape.js';
 import { BoundedLines, oversizeId, type OversizeLine } from './bounded-lines.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
@@ -52,6 +52,8 @@ export class StdioTransport implements Transport {
   readonly #maxMessageBytes: () => number;
   /** Requests we sent that the server has not answered, to fail them if it dies. */
   readonly #inFlight = new Set<RequestId>();
+  /** Writes the pipe has not taken yet: they fail when the process exits. */
+  readonly #pendingWrites = new Set<(err: Error) => void>();
   #process: OwnedProcess | undefined;
   #garbageLines = 0;
   #exitError: BlitzError | undefined;
@@ -109,7 +111,7 @@ export class StdioTransport implements Transport {
       if (cancelled !== undefined) this.#inFlight.delete(cancelled);
     }
     try {
-      await write(proc.stdin, serializeMessage(message), proc.exited);
+      await this.#write(proc.stdin, `${JSON.stringify(message)}\n`);
     } catch (err) {
       if (id !== undefined) this.#inFlight.delete(id);
       throw await this.#writeFailure(proc, err as Error);
@@ -134,14 +136,12 @@ export class StdioTransport implements Transport {
         continue;
       }
       if (item.line.trim() === '') continue;
-      let message: JSONRPCMessage;
-      try {
-        message = deserializeMessage(item.line);
-      } catch (err) {
+      // The shape only: the SDK client validates each message fully when it handles it.
+      const message = parseMessage(item.line);
+      if (typeof message === 'string') {
         // The bad line is consumed; servers that log to stdout should not lose their connection.
         this.#garbageLines += 1;
-        const why = String((err as Error).message).split('\n')[0]!.slice(0, 200);
-        this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${why}`));
+        this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${message}`));
         continue;
       }
       const answered = answerId(message);
@@ -165,6 +165,8 @@ export class StdioTransport implements Transport {
   }
 
   #onEnded(proc: OwnedProcess, exit: ProcessExit): void {
+    for (const reject of this.#pendingWrites) reject(new Error('the process exited while a message was being written'));
+    this.#pendingWrites.clear();
     if (this.#closed) return;
     if (!this.#stopping) {
       const error = this.#failure(exit, proc);
@@ -181,6 +183,19 @@ export class StdioTransport implements Transport {
       void proc.close();
     }
     this.#finish();
+  }
+
+  /** Writes one message, done once the pipe has taken it; fails if the process exits first. */
+  #write(stdin: Writable, data: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pendingWrites.add(reject);
+      batchWrites(stdin);
+      stdin.write(data, (err) => {
+        this.#pendingWrites.delete(reject);
+        if (err) reject(err);
+        else resolve();
+      });
+    });
   }
 
   /** A write to a process that just died fails with EPIPE; report the death instead. */
@@ -212,14 +227,15 @@ export class StdioTransport implements Transport {
   }
 }
 
-/** Writes one message, waiting for the pipe to drain; fails if the process exits first. */
-function write(stdin: Writable, data: string, exited: Promise<ProcessExit>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fail = (err?: Error | null) => reject(err ?? new Error('stdin closed'));
-    if (stdin.write(data, (err) => err && fail(err))) return resolve();
-    stdin.once('drain', () => resolve());
-    void exited.then(() => fail(new Error('the process exited while a message was being written')));
-  });
+/** A line as a JSON-RPC message, or why it is not one. */
+function parseMessage(line: string): JSONRPCMessage | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return String((err as Error).message).split('\n')[0]!.slice(0, 200);
+  }
+  return looksLikeMessage(value) ? value : 'valid JSON, but not a JSON-RPC 2.0 message';
 }
 
 function formatMb(bytes: number): string {

@@ -1,0 +1,39 @@
+import http from 'node:http';
+import { JsonLinesTransport } from '@blitz/core';
+import { MCP_LINES_PROTOCOL, type DaemonState } from '@blitz/client';
+
+/**
+ * The daemon's `/mcp`, upgraded to one JSON-RPC message per line: a single connection for
+ * the whole session, where a POST per message would cost a request each way.
+ */
+export function openDaemonStream(state: DaemonState, query: URLSearchParams): Promise<JsonLinesTransport> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: state.port,
+      path: `/mcp?${query}`,
+      headers: { connection: 'Upgrade', upgrade: MCP_LINES_PROTOCOL, authorization: `Bearer ${state.token}` },
+      agent: false,
+    });
+    req.once('upgrade', (_res, socket, head) => {
+      socket.setNoDelay(true);
+      // The daemon bounds what it sends (max_result_mb); its lines are taken whole.
+      resolve(new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head }));
+    });
+    req.once('response', (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => reject(new Error(`the daemon refused the connection (HTTP ${res.statusCode}): ${reasonOf(body)}`)));
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+function reasonOf(body: string): string {
+  try {
+    return (JSON.parse(body) as { message?: string }).message ?? body;
+  } catch {
+    return body.slice(0, 200);
+  }
+}

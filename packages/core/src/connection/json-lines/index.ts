@@ -1,0 +1,1 @@
+export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './json-lines-transport.js';

@@ -1,0 +1,131 @@
+import type { Duplex, Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BlitzError } from '../../errors/blitz-error.js';
+import { batchWrites } from '../batch-writes.js';
+import { looksLikeMessage } from '../jsonrpc-shape.js';
+import { BoundedLines, oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';
+
+/** A request's opening, as SDK and other peers write it: the method before any params. */
+const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
+
+export interface JsonLinesOptions {
+  /** The largest message read from the peer; a larger one is skipped as it streams, never held whole. */
+  maxMessageBytes: number;
+  /** Bytes read past the HTTP upgrade, already the first of the stream. */
+  head?: Buffer;
+}
+
+/** Where the lines come from and go to: one socket, or stdin and stdout. */
+export type LineStreams = Duplex | { input: Readable; output: Writable };
+
+/**
+ * MCP's stdio framing (one JSON-RPC message per line) over any byte streams: what
+ * `blitz connect` speaks with its client on stdio, and with the daemon over an upgraded
+ * loopback connection. Cheaper than a POST per message, and the connection is the session:
+ * when it closes, the session ends.
+ */
+export class JsonLinesTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #input: Readable;
+  readonly #output: Writable;
+  readonly #lines: BoundedLines;
+  readonly #maxBytes: number;
+  readonly #head: Buffer | undefined;
+  #started = false;
+  #closed = false;
+
+  constructor(streams: LineStreams, options: JsonLinesOptions) {
+    const { input, output } = 'input' in streams ? streams : { input: streams, output: streams };
+    this.#input = input;
+    this.#output = output;
+    this.#maxBytes = options.maxMessageBytes;
+    this.#lines = new BoundedLines(() => this.#maxBytes);
+    this.#head = options.head;
+  }
+
+  /** Whether the stream has closed: a message sent now certainly never reached the peer. */
+  get closed(): boolean {
+    return this.#closed || this.#output.destroyed || this.#output.writableEnded;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('JsonLinesTransport was already started');
+    this.#started = true;
+    this.#input.on('data', (chunk: Buffer) => this.#onData(chunk));
+    for (const stream of new Set([this.#input, this.#output])) {
+      stream.on('error', (err) => this.onerror?.(err));
+      stream.on('close', () => this.#finish());
+    }
+    this.#input.on('end', () => this.#finish());
+    if (this.#head?.length) this.#onData(this.#head);
+    if (this.#input.destroyed) this.#finish();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent');
+    batchWrites(this.#output);
+    if (this.#output.write(`${JSON.stringify(message)}\n`)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.#output.off('drain', done);
+        this.#output.off('close', done);
+        resolve();
+      };
+      this.#output.on('drain', done);
+      this.#output.on('close', done);
+    });
+  }
+
+  /** Ends the output once what was written is flushed, and stops reading; `onclose` fires once. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    if (!this.#output.destroyed && !this.#output.writableEnded) await new Promise<void>((resolve) => this.#output.end(resolve));
+    this.#output.destroy();
+    this.#input.destroy();
+    this.#finish();
+  }
+
+  #onData(chunk: Buffer): void {
+    for (const item of this.#lines.push(chunk)) {
+      if ('oversize' in item) {
+        this.#onOversize(item.oversize);
+        continue;
+      }
+      if (item.line.trim() === '') continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(item.line);
+      } catch {
+        this.#refuse(null, -32700, 'Parse error: a line that is not JSON');
+        continue;
+      }
+      if (!looksLikeMessage(message)) {
+        this.#refuse(null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+        continue;
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  /** A line past the limit was skipped: a request is answered, so its sender hears why at once. */
+  #onOversize(line: OversizeLine): void {
+    const message = `a message of ${line.bytes} bytes is more than the limit of ${this.#maxBytes} bytes; it was not read`;
+    this.onerror?.(new Error(message));
+    const id = oversizeId(line);
+    if (id !== undefined && REQUEST_HEAD.test(line.head)) this.#refuse(id, -32600, message);
+  }
+
+  #refuse(id: string | number | null, code: number, message: string): void {
+    if (!this.closed) this.#output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#lines.clear();
+    this.onclose?.();
+  }
+}
