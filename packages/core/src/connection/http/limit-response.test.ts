@@ -30,7 +30,23 @@ describe('limitResponseBytes', () => {
     expect(await (await fetch('http://x')).text()).toBe(events);
   });
 
-  it('cuts an SSE stream when one event passes the limit', async () => {
+  it('ends the SSE answer to a POST with an error answer to each of its requests when an event passes the limit', async () => {
+    const source = `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\nevent: message\ndata: ${'x'.repeat(5000)}\n\n`;
+    const sse = async () => new Response(source, { headers: { 'content-type': 'text/event-stream' } });
+    const fetch = limitResponseBytes(sse, 'remote', () => 1000);
+    const body = JSON.stringify([{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: {} }, { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    const text = await (await fetch('http://x', { method: 'POST', body })).text();
+    const events = text.split('\n\n').filter((e) => e.trim() !== '');
+    expect(events[0]).toBe('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}');
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[1]!.split('data: ')[1]!)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'MCP server remote sent a message larger than the limit of 0.0 MB ([hub] max_result_mb); it was not passed on', data: { code: 'RESULT_TOO_LARGE' } },
+    });
+  });
+
+  it('cuts a standalone SSE stream when one event passes the limit', async () => {
     const fetch = limitResponseBytes(async () => new Response(`data: small\n\ndata: ${'x'.repeat(5000)}\n\n`, { headers: { 'content-type': 'text/event-stream' } }), 'remote', () => 1000);
     await expect((await fetch('http://x')).text()).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE' });
   });

@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 
 /**
@@ -11,7 +12,7 @@ export function limitResponseBytes(base: FetchLike, server: string, maxBytes: ()
     const response = await base(url, init);
     const type = response.headers.get('content-type') ?? '';
     if (!response.body) return response;
-    if (type.includes('text/event-stream')) return withBody(response, response.body.pipeThrough(limitEvents(server, maxBytes())));
+    if (type.includes('text/event-stream')) return withBody(response, response.body.pipeThrough(limitEvents(server, maxBytes(), requestIds(init?.body))));
     if (!type.includes('application/json')) return response;
     const max = maxBytes();
     const length = Number(response.headers.get('content-length') ?? NaN);
@@ -37,24 +38,44 @@ function withBody(response: Response, body: ReadableStream<Uint8Array>): Respons
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** Counts the bytes of the SSE event being received (events end at a blank line). */
-function limitEvents(server: string, max: number): TransformStream<Uint8Array, Uint8Array> {
+/**
+ * Counts the bytes of the SSE event being received (events end at a blank line). Past the
+ * limit, the stream of a POST ends with an error answer to each request it carried, so the
+ * caller hears why at once; the standalone stream, answering no request, is cut.
+ */
+function limitEvents(server: string, max: number, ids: RequestId[]): TransformStream<Uint8Array, Uint8Array> {
   let inEvent = 0;
   let last = 0;
   return new TransformStream({
     transform(chunk, controller) {
-      for (const byte of chunk) {
+      for (let i = 0; i < chunk.length; i++) {
+        const byte = chunk[i]!;
         // A blank line (LF LF, CR/LF pairs included) ends an event.
         if (byte === 0x0a && last === 0x0a) inEvent = 0;
         else if (++inEvent > max) {
-          controller.error(tooLarge(server, max));
-          return;
+          const error = tooLarge(server, max);
+          if (ids.length === 0) return controller.error(error);
+          // What came before this event, then the answers in its place.
+          controller.enqueue(chunk.subarray(0, Math.max(0, i + 1 - inEvent)));
+          for (const id of ids) controller.enqueue(new TextEncoder().encode(`\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`));
+          return controller.terminate();
         }
         if (byte !== 0x0d) last = byte;
       }
       controller.enqueue(chunk);
     },
   });
+}
+
+/** The ids of the requests in a POST body the SDK sent (a string of one message or a batch). */
+function requestIds(body: unknown): RequestId[] {
+  if (typeof body !== 'string') return [];
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return (Array.isArray(parsed) ? parsed : [parsed]).filter((m): m is { id: RequestId } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m).map((m) => m.id);
+  } catch {
+    return [];
+  }
 }
 
 /** `bytes` when the whole size is known (Content-Length); otherwise the limit is all we know. */
