@@ -202,6 +202,22 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(JSON.stringify(elicited)).toContain('Ada');
   });
 
+  it('a client cancelling a call cancels it at the server, which carries on', async () => {
+    const calls = path.join(home, 'calls.txt');
+    const cancels = path.join(home, 'cancels.txt');
+    await start(fixture('slow', 'hang-call', `auto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)}, HANG_CANCELS_FILE = ${JSON.stringify(cancels)} }`));
+    const c = await client(via);
+    await c.listTools();
+    const abort = new AbortController();
+    const call = c.callTool({ name: 'hang', arguments: {} }, undefined, { signal: abort.signal }).catch((err: Error) => err);
+    await expect.poll(() => fs.existsSync(calls), { timeout: 5_000 }).toBe(true);
+    abort.abort('the user pressed escape');
+    expect(await call).toBeInstanceOf(Error);
+    await expect.poll(() => (fs.existsSync(cancels) ? fs.readFileSync(cancels, 'utf8').trim() : ''), { timeout: 5_000 }).toBe(fs.readFileSync(calls, 'utf8').trim());
+    expect(textOf(await c.callTool({ name: 'echo', arguments: { text: 'still fine' } }))).toBe('still fine');
+    expect((await daemon!.client.status()).servers[0]!.state).toBe('connected');
+  });
+
   it('a workspace stays open while a client is connected and closes after its last client leaves and the idle period', async () => {
     await start(fixture('fix', 'env-dump', 'auto_approve = true'), 'workspace_idle_minutes = 0');
     const c = await client(via);
