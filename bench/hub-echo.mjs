@@ -6,12 +6,12 @@
 // Two floors are measured in the same run, as no hub can beat them on this machine:
 // - two byte relays between client and server: the processes `blitz connect` and the daemon
 //   add, doing nothing but passing bytes;
-// - the SDK's HTTP client against an in-process server that answers at once: what any
-//   streamable HTTP endpoint costs this client before the hub does anything.
+// - the SDK's HTTP client against a process that answers at once (bench/canned-http.mjs):
+//   what any streamable HTTP endpoint costs this client before the hub does anything.
 // (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
 // request and Node warns about it; that is the client's, not the hub's.)
 import { spawn } from 'node:child_process';
-import http from 'node:http';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +49,7 @@ const relay = path.join(import.meta.dirname, 'byte-relay.mjs');
 const relayed = await stdioClient([relay, process.execPath, relay, process.execPath, everything, 'stdio']);
 const canned = await cannedHttpServer();
 const cannedClient = new Client({ name: 'bench', version: '0' });
-await cannedClient.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${canned.address().port}/mcp`)));
+await cannedClient.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${canned.port}/mcp`)));
 const overHttp = new Client({ name: 'bench', version: '0' });
 await overHttp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`), { requestInit: { headers: { authorization: `Bearer ${state.token}` } } }));
 const bridged = await stdioClient([blitz, 'connect', '--workspace', workspace], { env });
@@ -82,22 +82,9 @@ await new Promise((r) => daemon.once('exit', r));
 fs.rmSync(home, { recursive: true, force: true });
 fs.rmSync(workspace, { recursive: true, force: true });
 
-/** Answers initialize and tools/call echo at once, as JSON: the hub's work taken away. */
+/** bench/canned-http.mjs in a process of its own; ends when our stdin to it closes. */
 async function cannedHttpServer() {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      if (req.method !== 'POST') return res.writeHead(405).end();
-      const message = JSON.parse(body);
-      if (message.id === undefined) return res.writeHead(202).end();
-      const result =
-        message.method === 'initialize'
-          ? { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'canned', version: '0' } }
-          : { content: [{ type: 'text', text: `Echo: ${message.params.arguments.message}` }] };
-      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'canned' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'canned-http.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [line] = await once(child.stdout, 'data');
+  return { port: JSON.parse(line.toString()).port, close: () => child.stdin.end() };
 }
