@@ -42,6 +42,16 @@ describe('HttpSessionTransport', () => {
     expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 0, result: { method: 'initialize' } });
   });
 
+  it('refuses a body that is not JSON, and one past 4 MB, saying which', async () => {
+    const garbage = await post('{"jsonrpc": nope');
+    expect(garbage.status).toBe(400);
+    expect(await garbage.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
+    const huge = await post({ ...initialize, params: { ...initialize.params, padding: 'x'.repeat(5 * 1024 * 1024) } });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/^Invalid Request: a body of \d+ bytes is more than the limit of 4194304 bytes$/) } });
+    expect(received).toEqual([]);
+  });
+
   it('answers a batch with an array, once every request is answered', async () => {
     await post(initialize);
     const response = await post([

@@ -95,8 +95,8 @@ export class HttpSessionTransport implements Transport {
     if (body === undefined) {
       try {
         body = await readJsonBody(req);
-      } catch {
-        return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      } catch (err) {
+        return refuseBody(res, err);
       }
     }
     const raw = Array.isArray(body) ? body : [body];
@@ -182,18 +182,40 @@ export function rpcError(res: ServerResponse, status: number, code: number, mess
 }
 
 
-/** The POST body as JSON, at most 4 MB. */
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  return JSON.parse(await readBody(req));
+/** A POST body that cannot be taken: too large, or not JSON. */
+export class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_CLIENT_MESSAGE_BYTES) throw new Error('body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The POST body as JSON, at most 4 MB; a `BodyError` otherwise. */
+export function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_CLIENT_MESSAGE_BYTES) chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > MAX_CLIENT_MESSAGE_BYTES) return reject(new BodyError(413, -32600, `Invalid Request: a body of ${size} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`));
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks, size).toString('utf8')));
+      } catch {
+        reject(new BodyError(400, -32700, 'Parse error: the body is not JSON'));
+      }
+    });
+  });
+}
+
+/** Answers a POST whose body could not be taken. */
+export function refuseBody(res: ServerResponse, err: unknown): void {
+  if (err instanceof BodyError) return rpcError(res, err.status, err.code, err.message);
+  rpcError(res, 400, -32700, `Parse error: ${(err as Error).message}`);
 }

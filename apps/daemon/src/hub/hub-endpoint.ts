@@ -11,7 +11,7 @@ import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Callers } from './callers.js';
-import { HttpSessionTransport, readJsonBody, rpcError } from './http-session-transport.js';
+import { HttpSessionTransport, readJsonBody, refuseBody, rpcError } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
 import { SessionReaper } from './session-reaper.js';
 import { prepareServerRequests } from './server-requests.js';
@@ -82,8 +82,8 @@ export class HubEndpoint {
     let body: unknown;
     try {
       body = req.method === 'POST' ? await readJsonBody(req) : undefined;
-    } catch {
-      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    } catch (err) {
+      return refuseBody(res, err);
     }
     // Nothing runs, and no workspace opens, before a session exists.
     if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
