@@ -3,8 +3,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../batch-writes.js';
-import { looksLikeMessage } from '../jsonrpc-shape.js';
-import { BoundedLines, oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';
+import { oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';
+import { MessageLines } from '../stdio/message-lines.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
@@ -31,7 +31,7 @@ export class JsonLinesTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #input: Readable;
   readonly #output: Writable;
-  readonly #lines: BoundedLines;
+  readonly #lines: MessageLines;
   readonly #maxBytes: number;
   readonly #head: Buffer | undefined;
   #started = false;
@@ -42,7 +42,7 @@ export class JsonLinesTransport implements Transport {
     this.#input = input;
     this.#output = output;
     this.#maxBytes = options.maxMessageBytes;
-    this.#lines = new BoundedLines(() => this.#maxBytes);
+    this.#lines = new MessageLines(() => this.#maxBytes);
     this.#head = options.head;
   }
 
@@ -90,23 +90,9 @@ export class JsonLinesTransport implements Transport {
 
   #onData(chunk: Buffer): void {
     for (const item of this.#lines.push(chunk)) {
-      if ('oversize' in item) {
-        this.#onOversize(item.oversize);
-        continue;
-      }
-      if (item.line.trim() === '') continue;
-      let message: unknown;
-      try {
-        message = JSON.parse(item.line);
-      } catch {
-        this.#refuse(null, -32700, 'Parse error: a line that is not JSON');
-        continue;
-      }
-      if (!looksLikeMessage(message)) {
-        this.#refuse(null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
-        continue;
-      }
-      this.onmessage?.(message);
+      if ('oversize' in item) this.#onOversize(item.oversize);
+      else if ('invalid' in item) this.#refuse(null, item.invalid === 'not JSON' ? -32700 : -32600, item.invalid === 'not JSON' ? 'Parse error: a line that is not JSON' : 'Invalid Request: not a JSON-RPC 2.0 message');
+      else this.onmessage?.(item.message);
     }
   }
 

@@ -3,8 +3,9 @@ import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextpro
 import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../batch-writes.js';
-import { answerId, isRequest, looksLikeMessage } from '../jsonrpc-shape.js';
-import { BoundedLines, oversizeId, type OversizeLine } from './bounded-lines.js';
+import { answerId, isRequest } from '../jsonrpc-shape.js';
+import { oversizeId, type OversizeLine } from './bounded-lines.js';
+import { MessageLines } from './message-lines.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
 /** How many stderr lines an exit error quotes. */
@@ -48,7 +49,7 @@ export class StdioTransport implements Transport {
   readonly name: string;
   readonly #spawn: () => OwnedProcess;
   readonly #stderrLines: number;
-  readonly #lines: BoundedLines;
+  readonly #lines: MessageLines;
   readonly #maxMessageBytes: () => number;
   /** Requests we sent that the server has not answered, to fail them if it dies. */
   readonly #inFlight = new Set<RequestId>();
@@ -65,7 +66,7 @@ export class StdioTransport implements Transport {
     this.#spawn = options.spawn;
     this.#stderrLines = options.stderrLines ?? EXIT_STDERR_LINES;
     this.#maxMessageBytes = options.maxMessageBytes ?? (() => DEFAULT_MAX_MESSAGE_BYTES);
-    this.#lines = new BoundedLines(this.#maxMessageBytes);
+    this.#lines = new MessageLines(this.#maxMessageBytes);
   }
 
   /** The process, once started. */
@@ -133,20 +134,15 @@ export class StdioTransport implements Transport {
     for (const item of this.#lines.push(chunk)) {
       if ('oversize' in item) {
         this.#onOversize(item.oversize);
-        continue;
-      }
-      if (item.line.trim() === '') continue;
-      // The shape only: the SDK client validates each message fully when it handles it.
-      const message = parseMessage(item.line);
-      if (typeof message === 'string') {
+      } else if ('invalid' in item) {
         // The bad line is consumed; servers that log to stdout should not lose their connection.
         this.#garbageLines += 1;
-        this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${message}`));
-        continue;
+        this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${item.detail}`));
+      } else {
+        const answered = answerId(item.message);
+        if (answered !== undefined) this.#inFlight.delete(answered);
+        this.onmessage?.(item.message);
       }
-      const answered = answerId(message);
-      if (answered !== undefined) this.#inFlight.delete(answered);
-      this.onmessage?.(message);
     }
   }
 
@@ -225,17 +221,6 @@ export class StdioTransport implements Transport {
     this.#lines.clear();
     this.onclose?.();
   }
-}
-
-/** A line as a JSON-RPC message, or why it is not one. */
-function parseMessage(line: string): JSONRPCMessage | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (err) {
-    return String((err as Error).message).split('\n')[0]!.slice(0, 200);
-  }
-  return looksLikeMessage(value) ? value : 'valid JSON, but not a JSON-RPC 2.0 message';
 }
 
 function formatMb(bytes: number): string {
