@@ -50,6 +50,7 @@ export class HubEndpoint {
   readonly #opts: HubOptions;
   readonly #sessions = new Map<string, Session>();
   readonly #pending = new Map<Workspace, NodeJS.Timeout>();
+  #closing = false;
 
   constructor(opts: HubOptions) {
     this.#opts = opts;
@@ -111,6 +112,7 @@ export class HubEndpoint {
   }
 
   async closeAll(): Promise<void> {
+    this.#closing = true;
     for (const timer of this.#pending.values()) clearTimeout(timer);
     this.#pending.clear();
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
@@ -129,8 +131,9 @@ export class HubEndpoint {
     const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, head });
     const id = randomUUID();
     transport.onclose = () => this.#ended(id, hub);
-    await hub.server.connect(transport);
+    // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
+    await hub.server.connect(transport);
   }
 
   async #open(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
@@ -157,6 +160,11 @@ export class HubEndpoint {
   /** A new session's hub; its workspace is held until `#ended`. */
   async #hubFor(query: SessionQuery): Promise<HubSession> {
     const workspace = await this.#opts.registry.acquire(query.root);
+    // Past closeAll, a new session would outlive it (the HTTP server does not close upgraded connections).
+    if (this.#closing) {
+      this.#opts.registry.release(workspace);
+      throw new HttpError(503, 'SERVER_UNAVAILABLE', 'the Blitz daemon is stopping');
+    }
     return new HubSession({ workspace, agent: query.agent, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
   }
 
