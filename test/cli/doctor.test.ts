@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
@@ -57,6 +58,27 @@ describe('blitz doctor', () => {
       expect(result.code).toBe(0);
     } finally {
       await daemon.stop();
+    }
+  });
+
+  it("checks commands on the running daemon's PATH: one installed since it started is named, with the fix", async () => {
+    const bin = tempDir('blitz-doctor-bin-');
+    fs.writeFileSync(path.join(bin, 'fresh-tool'), '#!/bin/sh\n', { mode: 0o755 });
+    writeSettings(home, '[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fresh"\ncommand = "fresh-tool"\nsandbox = false\n');
+    const daemon = await startDaemonProcess(home);
+    try {
+      const shellPath = `${bin}${path.delimiter}${process.env.PATH}`;
+      const result = await runBlitz(['doctor'], { home, env: { PATH: shellPath } });
+      expect(result.stdout).toContain(
+        `FAIL  command of fresh: fresh-tool is on your PATH (${path.join(bin, 'fresh-tool')}) but not on the running daemon's, which was fixed when it started; restart it (blitz daemon stop && blitz daemon start), or give the full path`,
+      );
+      expect(result.code).toBe(1);
+      // Without a daemon, this shell's PATH is where it would look.
+      await daemon.stop();
+      expect((await runBlitz(['doctor'], { home, env: { PATH: shellPath } })).stdout).toContain(`ok    command of fresh: ${path.join(bin, 'fresh-tool')}`);
+    } finally {
+      await daemon.stop();
+      fs.rmSync(bin, { recursive: true, force: true });
     }
   });
 });

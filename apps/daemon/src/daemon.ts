@@ -153,6 +153,10 @@ export class Daemon {
       settingsFile: this.paths.settings,
       registry: this.registry,
       status: (after) => this.status(after),
+      environment: () => {
+        const env = this.#opts.env ?? process.env;
+        return { path: env.PATH ?? '', ...(env.PATHEXT ? { pathext: env.PATHEXT } : {}), platform: process.platform };
+      },
       applySettings: () => this.reload(),
       credentialsChanged: (server) => this.#credentialsChanged(server),
       // After the answer is on its way: stopping closes every connection, this one too.

@@ -98,6 +98,15 @@ export interface DaemonState {
   startedAt: string;
 }
 
+/** `GET /v1/environment`: where the daemon looks for the commands of stdio servers. */
+export interface DaemonEnvironment {
+  /** Its PATH, fixed when it started. */
+  path: string;
+  /** Its PATHEXT, on Windows. */
+  pathext?: string;
+  platform: string;
+}
+
 /**
  * The `Upgrade` token of `/mcp` for `blitz connect`: after `101 Switching Protocols` the
  * connection carries one JSON-RPC message per line each way (MCP's stdio framing), and the

@@ -1,5 +1,6 @@
 import type {
   ConfigChange,
+  DaemonEnvironment,
   DaemonState,
   ErrorBody,
   McpServerConfig,
@@ -95,6 +96,11 @@ export class BlitzClient {
   /** Tells the daemon a server's sign-in changed (login, logout): it drops the old tokens at once. */
   oauthChanged(name: string): Promise<OAuthChange> {
     return this.#request('POST', `/v1/oauth/${encodeURIComponent(name)}/changed`);
+  }
+
+  /** Where the daemon looks for the commands of stdio servers. */
+  environment(): Promise<DaemonEnvironment> {
+    return this.#request('GET', '/v1/environment');
   }
 
   /** Asks the daemon to stop; it answers before it goes. */

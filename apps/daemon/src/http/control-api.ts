@@ -11,7 +11,7 @@ import {
   type ServerConfig,
   type ServerEntry,
 } from '@blitz/core';
-import type { ConfigChange, McpServerConfig, OAuthChange, StatusResponse, WorkspaceServer, WorkspaceSummary } from '@blitz/client';
+import type { ConfigChange, DaemonEnvironment, McpServerConfig, OAuthChange, StatusResponse, WorkspaceServer, WorkspaceSummary } from '@blitz/client';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Router } from './router.js';
@@ -20,6 +20,8 @@ export interface ControlApiDeps {
   settingsFile: string;
   registry: WorkspaceRegistry;
   status(after?: number): StatusResponse;
+  /** Where this daemon finds commands (`blitz doctor` checks against it, not the shell's). */
+  environment(): DaemonEnvironment;
   /** Applies settings.toml to every open workspace now, not waiting for the file watcher. */
   applySettings(): Promise<void>;
   /** A server's OAuth sign-in changed (login, logout): drop its tokens and its live connections. */
@@ -43,6 +45,7 @@ export function controlApi(deps: ControlApiDeps): Router {
       if (after !== null && !/^\d+$/.test(after)) throw new BlitzError('INVALID_ARGUMENT', `after must be a notice id (a whole number), not ${JSON.stringify(after)}`);
       return { body: deps.status(after === null ? undefined : Number(after)) };
     })
+    .on('GET', '/v1/environment', () => ({ body: deps.environment() }))
     .on('GET', '/v1/config/mcp-servers', () => ({
       body: { file: deps.settingsFile, servers: globalServers(deps.settingsFile).map(toConfigDto) },
     }))

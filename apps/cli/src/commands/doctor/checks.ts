@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, type BlitzPaths, type ServerConfig } from '@blitz/core';
-import { BlitzClient, readDaemonState } from '@blitz/client';
+import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 
 export interface Check {
   name: string;
@@ -20,14 +20,36 @@ export function settingsCheck(file: string): { check: Check; servers: ServerConf
   return { check: { name: 'settings', ok: true, detail: `${file}: ${settings.servers.length} MCP servers${warnings}` }, servers: settings.servers };
 }
 
-/** Each enabled stdio server's command must be found where the daemon would look (MCP-40). */
-export function commandChecks(servers: readonly ServerConfig[], env: NodeJS.ProcessEnv): Check[] {
+/** Where a running daemon looks for commands, when it differs from here. */
+export type DaemonSearch = Pick<DaemonEnvironment, 'path' | 'pathext' | 'platform'>;
+
+/**
+ * Each enabled stdio server's command must be found where the daemon looks (MCP-40): the
+ * running daemon's PATH, fixed when it started, or, with no daemon, this shell's.
+ */
+export function commandChecks(servers: readonly ServerConfig[], env: NodeJS.ProcessEnv, daemon?: DaemonSearch): Check[] {
+  const here: DaemonSearch = { path: env.PATH ?? '', ...(env.PATHEXT ? { pathext: env.PATHEXT } : {}), platform: process.platform };
+  const find = (command: string, where: DaemonSearch) => findOnPath(command, where.path, { platform: where.platform as NodeJS.Platform, ...(where.pathext ? { pathext: where.pathext } : {}) });
   return servers.flatMap((s) => {
     if (s.disabled || s.transport.kind !== 'stdio') return [];
+    const name = `command of ${s.name}`;
     const command = s.transport.command;
-    if (command.includes('${')) return [{ name: `command of ${s.name}`, ok: true, detail: `${command} (set by an environment variable; checked when it starts)`, warning: true }];
-    const found = path.isAbsolute(command) || command.includes('/') ? (isExecutable(command) ? command : undefined) : findOnPath(command, env.PATH ?? '');
-    return [{ name: `command of ${s.name}`, ok: found !== undefined, detail: found ?? `${command} is not on PATH; install it, or give its full path` }];
+    if (command.includes('${')) return [{ name, ok: true, detail: `${command} (set by an environment variable; checked when it starts)`, warning: true }];
+    if (path.isAbsolute(command) || command.includes('/')) {
+      return [{ name, ok: isExecutable(command), detail: isExecutable(command) ? command : `${command} is not an executable file` }];
+    }
+    const found = find(command, daemon ?? here);
+    if (found) return [{ name, ok: true, detail: found }];
+    const inShell = daemon && find(command, here);
+    return [
+      {
+        name,
+        ok: false,
+        detail: inShell
+          ? `${command} is on your PATH (${inShell}) but not on the running daemon's, which was fixed when it started; restart it (blitz daemon stop && blitz daemon start), or give the full path`
+          : `${command} is not on PATH; install it, or give its full path`,
+      },
+    ];
   });
 }
 
@@ -53,15 +75,17 @@ export async function keychainCheck(paths: BlitzPaths, env: NodeJS.ProcessEnv): 
     : { name: 'keychain', ok: true, warning: true, detail: `no OS keychain answered (${store.backend.reason ?? 'unknown reason'}): sign-ins are kept in ${store.backend.file} (mode 0600)` };
 }
 
-export async function daemonCheck(home: string): Promise<Check> {
+/** Whether the daemon runs and answers; when it does, where it looks for commands. */
+export async function daemonCheck(home: string): Promise<{ check: Check; search?: DaemonSearch }> {
   const state = readDaemonState(home);
-  if (!state) return { name: 'daemon', ok: false, detail: 'not running; start it: blitz daemon start' };
+  if (!state) return { check: { name: 'daemon', ok: false, detail: 'not running; start it: blitz daemon start' } };
   try {
-    const status = await new BlitzClient(state, { timeoutMs: 5_000 }).status(Number.MAX_SAFE_INTEGER);
+    const client = new BlitzClient(state, { timeoutMs: 5_000 });
+    const [status, search] = await Promise.all([client.status(Number.MAX_SAFE_INTEGER), client.environment()]);
     const problems = status.problems.length ? `; settings problems: ${status.problems.join('; ')}` : '';
-    return { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}` };
+    return { check: { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}` }, search };
   } catch (err) {
-    return { name: 'daemon', ok: false, detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}` };
+    return { check: { name: 'daemon', ok: false, detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}` } };
   }
 }
 

@@ -19,11 +19,13 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       };
       const { check, servers } = settingsCheck(ctx.paths.settings);
       print(check);
-      for (const c of commandChecks(servers, ctx.env)) print(c);
+      // Asked first: a running daemon finds commands on its own PATH, not this shell's.
+      const daemon = await daemonCheck(ctx.paths.home);
+      for (const c of commandChecks(servers, ctx.env, daemon.search)) print(c);
       const sandbox = sandboxCheck(servers);
       if (sandbox) print(sandbox);
       print(await keychainCheck(ctx.paths, ctx.env));
-      print(await daemonCheck(ctx.paths.home));
+      print(daemon.check);
       if (opts.online && !(await online(ctx, servers))) failed = true;
       process.exitCode = failed ? 1 : 0;
     });

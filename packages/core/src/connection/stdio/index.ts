@@ -15,6 +15,7 @@ export {
   type SandboxDeps,
   type SandboxedLine,
   type SandboxPaths,
+  type SearchPath,
   type SandboxPlaces,
 } from './sandbox.js';
 export { createStdioTransport, spawnServer, type SpawnServerDeps } from './spawn-server.js';
