@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOAuthServer, type OAuthFixture } from '../../../../test/fixtures/oauth/oauth-server.mjs';
 import { FakeClock } from '../clock/fake-clock.js';
 import type { CredentialStore } from './credential-store.js';
-import { signIn, SIGN_IN_TIMEOUT_MS } from './sign-in.js';
-import { fileStore, httpServer } from '../testing/oauth-sign-in.js';
+import { SIGN_IN_TIMEOUT_MS } from './sign-in.js';
+import { fileStore, httpServer, startSignIn } from '../testing/oauth-sign-in.js';
 
 let fixture: OAuthFixture;
 let store: CredentialStore;
@@ -20,25 +20,8 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts a sign-in and hands back the authorization URL it printed. */
 function start(clock: FakeClock, config = httpServer(fixture.url)) {
-  let printed!: (url: string) => void;
-  const authorizationUrl = new Promise<string>((resolve) => (printed = resolve));
-  const lines: string[] = [];
-  const done = signIn({
-    config,
-    store,
-    clock,
-    noBrowser: true,
-    env: { DISPLAY: ':0' },
-    print: (text) => {
-      lines.push(text);
-      const url = /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(text)?.[1];
-      if (url) printed(url);
-    },
-  });
-  done.catch(() => {});
-  return { done, authorizationUrl, lines };
+  return startSignIn(store, clock, config);
 }
 
 describe('signIn', () => {

@@ -30,16 +30,29 @@ export async function playBrowser(authorizationUrl: string): Promise<void> {
   await (await fetch(location)).text();
 }
 
-export async function signInToFixture(fixture: OAuthFixture, store: CredentialStore, clock: Clock, config = httpServer(fixture.url)): Promise<StoredCredentials> {
-  return signIn({
+/** Starts a sign-in without a browser; hands back the authorization URL it printed, and what it printed. */
+export function startSignIn(store: CredentialStore, clock: Clock, config: ServerConfig) {
+  let printed!: (url: string) => void;
+  const authorizationUrl = new Promise<string>((resolve) => (printed = resolve));
+  const lines: string[] = [];
+  const done = signIn({
     config,
     store,
     clock,
     noBrowser: true,
     env: { DISPLAY: ':0' },
     print: (text) => {
+      lines.push(text);
       const url = /^\s+(http:\/\/\S+\/authorize\?\S+)$/m.exec(text)?.[1];
-      if (url) void playBrowser(url);
+      if (url) printed(url);
     },
   });
+  done.catch(() => {});
+  return { done, authorizationUrl, lines };
+}
+
+export async function signInToFixture(fixture: OAuthFixture, store: CredentialStore, clock: Clock, config = httpServer(fixture.url)): Promise<StoredCredentials> {
+  const { done, authorizationUrl } = startSignIn(store, clock, config);
+  void authorizationUrl.then(playBrowser);
+  return done;
 }

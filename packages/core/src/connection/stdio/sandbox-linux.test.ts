@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../config/server-config.js';
 import { fixtureCommand, type FixtureName } from '../../testing/fixture-servers.js';
 import { assertNoOrphans } from '../../testing/no-orphans.js';
+import { serverConfig } from '../../testing/server-config.js';
 import { createSandbox, probeBubblewrap } from './sandbox.js';
 import type { OwnedProcess } from './owned-process.js';
 import { createStdioTransport, spawnServer } from './spawn-server.js';
@@ -39,18 +40,7 @@ afterEach(async () => {
 });
 
 function boxedConfig(name: string, line: { command: string; args: string[] }, env: Record<string, string> = {}): ServerConfig {
-  return {
-    name,
-    transport: { kind: 'stdio', command: line.command, args: line.args, env },
-    autoApprove: false,
-    sandbox: true,
-    agents: [],
-    timeoutSeconds: 60,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    source: { kind: 'global', file: '/dev/null' },
-  };
+  return serverConfig(name, { transport: { kind: 'stdio', command: line.command, args: line.args, env }, sandbox: true, timeoutSeconds: 60 });
 }
 
 function deps(graceMs = 200) {

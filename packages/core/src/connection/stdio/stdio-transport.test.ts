@@ -8,6 +8,7 @@ import type { ServerConfig } from '../../config/server-config.js';
 import { isBlitzError } from '../../errors/blitz-error.js';
 import { fixtureCommand, type FixtureName } from '../../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../testing/no-orphans.js';
+import { serverConfig as baseConfig } from '../../testing/server-config.js';
 import { createSandbox } from './sandbox.js';
 import { createStdioTransport, type SpawnServerDeps } from './spawn-server.js';
 import type { StdioTransport } from './stdio-transport.js';
@@ -23,18 +24,7 @@ function tmpDir(): string {
 
 function serverConfig(name: string, fixture: FixtureName, options: { args?: string[]; env?: Record<string, string>; sandbox?: boolean } = {}): ServerConfig {
   const line = fixtureCommand(fixture, options.args);
-  return {
-    name,
-    transport: { kind: 'stdio', command: line.command, args: line.args, env: options.env ?? {} },
-    autoApprove: false,
-    sandbox: options.sandbox ?? false,
-    agents: [],
-    timeoutSeconds: 60,
-    startupTimeoutSeconds: 30,
-    disabled: false,
-    sampling: false,
-    source: { kind: 'global', file: '/dev/null' },
-  };
+  return baseConfig(name, { transport: { kind: 'stdio', command: line.command, args: line.args, env: options.env ?? {} }, sandbox: options.sandbox ?? false, timeoutSeconds: 60 });
 }
 
 function deps(overrides: Partial<SpawnServerDeps> = {}): SpawnServerDeps {
