@@ -46,6 +46,32 @@ describe('limitResponseBytes', () => {
     });
   });
 
+  it('holds each event until it is whole: no part of a cut event is passed on, however it was split', async () => {
+    const small = 'id: 1\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress"}\n\n';
+    const big = `id: 2\nevent: message\ndata: {"jsonrpc":"2.0","id":7,"result":"${'x'.repeat(3000)}"}\n\n`;
+    const bytes = new TextEncoder().encode(small + big);
+    const chunks = [bytes.subarray(0, 30), bytes.subarray(30, small.length + 500), bytes.subarray(small.length + 500, small.length + 1500), bytes.subarray(small.length + 1500)];
+    const sse = async () => new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }), { headers: { 'content-type': 'text/event-stream' } });
+    const fetch = limitResponseBytes(sse, 'remote', () => 1000);
+    const text = await (await fetch('http://x', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: {} }) })).text();
+    expect(text.startsWith(small)).toBe(true);
+    expect(text).not.toContain('xxx');
+    expect(text.slice(small.length)).toMatch(/^event: message\ndata: \{"jsonrpc":"2\.0","id":7,"error":/);
+  });
+
+  it('answers the SDK resuming a cut stream with 405 itself, so the cut is not replayed; other resumes go through', async () => {
+    const calls: string[] = [];
+    const base = async (_url: string | URL, init?: RequestInit) => {
+      calls.push(`${init?.method} ${new Headers(init?.headers).get('last-event-id')}`);
+      return init?.method === 'GET' ? new Response('', { headers: { 'content-type': 'text/event-stream' } }) : new Response(`id: prime-1\ndata: \n\nid: e-2\ndata: ${'x'.repeat(5000)}\n\n`, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const fetch = limitResponseBytes(base, 'remote', () => 1000);
+    await (await fetch('http://x', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call' }) })).text();
+    expect((await fetch('http://x', { method: 'GET', headers: { 'last-event-id': 'prime-1' } })).status).toBe(405);
+    expect((await fetch('http://x', { method: 'GET', headers: { 'last-event-id': 'prime-1' } })).status).toBe(200);
+    expect(calls).toEqual(['POST null', 'GET prime-1']);
+  });
+
   it('cuts a standalone SSE stream when one event passes the limit', async () => {
     const fetch = limitResponseBytes(async () => new Response(`data: small\n\ndata: ${'x'.repeat(5000)}\n\n`, { headers: { 'content-type': 'text/event-stream' } }), 'remote', () => 1000);
     await expect((await fetch('http://x')).text()).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE' });

@@ -8,11 +8,19 @@ import { BlitzError } from '../../errors/blitz-error.js';
  * stream, which carries many messages over a long life, is cut off when one event passes it.
  */
 export function limitResponseBytes(base: FetchLike, server: string, maxBytes: () => number): FetchLike {
+  /** Where streams were cut: the SDK resumes a cut stream from its last event id, which would only replay the cut. */
+  const cutAt = new Set<string>();
   return async (url, init) => {
+    const resumeFrom = new Headers(init?.headers).get('last-event-id');
+    if (init?.method === 'GET' && resumeFrom !== null && cutAt.delete(resumeFrom)) return new Response(null, { status: 405 });
     const response = await base(url, init);
     const type = response.headers.get('content-type') ?? '';
     if (!response.body) return response;
-    if (type.includes('text/event-stream')) return withBody(response, response.body.pipeThrough(limitEvents(server, maxBytes(), requestIds(init?.body))));
+    if (type.includes('text/event-stream')) {
+      const ids = requestIds(init?.body);
+      const onCut = (lastEventId: string | undefined) => lastEventId !== undefined && ids.length > 0 && cutAt.add(lastEventId);
+      return withBody(response, response.body.pipeThrough(limitEvents(server, maxBytes(), ids, onCut)));
+    }
     if (!type.includes('application/json')) return response;
     const max = maxBytes();
     const length = Number(response.headers.get('content-length') ?? NaN);
@@ -39,30 +47,49 @@ function withBody(response: Response, body: ReadableStream<Uint8Array>): Respons
 }
 
 /**
- * Counts the bytes of the SSE event being received (events end at a blank line). Past the
- * limit, the stream of a POST ends with an error answer to each request it carried, so the
- * caller hears why at once; the standalone stream, answering no request, is cut.
+ * Passes an SSE stream on event by event, each held until it is whole (at most `max` bytes),
+ * so a cut event never reaches the parser. Past the limit, the stream of a POST ends with an
+ * error answer to each request it carried, so the caller hears why at once; the standalone
+ * stream, answering no request, is cut.
  */
-function limitEvents(server: string, max: number, ids: RequestId[]): TransformStream<Uint8Array, Uint8Array> {
+function limitEvents(server: string, max: number, ids: RequestId[], onCut: (lastEventId: string | undefined) => void): TransformStream<Uint8Array, Uint8Array> {
+  let held: Uint8Array[] = [];
   let inEvent = 0;
   let last = 0;
+  let lastEventId: string | undefined;
+  const decoder = new TextDecoder();
+  const pass = (controller: TransformStreamDefaultController<Uint8Array>) => {
+    for (const part of held) controller.enqueue(part);
+    // The id the SDK will resume from, should it: the last one an event carried.
+    const id = /^id: ?(.*?)\r?$/m.exec(held.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode())?.[1];
+    if (id) lastEventId = id;
+    held = [];
+  };
   return new TransformStream({
     transform(chunk, controller) {
+      let start = 0;
       for (let i = 0; i < chunk.length; i++) {
         const byte = chunk[i]!;
-        // A blank line (LF LF, CR/LF pairs included) ends an event.
-        if (byte === 0x0a && last === 0x0a) inEvent = 0;
-        else if (++inEvent > max) {
+        if (byte === 0x0a && last === 0x0a) {
+          // A blank line (LF LF, CR/LF pairs included) ends the event: it is whole.
+          held.push(chunk.subarray(start, i + 1));
+          start = i + 1;
+          pass(controller);
+          inEvent = 0;
+        } else if (++inEvent > max) {
+          held = [];
+          onCut(lastEventId);
           const error = tooLarge(server, max);
           if (ids.length === 0) return controller.error(error);
-          // What came before this event, then the answers in its place.
-          controller.enqueue(chunk.subarray(0, Math.max(0, i + 1 - inEvent)));
-          for (const id of ids) controller.enqueue(new TextEncoder().encode(`\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`));
+          for (const id of ids) controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`));
           return controller.terminate();
         }
         if (byte !== 0x0d) last = byte;
       }
-      controller.enqueue(chunk);
+      if (start < chunk.length) held.push(chunk.subarray(start));
+    },
+    flush(controller) {
+      pass(controller);
     },
   });
 }
