@@ -333,5 +333,9 @@ describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
 
     socket.destroy();
     await expect.poll(async () => (await daemon!.client.listWorkspaces()).length, { timeout: 5_000 }).toBe(0);
+    // Nothing of the session is left to hold the daemon: it stops cleanly, and says so.
+    expect(await daemon!.stop()).toBe(0);
+    daemon = undefined;
+    expect(fs.existsSync(path.join(home, 'state', 'daemon.json'))).toBe(false);
   });
 });

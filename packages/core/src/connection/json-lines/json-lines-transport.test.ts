@@ -14,8 +14,9 @@ afterEach(async () => {
 });
 
 /** A real loopback connection: the transport on the accepted side, a raw socket as its peer. */
-async function connected(maxMessageBytes = 1024, head?: Buffer): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
-  const server = net.createServer();
+async function connected(maxMessageBytes = 1024, head?: Buffer, flushMs?: number): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
+  // Half-open allowed, as Node's HTTP server does for the sockets it upgrades.
+  const server = net.createServer({ allowHalfOpen: true });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
@@ -23,7 +24,7 @@ async function connected(maxMessageBytes = 1024, head?: Buffer): Promise<{ trans
   sockets.push(peer);
   const socket = await accepted;
   sockets.push(socket);
-  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}) });
+  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(flushMs === undefined ? {} : { flushMs }) });
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   transport.onmessage = (m) => received.push(m);
@@ -108,5 +109,24 @@ describe('JsonLinesTransport', () => {
     await transport.close();
     await ended;
     expect(JSON.parse(text.trim())).toMatchObject({ id: 3 });
+  });
+
+  it('when the peer ends its side, ours closes too: no socket is left half-open', async () => {
+    const { transport, peer } = await connected();
+    const peerClosed = new Promise((resolve) => peer.once('close', resolve));
+    peer.end();
+    await peerClosed;
+    expect(transport.closed).toBe(true);
+    expect(sockets[1]!.destroyed).toBe(true);
+  });
+
+  it('close does not wait for ever on a peer that stopped reading', async () => {
+    const { transport, peer } = await connected(1024, undefined, 50);
+    peer.pause();
+    // More than the socket buffers hold, so the end cannot be flushed while the peer does not read.
+    for (let i = 0; i < 64; i++) void transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(1024 * 1024) } }).catch(() => undefined);
+    await transport.close();
+    expect(transport.closed).toBe(true);
+    expect(sockets[1]!.destroyed).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ export interface JsonLinesOptions {
   maxMessageBytes: number;
   /** Bytes read past the HTTP upgrade, already the first of the stream. */
   head?: Buffer;
+  /** How long `close()` waits for written lines to be flushed (default 2 s). */
+  flushMs?: number;
 }
 
 /** Where the lines come from and go to: one socket, or stdin and stdout. */
@@ -34,6 +36,7 @@ export class JsonLinesTransport implements Transport {
   readonly #lines: MessageLines;
   readonly #maxBytes: number;
   readonly #head: Buffer | undefined;
+  readonly #flushMs: number;
   #started = false;
   #closed = false;
 
@@ -44,6 +47,7 @@ export class JsonLinesTransport implements Transport {
     this.#maxBytes = options.maxMessageBytes;
     this.#lines = new MessageLines(() => this.#maxBytes);
     this.#head = options.head;
+    this.#flushMs = options.flushMs ?? 2_000;
   }
 
   /** Whether the stream has closed: a message sent now certainly never reached the peer. */
@@ -79,12 +83,19 @@ export class JsonLinesTransport implements Transport {
     });
   }
 
-  /** Ends the output once what was written is flushed, and stops reading; `onclose` fires once. */
+  /** Ends the output once what was written is flushed (for at most `flushMs`), and stops reading; `onclose` fires once. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    if (!this.#output.destroyed && !this.#output.writableEnded) await new Promise<void>((resolve) => this.#output.end(resolve));
-    this.#output.destroy();
-    this.#input.destroy();
+    if (!this.closed) {
+      await new Promise<void>((resolve) => {
+        // A peer that stopped reading must not hold the close (and a daemon's shutdown) forever.
+        const timer = setTimeout(resolve, this.#flushMs);
+        timer.unref();
+        this.#output.end(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
     this.#finish();
   }
 
@@ -112,6 +123,10 @@ export class JsonLinesTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#lines.clear();
+    // Our side goes too: a socket left half-open when the peer ends would outlive the session,
+    // and hold a daemon's shutdown.
+    this.#output.destroy();
+    this.#input.destroy();
     this.onclose?.();
   }
 }
