@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { JsonLinesTransport } from '@blitz/core';
 import { MCP_LINES_PROTOCOL, type DaemonState } from '@blitz/client';
+import { VERSION } from '../../version.js';
 
 /**
  * The daemon's `/mcp`, upgraded to one JSON-RPC message per line: a single connection for
@@ -23,16 +24,22 @@ export function openDaemonStream(state: DaemonState, query: URLSearchParams): Pr
     req.once('response', (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => reject(new Error(`the daemon refused the connection (HTTP ${res.statusCode}): ${reasonOf(body)}`)));
+      res.on('end', () => {
+        // A daemon from before this release answers the upgrade as a plain request.
+        const stale = state.version === VERSION ? '' : `; the running daemon is Blitz ${state.version} and this is ${VERSION}: restart it (blitz daemon stop; blitz connect then starts this one)`;
+        reject(new Error(`the daemon refused the connection (HTTP ${res.statusCode}): ${reasonOf(body)}${stale}`));
+      });
     });
     req.once('error', reject);
     req.end();
   });
 }
 
+/** The message of an error answer: the control API's `{message}`, or JSON-RPC's `{error: {message}}`. */
 function reasonOf(body: string): string {
   try {
-    return (JSON.parse(body) as { message?: string }).message ?? body;
+    const parsed = JSON.parse(body) as { message?: string; error?: { message?: string } };
+    return parsed.message ?? parsed.error?.message ?? body;
   } catch {
     return body.slice(0, 200);
   }

@@ -81,9 +81,11 @@ export async function daemonCheck(home: string): Promise<{ check: Check; search?
   if (!state) return { check: { name: 'daemon', ok: false, detail: 'not running; start it: blitz daemon start' } };
   try {
     const client = new BlitzClient(state, { timeoutMs: 5_000 });
-    const [status, search] = await Promise.all([client.status(Number.MAX_SAFE_INTEGER), client.environment()]);
+    // A daemon from before /v1/environment: commands are then checked on this shell's PATH.
+    const [status, search] = await Promise.all([client.status(Number.MAX_SAFE_INTEGER), client.environment().catch(() => undefined)]);
     const problems = status.problems.length ? `; settings problems: ${status.problems.join('; ')}` : '';
-    return { check: { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}` }, search };
+    const check = { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}` };
+    return search ? { check, search } : { check };
   } catch (err) {
     return { check: { name: 'daemon', ok: false, detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}` } };
   }
