@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { commandLine } from './command-line.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commandLine, resolveWindowsCommand } from './command-line.js';
 
 describe('commandLine', () => {
   it('leaves every command alone on POSIX, batch-looking ones included', () => {
@@ -52,5 +55,29 @@ describe('commandLine', () => {
 
   it('passes an empty argument as a pair of quotes', () => {
     expect(commandLine('run.cmd', [''], 'win32').args[3]).toBe('"run.cmd ^"^""');
+  });
+});
+
+describe('resolveWindowsCommand', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-win-path-'));
+    for (const file of ['mcp-tool.cmd', 'native.exe']) fs.writeFileSync(path.join(dir, file), '');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the full path of a bare name PATH holds only as a .cmd shim, so it runs through cmd.exe', () => {
+    const env = { Path: dir, PATHEXT: '.COM;.EXE;.CMD' };
+    const resolved = resolveWindowsCommand('mcp-tool', env);
+    expect(resolved).toBe(path.join(dir, 'mcp-tool.cmd'));
+    expect(commandLine(resolved, ['a&b'], 'win32')).toMatchObject({ command: 'cmd.exe', windowsVerbatimArguments: true });
+  });
+
+  it('leaves executables, paths, names with an extension and unknown names for spawn', () => {
+    const env = { PATH: dir };
+    expect(resolveWindowsCommand('native', env)).toBe('native');
+    expect(resolveWindowsCommand('missing', env)).toBe('missing');
+    expect(resolveWindowsCommand('C:\\tools\\mcp-tool', env)).toBe('C:\\tools\\mcp-tool');
+    expect(resolveWindowsCommand('mcp-tool.cmd', env)).toBe('mcp-tool.cmd');
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { findOnPath } from './find-on-path.js';
 
 /** What to hand to `child_process.spawn`. */
 export interface CommandLine {
@@ -52,4 +53,17 @@ export function commandLine(command: string, args: readonly string[], platform: 
   const doubleEscape = isShim(command);
   const line = [escapeCommand(path.win32.normalize(command)), ...args.map((a) => escapeArgument(a, doubleEscape))].join(' ');
   return { command: 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true };
+}
+
+/**
+ * On Windows, a bare command that PATH holds only as a `.cmd`/`.bat` shim (an npm global
+ * install, say), as its full path: spawn finds only `.exe` and `.com`, while `commandLine`
+ * runs a batch file through cmd.exe. Anything else is left for spawn to find.
+ */
+export function resolveWindowsCommand(command: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (/[\\/]/.test(command) || path.win32.extname(command) !== '') return command;
+  const lookup = (name: string) => Object.entries(env).find(([key]) => key.toUpperCase() === name)?.[1];
+  const pathext = lookup('PATHEXT');
+  const found = findOnPath(command, lookup('PATH') ?? '', { platform: 'win32', ...(pathext ? { pathext } : {}) });
+  return found !== undefined && /\.(cmd|bat)$/i.test(found) ? found : command;
 }

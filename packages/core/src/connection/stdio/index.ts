@@ -5,7 +5,6 @@ export { DEFAULT_DRAIN_MS, DEFAULT_GRACE_MS, OwnedProcess, type OwnedProcessOpti
 export {
   bwrapArgs,
   createSandbox,
-  findOnPath,
   probeBubblewrap,
   sandboxExecArgs,
   sandboxPaths,
@@ -15,9 +14,9 @@ export {
   type SandboxDeps,
   type SandboxedLine,
   type SandboxPaths,
-  type SearchPath,
   type SandboxPlaces,
 } from './sandbox.js';
+export { findOnPath, type SearchPath } from './find-on-path.js';
 export { createStdioTransport, spawnServer, type SpawnServerDeps } from './spawn-server.js';
 export { STDERR_RING_BYTES, StderrRing, lastLines } from './stderr-ring.js';
 export { EXIT_STDERR_LINES, StdioTransport, describeExit, type StdioTransportOptions } from './stdio-transport.js';

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
+import { findOnPath } from './find-on-path.js';
 
 /** Where a sandboxed server may write, and what it must not see at all. */
 export interface SandboxPaths {
@@ -138,32 +139,6 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
   };
 }
 
-/** Where to look for a command: a PATH-style list, and on Windows the extensions it may lack. */
-export interface SearchPath {
-  platform?: NodeJS.Platform;
-  /** Windows' PATHEXT (default `.COM;.EXE;.BAT;.CMD`): `npx` is found as `npx.cmd`. */
-  pathext?: string;
-}
-
-/** The first executable `name` in a PATH-style list. */
-export function findOnPath(name: string, searchPath: string, opts: SearchPath = {}): string | undefined {
-  const windows = (opts.platform ?? process.platform) === 'win32';
-  const extensions = windows ? (opts.pathext ?? '.COM;.EXE;.BAT;.CMD').toLowerCase().split(';').filter(Boolean) : [];
-  // On Windows a bare name is found by its extensions (`npx` as `npx.cmd`); a name with one, as it is.
-  const names = !windows || extensions.some((ext) => name.toLowerCase().endsWith(ext)) ? [name] : extensions.map((ext) => `${name}${ext}`);
-  for (const dir of searchPath.split(windows ? ';' : ':')) {
-    if (!dir) continue;
-    for (const candidate of names.map((n) => path.join(dir, n))) {
-      try {
-        accessSync(candidate, windows ? constants.F_OK : constants.X_OK);
-        return candidate;
-      } catch {
-        // Not here; keep looking.
-      }
-    }
-  }
-  return undefined;
-}
 
 /**
  * Whether bubblewrap can build a sandbox here: it is installed and the kernel lets it create

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { childEnv } from './child-env.js';
-import { commandLine } from './command-line.js';
+import { commandLine, resolveWindowsCommand } from './command-line.js';
 import { OwnedProcess } from './owned-process.js';
 import type { Sandbox } from './sandbox.js';
 import { StdioTransport } from './stdio-transport.js';
@@ -27,11 +27,13 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
     throw new BlitzError('INVALID_ARGUMENT', `MCP server ${config.name} is not a stdio server`);
   }
   const platform = deps.platform ?? process.platform;
-  const line = commandLine(transport.command, transport.args, platform);
+  const env = childEnv(deps.parentEnv ?? process.env, platform, transport.env);
+  const command = platform === 'win32' ? resolveWindowsCommand(transport.command, env) : transport.command;
+  const line = commandLine(command, transport.args, platform);
   const launch = config.sandbox ? deps.sandbox.wrap(config.name, line, deps.workspaceDir) : { ...line, leaderIsWrapper: false };
   return OwnedProcess.spawn({
     ...launch,
-    env: childEnv(deps.parentEnv ?? process.env, platform, transport.env),
+    env,
     cwd: transport.cwd ?? deps.workspaceDir,
     platform,
     clock: deps.clock,
