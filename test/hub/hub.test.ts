@@ -269,14 +269,21 @@ describe('the aggregated MCP endpoint over streamable HTTP', () => {
 
 describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
   /** A raw upgrade request; resolves to the socket on 101, or to the refusal's status and body. */
-  function upgrade(opts: { path?: string; token?: string; protocol?: string; host?: string } = {}): Promise<{ socket: net.Socket } | { status: number; body: string }> {
+  function upgrade(opts: { path?: string; token?: string; protocol?: string; host?: string; method?: string; origin?: string } = {}): Promise<{ socket: net.Socket } | { status: number; body: string }> {
     const { port, token } = daemon!.state;
     return new Promise((resolve, reject) => {
       const req = http.request({
         host: '127.0.0.1',
         port,
+        method: opts.method ?? 'GET',
         path: opts.path ?? `/mcp?workspace=${encodeURIComponent(workspace)}`,
-        headers: { connection: 'Upgrade', upgrade: opts.protocol ?? 'blitz-mcp-lines', authorization: `Bearer ${opts.token ?? token}`, host: opts.host ?? `127.0.0.1:${port}` },
+        headers: {
+          connection: 'Upgrade',
+          upgrade: opts.protocol ?? 'blitz-mcp-lines',
+          authorization: `Bearer ${opts.token ?? token}`,
+          host: opts.host ?? `127.0.0.1:${port}`,
+          ...(opts.origin ? { origin: opts.origin } : {}),
+        },
         agent: false,
       });
       req.once('upgrade', (_res, socket) => resolve({ socket: socket as net.Socket }));
@@ -303,11 +310,13 @@ describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
     return received;
   }
 
-  it('is guarded like any request: token, Host, protocol and path', async () => {
+  it('is guarded like any request: token, Host, Origin, method, protocol and path', async () => {
     await start(fixture('fix', 'env-dump', 'auto_approve = true'));
     expect(await upgrade({ token: 'wrong' })).toMatchObject({ status: 401, body: expect.stringContaining('missing or wrong bearer token') });
     expect(await upgrade({ host: 'evil.example:80' })).toMatchObject({ status: 403, body: expect.stringContaining('is not this daemon') });
-    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only to blitz-mcp-lines') });
+    expect(await upgrade({ origin: 'https://evil.example' })).toMatchObject({ status: 403, body: expect.stringContaining('requests from https://evil.example are not allowed') });
+    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only a GET, only to blitz-mcp-lines') });
+    expect(await upgrade({ method: 'POST' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only a GET') });
     expect(await upgrade({ path: '/v1/status' })).toMatchObject({ status: 404 });
     expect(await upgrade({ path: `/mcp?mode=write-all` })).toMatchObject({ status: 400, body: expect.stringContaining('unknown mode write-all') });
     expect(await daemon!.client.listWorkspaces()).toEqual([]);

@@ -123,7 +123,7 @@ export class HubEndpoint {
    * connection is the session, from its first line to its close.
    */
   async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
-    if (req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) throw new HttpError(400, 'INVALID_ARGUMENT', `/mcp upgrades only to ${MCP_LINES_PROTOCOL}`);
+    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) throw new HttpError(400, 'INVALID_ARGUMENT', `/mcp upgrades only a GET, only to ${MCP_LINES_PROTOCOL}`);
     const query = parseQuery(url);
     if (typeof query === 'string') throw new HttpError(400, 'INVALID_ARGUMENT', query);
     const hub = await this.#hubFor(query);
@@ -133,7 +133,11 @@ export class HubEndpoint {
     transport.onclose = () => this.#ended(id, hub);
     // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
-    await hub.server.connect(transport);
+    // Past the 101 the connection speaks lines: a failure now closes it rather than answer in HTTP.
+    await hub.server.connect(transport).catch(async (err: unknown) => {
+      this.#opts.log.error('a blitz connect session failed to start', { session: id, error: (err as Error).message });
+      await transport.close();
+    });
   }
 
   async #open(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {

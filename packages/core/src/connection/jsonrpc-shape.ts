@@ -22,5 +22,5 @@ export function answerId(message: JSONRPCMessage): RequestId | undefined {
 export function looksLikeMessage(value: unknown): value is JSONRPCMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const m = value as Record<string, unknown>;
-  return m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'id' in m);
+  return m.jsonrpc === '2.0' && (typeof m.method === 'string' || ('id' in m && ('result' in m || 'error' in m)));
 }

@@ -31,8 +31,8 @@ export class StdioBridge {
   #initialized = false;
   /** Requests written to the current connection and not answered, by id. */
   readonly #inFlight = new Map<RequestId, JSONRPCRequest>();
-  /** The bridge's own re-initialize, answered by the daemon and not passed on. */
-  readonly #waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
+  /** The bridge's own re-initialize, answered by the daemon and not passed on; by the connection it was sent on. */
+  readonly #waiting = new Map<RequestId, { upstream: JsonLinesTransport; answered(message: JSONRPCMessage): void }>();
   #reinitCount = 0;
   #closed = false;
   readonly done: Promise<void>;
@@ -94,6 +94,7 @@ export class StdioBridge {
   }
 
   #connect(first: JSONRPCMessage): Promise<JsonLinesTransport> {
+    if (this.#closed) return Promise.reject(new Error('blitz connect is closing'));
     if (this.#upstream) return Promise.resolve(this.#upstream);
     this.#connecting ??= (async () => {
       const upstream = await this.#opts.open(await this.#opts.daemon(), this.#opts.query);
@@ -121,7 +122,7 @@ export class StdioBridge {
   async #reinitialize(upstream: JsonLinesTransport): Promise<void> {
     const id = `${REINIT_PREFIX}${++this.#reinitCount}`;
     const answered = new Promise<void>((resolve, reject) => {
-      this.#waiting.set(id, (message) => ('error' in message ? reject(new Error(message.error.message)) : resolve()));
+      this.#waiting.set(id, { upstream, answered: (message) => ('error' in message ? reject(new Error(message.error.message)) : resolve()) });
     });
     await upstream.send({ ...this.#initialize!, id });
     await answered;
@@ -134,7 +135,7 @@ export class StdioBridge {
       const waiter = this.#waiting.get(answered);
       if (waiter) {
         this.#waiting.delete(answered);
-        waiter(message);
+        waiter.answered(message);
         return;
       }
       this.#inFlight.delete(answered);
@@ -144,8 +145,11 @@ export class StdioBridge {
 
   /** A connection to the daemon closed: what it had accepted will never be answered; say so now. */
   #lost(upstream: JsonLinesTransport): void {
-    for (const [id, waiter] of this.#waiting) waiter({ jsonrpc: '2.0', id, error: { code: -32000, message: 'the daemon closed the connection' } });
-    this.#waiting.clear();
+    for (const [id, waiter] of this.#waiting) {
+      if (waiter.upstream !== upstream) continue;
+      this.#waiting.delete(id);
+      waiter.answered({ jsonrpc: '2.0', id, error: { code: -32000, message: 'the daemon closed the connection' } });
+    }
     if (upstream !== this.#upstream) return;
     this.#upstream = undefined;
     for (const request of this.#inFlight.values()) {
