@@ -315,8 +315,11 @@ describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
     expect(await upgrade({ token: 'wrong' })).toMatchObject({ status: 401, body: expect.stringContaining('missing or wrong bearer token') });
     expect(await upgrade({ host: 'evil.example:80' })).toMatchObject({ status: 403, body: expect.stringContaining('is not this daemon') });
     expect(await upgrade({ origin: 'https://evil.example' })).toMatchObject({ status: 403, body: expect.stringContaining('requests from https://evil.example are not allowed') });
-    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only a GET, only to blitz-mcp-lines') });
-    expect(await upgrade({ method: 'POST' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only a GET') });
+    expect(await upgrade({ method: 'POST' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only a GET, only to blitz-mcp-lines') });
+    // An upgrade Blitz does not offer is declined: the request is served as plain HTTP/1.1, guarded as ever.
+    expect(await upgrade({ protocol: 'h2c', path: '/v1/health' })).toEqual({ status: 200, body: '{"ok":true}' });
+    expect(await upgrade({ protocol: 'h2c', path: '/v1/health', token: 'wrong' })).toMatchObject({ status: 401 });
+    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({ status: 400, body: expect.stringContaining('no session; send initialize first') });
     expect(await upgrade({ path: '/v1/status' })).toMatchObject({ status: 404 });
     expect(await upgrade({ path: `/mcp?mode=write-all` })).toMatchObject({ status: 400, body: expect.stringContaining('unknown mode write-all') });
     expect(await daemon!.client.listWorkspaces()).toEqual([]);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
   blitzPaths,
@@ -20,7 +20,7 @@ import {
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
-import { daemonStatePath, type DaemonState, type StatusResponse } from '@blitz/client';
+import { daemonStatePath, MCP_LINES_PROTOCOL, type DaemonState, type StatusResponse } from '@blitz/client';
 import { controlApi } from './http/control-api.js';
 import { HttpError, toErrorResponse } from './http/http-error.js';
 import { guardRequest } from './http/request-guard.js';
@@ -335,6 +335,18 @@ export class Daemon {
   /** `/mcp` upgraded for `blitz connect`; a refusal is a plain HTTP answer before the connection closes. */
   async #upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => undefined);
+    if (req.method === 'GET' && req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) {
+      // An upgrade we do not offer (h2c, websocket): a client may not insist, so the request is
+      // served as plain HTTP/1.1, as it would be without our upgrade listener.
+      const res = new http.ServerResponse(req);
+      res.assignSocket(socket as Socket);
+      res.shouldKeepAlive = false;
+      res.once('finish', () => {
+        res.detachSocket(socket as Socket);
+        socket.end();
+      });
+      return this.#handle(req, res);
+    }
     try {
       guardRequest(req, this.#port, this.token);
       const url = new URL(req.url ?? '/', this.url);
