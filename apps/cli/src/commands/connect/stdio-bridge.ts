@@ -74,6 +74,8 @@ export class StdioBridge {
       try {
         upstream = await this.#connect(message);
       } catch (err) {
+        // A daemon on its way out may refuse the connection; the next look may find (or start) another.
+        if (attempt === 1 && !this.#closed) continue;
         if (id !== undefined) await this.#fail(id, `Blitz daemon unavailable: ${(err as Error).message}`);
         return;
       }

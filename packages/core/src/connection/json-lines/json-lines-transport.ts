@@ -9,6 +9,12 @@ import { MessageLines } from '../stdio/message-lines.js';
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
 
+/** The answer to a line that is not a message, by what is wrong with it. */
+const REFUSALS = {
+  'not JSON': { code: -32700, message: 'Parse error: a line that is not JSON' },
+  'not JSON-RPC': { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
+} as const;
+
 export interface JsonLinesOptions {
   /** The largest message read from the peer; a larger one is skipped as it streams, never held whole. */
   maxMessageBytes: number;
@@ -102,7 +108,7 @@ export class JsonLinesTransport implements Transport {
   #onData(chunk: Buffer): void {
     for (const item of this.#lines.push(chunk)) {
       if ('oversize' in item) this.#onOversize(item.oversize);
-      else if ('invalid' in item) this.#refuse(null, item.invalid === 'not JSON' ? -32700 : -32600, item.invalid === 'not JSON' ? 'Parse error: a line that is not JSON' : 'Invalid Request: not a JSON-RPC 2.0 message');
+      else if ('invalid' in item) this.#refuse(null, REFUSALS[item.invalid].code, REFUSALS[item.invalid].message);
       else this.onmessage?.(item.message);
     }
   }
