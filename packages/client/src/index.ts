@@ -2,3 +2,4 @@ export * from './api-types.js';
 export { ApiError, BlitzClient, type ClientOptions } from './blitz-client.js';
 export { daemonStatePath, isProcessAlive, readDaemonState } from './daemon-state.js';
 export { acquirePidLock, processStart, type PidLock } from './pid-lock.js';
+export { formatDelay } from './format-delay.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDelay, serverTitle, shortError } from './server-title.js';
+import { serverTitle, shortError } from './server-title.js';
 
 describe('server titles', () => {
   it('says what needs attention, nothing else', () => {
@@ -15,15 +15,5 @@ describe('server titles', () => {
   it('keeps an error to its first non-empty line, squeezed and cut', () => {
     expect(shortError('\n  spawn   npx ENOENT \nstack')).toBe('spawn npx ENOENT');
     expect(shortError('x'.repeat(100), 10)).toBe('xxxxxxxxx…');
-  });
-
-  it.each([
-    [0, '0s'],
-    [200, '1s'],
-    [30_000, '30s'],
-    [150_000, '2m30s'],
-    [3_720_000, '1h2m'],
-  ])('formatDelay(%i) = %s', (ms, expected) => {
-    expect(formatDelay(ms)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import type { GlobalServerStatus } from '@blitz/client';
+import { formatDelay, type GlobalServerStatus } from '@blitz/client';
 
 const ERROR_CHARS = 60;
 
@@ -47,15 +47,3 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
-/**
- * A delay as users read it: `15s`, `2m30s`, `1h2m`, the same wording as the CLI (core's
- * `formatDelay`, which the tray may not import). Rounded up: never `0s` while still paused.
- */
-export function formatDelay(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  const parts = [hours > 0 ? `${hours}h` : '', minutes > 0 ? `${minutes}m` : '', seconds > 0 ? `${seconds}s` : ''];
-  return parts.join('') || '0s';
-}

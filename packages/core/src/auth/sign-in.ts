@@ -2,7 +2,7 @@ import readline from 'node:readline';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { formatDelay } from '../breaker/format-delay.js';
+import { formatDelay } from '@blitz/client';
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { urlProblem } from '../config/url-rules.js';

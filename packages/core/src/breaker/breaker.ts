@@ -10,7 +10,7 @@ import {
   type BreakerState,
 } from './breaker-policy.js';
 import { sameStatus, toStatus, type BreakerStatus } from './breaker-status.js';
-import { formatDelay } from './format-delay.js';
+import { formatDelay } from '@blitz/client';
 
 export type BreakerNoticeKind = BreakerEffect['kind'];
 

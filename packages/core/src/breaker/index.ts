@@ -11,7 +11,6 @@ export {
   type Transition,
 } from './breaker-policy.js';
 export { offersTools, sameStatus, toStatus, type BreakerStatus } from './breaker-status.js';
-export { formatDelay } from './format-delay.js';
 export {
   Breaker,
   BREAKER_OPEN,

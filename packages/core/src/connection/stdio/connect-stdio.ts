@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { formatDelay } from '../../breaker/format-delay.js';
+import { formatDelay } from '@blitz/client';
 import type { Clock } from '../../clock/clock.js';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
