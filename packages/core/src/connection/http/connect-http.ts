@@ -6,6 +6,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../../clock/clock.js';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
+import { withDeadline } from '../deadline.js';
 import type { Link } from '../link.js';
 import { connectFailure, initializeTimeout } from './http-failure.js';
 import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
@@ -112,7 +113,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
       closing ??= (async () => {
         closedByUs = true;
         // A server that forgot us (404) or hangs must not stop us from letting go.
-        await race(transport.terminateSession(), clock, DELETE_TIMEOUT_MS).catch(() => {});
+        await withDeadline(transport.terminateSession(), DELETE_TIMEOUT_MS, clock, () => new Error('DELETE took too long')).catch(() => {});
         await release();
       })();
       return closing;
@@ -149,20 +150,4 @@ async function handshake(
     timer?.cancel();
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-function race<T>(work: Promise<T>, clock: Clock, ms: number): Promise<T | undefined> {
-  return new Promise((resolve, reject) => {
-    const timer = clock.setTimeout(() => resolve(undefined), ms);
-    work.then(
-      (value) => {
-        timer.cancel();
-        resolve(value);
-      },
-      (err: unknown) => {
-        timer.cancel();
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
 }
