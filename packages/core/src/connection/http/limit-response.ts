@@ -57,13 +57,13 @@ function limitEvents(server: string, max: number, ids: RequestId[], onCut: (last
   let inEvent = 0;
   let last = 0;
   let lastEventId: string | undefined;
-  const decoder = new TextDecoder();
   const pass = (controller: TransformStreamDefaultController<Uint8Array>) => {
-    for (const part of held) controller.enqueue(part);
-    // The id the SDK will resume from, should it: the last one an event carried.
-    const id = /^id: ?(.*?)\r?$/m.exec(held.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode())?.[1];
-    if (id) lastEventId = id;
+    if (held.length === 0) return;
+    const event = Buffer.concat(held);
     held = [];
+    controller.enqueue(event);
+    // The id the SDK will resume from, should it: the last one an event carried.
+    lastEventId = eventId(event) || lastEventId;
   };
   return new TransformStream({
     transform(chunk, controller) {
@@ -92,6 +92,17 @@ function limitEvents(server: string, max: number, ids: RequestId[], onCut: (last
       pass(controller);
     },
   });
+}
+
+/** The value of an event's `id:` field; only that line is decoded. */
+function eventId(event: Buffer): string | undefined {
+  for (let at = 0; at < event.length; ) {
+    const newline = event.indexOf(0x0a, at);
+    const end = newline < 0 ? event.length : newline;
+    if (event.subarray(at, at + 3).toString() === 'id:') return event.subarray(at + 3, end).toString('utf8').replace(/^ /, '').replace(/\r$/, '');
+    at = end + 1;
+  }
+  return undefined;
 }
 
 /** The ids of the requests in a POST body the SDK sent (a string of one message or a batch). */
