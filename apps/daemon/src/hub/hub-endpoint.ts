@@ -128,7 +128,7 @@ export class HubEndpoint {
     if (typeof query === 'string') throw new HttpError(400, 'INVALID_ARGUMENT', query);
     const hub = await this.#hubFor(query);
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${MCP_LINES_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
-    const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, head });
+    const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, head, clock: this.#opts.clock });
     const id = randomUUID();
     transport.onclose = () => this.#ended(id, hub);
     // Listed first: a connection that closes at once then ends its session like any other.

@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../clock/fake-clock.js';
 import { isBlitzError } from '../../errors/blitz-error.js';
 import { JsonLinesTransport } from './json-lines-transport.js';
 
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 /** A real loopback connection: the transport on the accepted side, a raw socket as its peer. */
-async function connected(maxMessageBytes = 1024, head?: Buffer, flushMs?: number): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
+async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeClock): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
   // Half-open allowed, as Node's HTTP server does for the sockets it upgrades.
   const server = net.createServer({ allowHalfOpen: true });
   servers.push(server);
@@ -24,7 +25,7 @@ async function connected(maxMessageBytes = 1024, head?: Buffer, flushMs?: number
   sockets.push(peer);
   const socket = await accepted;
   sockets.push(socket);
-  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(flushMs === undefined ? {} : { flushMs }) });
+  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(clock ? { clock } : {}) });
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   transport.onmessage = (m) => received.push(m);
@@ -121,11 +122,17 @@ describe('JsonLinesTransport', () => {
   });
 
   it('close does not wait for ever on a peer that stopped reading', async () => {
-    const { transport, peer } = await connected(1024, undefined, 50);
+    const clock = new FakeClock();
+    const { transport, peer } = await connected(1024, undefined, clock);
     peer.pause();
     // More than the socket buffers hold, so the end cannot be flushed while the peer does not read.
     for (let i = 0; i < 64; i++) void transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(1024 * 1024) } }).catch(() => undefined);
-    await transport.close();
+    let closed = false;
+    const closing = transport.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    clock.advance(2_000);
+    await closing;
     expect(transport.closed).toBe(true);
     expect(sockets[1]!.destroyed).toBe(true);
   });

@@ -1,6 +1,7 @@
 import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { systemClock, type Clock } from '../../clock/clock.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../batch-writes.js';
 import { oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';
@@ -20,7 +21,8 @@ export interface JsonLinesOptions {
   maxMessageBytes: number;
   /** Bytes read past the HTTP upgrade, already the first of the stream. */
   head?: Buffer;
-  /** How long `close()` waits for written lines to be flushed (default 2 s). */
+  /** `close()` waits this long on it for written lines to be flushed (default: the system clock, 2 s). */
+  clock?: Clock;
   flushMs?: number;
 }
 
@@ -42,6 +44,7 @@ export class JsonLinesTransport implements Transport {
   readonly #lines: MessageLines;
   readonly #maxBytes: number;
   readonly #head: Buffer | undefined;
+  readonly #clock: Clock;
   readonly #flushMs: number;
   #started = false;
   #closed = false;
@@ -53,6 +56,7 @@ export class JsonLinesTransport implements Transport {
     this.#maxBytes = options.maxMessageBytes;
     this.#lines = new MessageLines(() => this.#maxBytes);
     this.#head = options.head;
+    this.#clock = options.clock ?? systemClock;
     this.#flushMs = options.flushMs ?? 2_000;
   }
 
@@ -94,10 +98,9 @@ export class JsonLinesTransport implements Transport {
     if (!this.closed) {
       await new Promise<void>((resolve) => {
         // A peer that stopped reading must not hold the close (and a daemon's shutdown) forever.
-        const timer = setTimeout(resolve, this.#flushMs);
-        timer.unref();
+        const timer = this.#clock.setTimeout(resolve, this.#flushMs);
         this.#output.end(() => {
-          clearTimeout(timer);
+          timer.cancel();
           resolve();
         });
       });
