@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
+import { readBody } from './read-body.js';
 
 export interface RouteContext {
   params: Record<string, string>;
@@ -63,17 +64,11 @@ function match(pattern: string[], parts: string[]): Record<string, string> | und
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'INVALID_ARGUMENT', 'request body is larger than 1 MB');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
+  const body = await readBody(req, MAX_BODY_BYTES);
+  if ('tooLarge' in body) throw new HttpError(413, 'INVALID_ARGUMENT', `request body of ${body.tooLarge} bytes is larger than 1 MB`);
+  if (!body.text) return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(body.text);
   } catch (err) {
     throw new HttpError(400, 'INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`);
   }

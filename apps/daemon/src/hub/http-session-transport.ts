@@ -3,6 +3,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { answerId, isRequest, looksLikeMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
+import { readBody } from '../http/read-body.js';
 
 /** The answer to one POST: plain JSON when the responses are all there is, SSE once anything else must go first. */
 interface PostStream {
@@ -194,24 +195,14 @@ export class BodyError extends Error {
 }
 
 /** The POST body as JSON, at most 4 MB; a `BodyError` otherwise. */
-export function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_CLIENT_MESSAGE_BYTES) chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      if (size > MAX_CLIENT_MESSAGE_BYTES) return reject(new BodyError(413, -32600, `Invalid Request: a body of ${size} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`));
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks, size).toString('utf8')));
-      } catch {
-        reject(new BodyError(400, -32700, 'Parse error: the body is not JSON'));
-      }
-    });
-  });
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req, MAX_CLIENT_MESSAGE_BYTES);
+  if ('tooLarge' in body) throw new BodyError(413, -32600, `Invalid Request: a body of ${body.tooLarge} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`);
+  try {
+    return JSON.parse(body.text);
+  } catch {
+    throw new BodyError(400, -32700, 'Parse error: the body is not JSON');
+  }
 }
 
 /** Answers a POST whose body could not be taken. */
