@@ -1,4 +1,5 @@
 import type { Notice, NoticeKind } from '@blitz/client';
+import { Listeners } from '../listeners.js';
 
 /** What the daemon reports; the feed gives it an id and an ISO time. */
 export interface NoticeInput {
@@ -30,14 +31,13 @@ const DEFAULT_LIMIT = 100;
  */
 export class NoticeFeed {
   readonly #limit: number;
-  readonly #onError: ((error: unknown) => void) | undefined;
   readonly #kept: Notice[] = [];
-  readonly #listeners = new Set<NoticeListener>();
+  readonly #listeners: Listeners<Notice>;
   #lastId = 0;
 
   constructor(options: NoticeFeedOptions = {}) {
     this.#limit = Math.max(1, options.limit ?? DEFAULT_LIMIT);
-    this.#onError = options.onError;
+    this.#listeners = new Listeners('notice listeners', options.onError);
   }
 
   /** The highest id given so far (0 before the first), for the next `?after=`. */
@@ -52,7 +52,7 @@ export class NoticeFeed {
     this.#lastId = notice.id;
     this.#kept.push(notice);
     if (this.#kept.length > this.#limit) this.#kept.splice(0, this.#kept.length - this.#limit);
-    this.#deliver(notice);
+    this.#listeners.emit(notice);
     return notice;
   }
 
@@ -68,26 +68,6 @@ export class NoticeFeed {
 
   /** Calls `listener` with every notice pushed from now on; returns the unsubscribe. */
   subscribe(listener: NoticeListener): () => void {
-    // A wrapper makes each subscription its own, even when one function subscribes twice.
-    const entry: NoticeListener = (notice) => listener(notice);
-    this.#listeners.add(entry);
-    return () => {
-      this.#listeners.delete(entry);
-    };
-  }
-
-  #deliver(notice: Notice): void {
-    const errors: unknown[] = [];
-    // A copy, so a listener that unsubscribes (or subscribes) while called changes nothing now.
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(notice);
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length === 0) return;
-    if (this.#onError) for (const error of errors) this.#onError(error);
-    else throw errors.length === 1 ? errors[0] : new AggregateError(errors, 'notice listeners failed');
+    return this.#listeners.add(listener);
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { BlitzError, systemClock, type Clock, type Timer } from '@blitz/core';
+import { Listeners } from '../listeners.js';
 import { DirectoryWatch } from './directory-watch.js';
 import { snapshot, statKey } from './file-snapshot.js';
 
@@ -55,7 +56,7 @@ export class FileWatcher {
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #files = new Map<string, Watched>();
   readonly #dirs = new Map<string, WatchedDirectory>();
-  readonly #listeners = new Set<ChangeListener>();
+  readonly #listeners: Listeners<string>;
   #poll: Timer | undefined;
   #closed = false;
 
@@ -65,6 +66,7 @@ export class FileWatcher {
     this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.#fsWatch = options.fsWatch ?? true;
     this.#onError = options.onError;
+    this.#listeners = new Listeners('file change listeners', options.onError);
   }
 
   /** Starts watching `file`, which may not exist yet, nor its folder. Watching twice is a no-op. */
@@ -92,11 +94,7 @@ export class FileWatcher {
 
   /** Calls `listener` with the absolute path of each file whose content changed; returns the unsubscribe. */
   onChange(listener: ChangeListener): () => void {
-    const entry: ChangeListener = (file) => listener(file);
-    this.#listeners.add(entry);
-    return () => {
-      this.#listeners.delete(entry);
-    };
+    return this.#listeners.add(listener);
   }
 
   /** Stops every watcher and timer; nothing is heard afterwards and the process may exit. */
@@ -166,7 +164,7 @@ export class FileWatcher {
     const changed = now.content !== watched.content;
     watched.stat = now.stat;
     watched.content = now.content;
-    if (changed) this.#emit(watched.file);
+    if (changed) this.#listeners.emit(watched.file);
   }
 
   #startPolling(): void {
@@ -190,19 +188,5 @@ export class FileWatcher {
       // A file with a check pending will be read anyway.
       if (!watched.timer && statKey(watched.file) !== watched.stat) this.#schedule(watched);
     }
-  }
-
-  #emit(file: string): void {
-    const errors: unknown[] = [];
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(file);
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length === 0) return;
-    if (this.#onError) for (const error of errors) this.#onError(error);
-    else throw errors.length === 1 ? errors[0] : new AggregateError(errors, 'file change listeners failed');
   }
 }
