@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -200,6 +201,27 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(progress.length).toBeGreaterThan(0);
     const elicited = await c.callTool({ name: 'trigger-elicitation-request', arguments: {} });
     expect(JSON.stringify(elicited)).toContain('Ada');
+  });
+
+  it("a server's own requests (MCP-37): sampling only where settings allow it, to the calling client; roots are the workspace; elicitation declined for a client that cannot answer", async () => {
+    await start(
+      stdio('sampler', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true\nsampling = true\nprefix = "s"') + stdio('plain', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true\nprefix = "p"'),
+    );
+    const asked: unknown[] = [];
+    const c = await client(via, {
+      sample: (params) => {
+        asked.push(params.messages[0]!.content);
+        return { role: 'assistant', model: 'hub-test', content: { type: 'text', text: 'sampled by the calling client' } };
+      },
+    });
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    // A server is offered sampling only with sampling = true; server-everything offers the tool only then.
+    expect(names).toContain('s__trigger-sampling-request');
+    expect(names).not.toContain('p__trigger-sampling-request');
+    expect(JSON.stringify(await c.callTool({ name: 's__trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain('sampled by the calling client');
+    expect(asked).toEqual([{ type: 'text', text: 'Resource trigger-sampling-request context: hello' }]);
+    expect(textOf(await c.callTool({ name: 'p__get-roots-list', arguments: {} }))).toContain(pathToFileURL(workspace).href);
+    expect(JSON.stringify(await c.callTool({ name: 'p__trigger-elicitation-request', arguments: {} }))).toContain('decline');
   });
 
   it('a client cancelling a call cancels it at the server, which carries on', async () => {

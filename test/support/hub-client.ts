@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, type CreateMessageRequest, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonState } from '@blitz/client';
 import { openDaemonStream } from '../../apps/cli/src/commands/connect/daemon-stream.js';
 
@@ -14,6 +14,8 @@ export interface HubClientOptions {
   via?: HubTransport;
   /** Answers approval questions (and servers' elicitations); without it the client cannot be asked. */
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
+  /** Answers servers' sampling requests; without it the client cannot sample. */
+  sample?: (params: CreateMessageRequest['params']) => CreateMessageResult;
 }
 
 /** A real SDK client on the daemon's `/mcp`, over streamable HTTP unless `via` says lines. */
@@ -21,10 +23,14 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
   const query = new URLSearchParams({ workspace: opts.workspace });
   if (opts.agent) query.set('agent', opts.agent);
   if (opts.mode) query.set('mode', opts.mode);
-  const client = new Client({ name: 'hub-test', version: '1.0.0' }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
+  const client = new Client({ name: 'hub-test', version: '1.0.0' }, { capabilities: { ...(opts.elicit ? { elicitation: {} } : {}), ...(opts.sample ? { sampling: {} } : {}) } });
   if (opts.elicit) {
     const elicit = opts.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));
+  }
+  if (opts.sample) {
+    const sample = opts.sample;
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => sample(request.params));
   }
   await client.connect(
     opts.via === 'lines'
