@@ -104,7 +104,9 @@ export class WorkspaceRegistry {
     const set = this.#deps.source.serversFor(workspace.root);
     this.#deps.onResolved?.(set.servers);
     workspace.trusted = set.trusted;
-    await workspace.manager.update({ servers: set.servers });
+    const { changed } = await workspace.manager.update({ servers: set.servers });
+    // Connected clients learn of a server switched on or added only once its tools are known.
+    if (workspace.clients > 0) workspace.manager.startInBackground(changed);
   }
 
   #idleMs(): number {

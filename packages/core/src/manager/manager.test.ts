@@ -77,6 +77,22 @@ describe('Manager', () => {
     expect(manager.states().find((s) => s.name === 'off')!.state).toBe('disabled');
   });
 
+  it('startInBackground starts the servers an update changed, without a listing; their tools reach the catalog, a failed start is a notice', async () => {
+    const broken: FakeServer = { ...tools('w'), failConnect: true };
+    const { manager, fake, events } = setup({ lazy: tools('x'), added: tools('y'), off: tools('z'), broken });
+    await manager.update({ servers: [server('lazy')] });
+    const { changed } = await manager.update({ servers: [server('lazy'), server('added'), server('off', { disabled: true }), server('broken')] });
+    events.length = 0;
+    manager.startInBackground(changed);
+    await expect.poll(() => manager.catalog().list().map((e) => e.exposedName)).toEqual(['y']);
+    // The hub tells clients of a status change as of a catalog change.
+    expect(events).toContainEqual({ type: 'status', status: expect.objectContaining({ name: 'added', state: 'connected', tools: ['y'] }) });
+    // Only what changed starts: an unchanged lazy server waits for a listing, a disabled one never runs.
+    expect(fake.connects.has('lazy')).toBe(false);
+    expect(fake.connects.has('off')).toBe(false);
+    await expect.poll(() => events.flatMap((e) => (e.type === 'notice' ? [e.notice.message] : []))).toEqual(['MCP server broken failed: MCP server broken refused the connection']);
+  });
+
   it('settings with errors change nothing and come back as problems', async () => {
     const { manager } = setup({ a: tools('x') });
     await manager.update({ servers: [server('a')] });

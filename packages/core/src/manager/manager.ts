@@ -108,6 +108,18 @@ export class Manager {
     return { problems, changed };
   }
 
+  /**
+   * Starts these servers now, in the background, each bounded by its startup timeout: a
+   * server switched on or added while clients are connected must not wait for a listing
+   * nobody will make. Once its tools are known the catalog changes (clients hear
+   * `list_changed`); a failed start is a breaker failure, so it becomes a notice.
+   */
+  startInBackground(names: readonly string[]): void {
+    for (const c of this.#connections) {
+      if (names.includes(c.name) && !c.config.disabled) void c.tools().catch(() => undefined);
+    }
+  }
+
   /** Every configured server, disabled ones included, in settings order (MCP-41/47). */
   states(): ServerStatus[] {
     return this.#connections.map((c) => c.status());
