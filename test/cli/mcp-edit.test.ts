@@ -27,6 +27,8 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
   it.each([
     ['add a command server', ['mcp', 'add', 'memory', '--env', 'MEMORY_FILE_PATH=/tmp/m.json', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-command.toml'],
     ['add a URL server', ['mcp', 'add', 'remote', 'https://mcp.example.com/mcp', '--header', 'Authorization: Bearer ${TOKEN}', '--prefix', 'rem', '--agents', 'main,reviewer', '--timeout', '20', '--auto-approve'], 'add-url.toml'],
+    ['add a server that keeps its own folders', ['mcp', 'add', 'files', '--no-roots', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv/data'], 'add-no-roots.toml'],
+    ['add a server with roots and writable paths', ['mcp', 'add', 'memory', '--roots', '~/src', '--roots', '/data', '--sandbox-write', '~/.local/share/memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-roots.toml'],
     ['remove a server with a sub-table', ['mcp', 'remove', 'github'], 'remove-github.toml'],
     ['remove the first server', ['mcp', 'remove', 'fs'], 'remove-fs.toml'],
     ['disable a server', ['mcp', 'disable', 'fs'], 'disable-fs.toml'],
@@ -68,6 +70,7 @@ describe('refusals change nothing', () => {
     ['a header on a command', ['mcp', 'add', 'h', 'npx', '--header', 'A: b'], /--header is only for URL/],
     ['a malformed --env, without echoing it', ['mcp', 'add', 'h', 'npx', '--env', 'sekrit-value'], /--env needs KEY=value$/m],
     ['no command', ['mcp', 'add', 'h'], /missing required argument/],
+    ['a relative root', ['mcp', 'add', 'r', '--roots', 'src', 'npx'], /roots: "src" is not an absolute path \(start it with "\/" or "~\/"\)/],
   ])('%s', async (_, args, message) => {
     fs.writeFileSync(settings, COMMENTED);
     const result = await runBlitz(args, { home });

@@ -13,7 +13,8 @@ import type { Callers } from './callers.js';
 /**
  * Answers a server's own requests (MCP-37): elicitation goes to the calling client when it
  * can answer, else is declined; sampling is forwarded only for servers with `sampling = true`
- * (only they are offered the capability); roots are the workspace directory.
+ * (only they are offered the capability); roots are the server's `roots` setting, the
+ * workspace directory by default, and not offered at all with `roots = false`.
  */
 export function prepareServerRequests(client: Client, config: ServerConfig, workspace: string, callers: Callers): void {
   const server = config.name;
@@ -30,7 +31,8 @@ export function prepareServerRequests(client: Client, config: ServerConfig, work
     }
     return caller.server.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId });
   });
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({
-    roots: [{ uri: pathToFileURL(workspace).href, name: workspace }],
+  const roots = config.roots;
+  if (roots !== false) client.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: (roots ?? [workspace]).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
   }));
 }

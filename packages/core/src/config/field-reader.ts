@@ -18,6 +18,11 @@ export class FieldReader {
     return this.#table[key] !== undefined;
   }
 
+  /** The raw value, to choose how to read a field that may take several shapes. */
+  peek(key: string): unknown {
+    return this.#table[key];
+  }
+
   /** Keys of the table that no reader asked for. */
   unread(): string[] {
     return Object.keys(this.#table).filter((k) => !this.#seen.has(k));

@@ -10,6 +10,7 @@ export * from './trust-store.js';
 export * from './resolve-server.js';
 export * from './effective-servers.js';
 export * from './url-rules.js';
+export * from './home-path.js';
 export * from './write-text-atomic.js';
 export * from './server-to-entry.js';
 export * from './settings-editor.js';

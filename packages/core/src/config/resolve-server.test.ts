@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveServer } from './resolve-server.js';
 import type { ServerConfig } from './server-config.js';
@@ -16,6 +18,14 @@ describe('resolveServer', () => {
     expect(resolved).toEqual({
       config: expect.objectContaining({ transport: { kind: 'stdio', command: '/opt/srv', args: ['--root', '/tmp'], env: { KEY: 'k' }, cwd: '/home/u' } }),
     });
+  });
+
+  it('expands ~ in roots and sandbox_write to the home folder', () => {
+    const home = os.homedir();
+    const resolved = resolveServer(server({ roots: ['~/src', '/data', '~'], sandboxWrite: ['~/.local/share/memory'] }), {});
+    expect(resolved.config.roots).toEqual([path.join(home, 'src'), '/data', home]);
+    expect(resolved.config.sandboxWrite).toEqual([path.join(home, '.local/share/memory')]);
+    expect(resolveServer(server({ roots: false }), {}).config.roots).toBe(false);
   });
 
   it('expands url, header values and the oauth client secret', () => {

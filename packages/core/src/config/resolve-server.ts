@@ -1,4 +1,5 @@
 import { expandEnv } from './expand-env.js';
+import { expandHome } from './home-path.js';
 import type { ServerConfig, ServerTransport } from './server-config.js';
 import { urlProblem } from './url-rules.js';
 
@@ -13,7 +14,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * Expands `${VAR}` references in command, args, env values, cwd, url, header values and the
- * OAuth client secret. A disabled server is not expanded: its missing variables block nothing.
+ * OAuth client secret, and `~` in `roots` and `sandbox_write`. A disabled server is not expanded: its missing variables block nothing.
  */
 export function resolveServer(config: ServerConfig, env: Env): ResolvedServer {
   if (config.disabled) return { config };
@@ -31,6 +32,8 @@ export function resolveServer(config: ServerConfig, env: Env): ResolvedServer {
       ? { kind: 'stdio', command: expand(t.command), args: t.args.map(expand), env: expandMap(t.env), ...(t.cwd === undefined ? {} : { cwd: expand(t.cwd) }) }
       : { kind: 'http', url: expand(t.url), headers: expandMap(t.headers) };
   const resolved: ServerConfig = { ...config, transport };
+  if (config.roots) resolved.roots = config.roots.map((p) => expandHome(p));
+  if (config.sandboxWrite) resolved.sandboxWrite = config.sandboxWrite.map((p) => expandHome(p));
   if (config.oauth) {
     resolved.oauth = { ...config.oauth };
     if (config.oauth.clientSecret !== undefined) resolved.oauth.clientSecret = expand(config.oauth.clientSecret);

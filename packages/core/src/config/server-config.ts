@@ -28,6 +28,8 @@ export interface ServerConfig {
   autoApprove: boolean;
   /** stdio only: run in the OS sandbox. */
   sandbox: boolean;
+  /** stdio, sandboxed: absolute paths the server may write besides its own temp folder (`~` expanded once resolved). */
+  sandboxWrite?: string[];
   prefix?: string;
   /** Empty: offered to the `main` agent only; `["*"]`: every agent. */
   agents: string[];
@@ -36,6 +38,12 @@ export interface ServerConfig {
   disabled: boolean;
   /** Forward the server's sampling requests to the calling client. */
   sampling: boolean;
+  /**
+   * What the server's `roots/list` answers: undefined = the workspace; `false` = the roots
+   * capability is not offered (a server then keeps the folders of its own arguments); a
+   * list = those absolute paths (`~` expanded once resolved).
+   */
+  roots?: string[] | false;
   oauth?: OAuthConfig;
   source: ServerSource;
 }

@@ -1,5 +1,6 @@
 import { FieldReader, isTable } from './field-reader.js';
 import { hasEnvReference } from './expand-env.js';
+import { absolutePathProblem } from './home-path.js';
 import { urlProblem } from './url-rules.js';
 import {
   DEFAULT_STARTUP_TIMEOUT_SECONDS,
@@ -16,7 +17,7 @@ export const PREFIX = /^[A-Za-z0-9_-]+$/;
 export const SERVER_FIELDS = [
   'name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'tools', 'enabled_tools', 'auto_approve', 'sandbox',
   'prefix', 'agents', 'timeout_seconds', 'tool_timeout_sec', 'startup_timeout_seconds', 'startup_timeout_sec',
-  'disabled', 'enabled', 'sampling', 'oauth',
+  'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'oauth',
 ] as const;
 
 const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server'];
@@ -75,6 +76,10 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   const autoApprove = r.boolean('auto_approve');
   const sandbox = r.boolean('sandbox');
   const sampling = r.boolean('sampling');
+  const roots = parseRoots(r, error);
+  const sandboxWrite = parsePaths(r, 'sandbox_write', error);
+  if (r.has('url') && sandboxWrite !== undefined) error('sandbox_write', 'is only for command (stdio) servers');
+  if (sandbox === false && sandboxWrite !== undefined) error('sandbox_write', 'has no effect with sandbox = false; keep one of them');
   const oauth = parseOAuth(r.table('oauth'), error, report);
   if (oauth && headers && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     error('headers', 'a static Authorization header cannot be combined with oauth; remove one of them');
@@ -101,7 +106,29 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   if (tools !== undefined) config.tools = tools;
   if (prefix !== undefined) config.prefix = prefix;
   if (oauth !== undefined) config.oauth = oauth;
+  if (roots !== undefined) config.roots = roots;
+  if (sandboxWrite !== undefined) config.sandboxWrite = sandboxWrite;
   return config;
+}
+
+/** `roots`: absent = the workspace, `false` = not offered, or a list of absolute paths. */
+function parseRoots(r: FieldReader, error: (f: string, m: string) => void): string[] | false | undefined {
+  if (!r.has('roots')) return undefined;
+  if (r.peek('roots') === true) {
+    error('roots', 'must be false (roots are not offered to the server) or an array of paths; leave it out for the workspace');
+    return undefined;
+  }
+  if (typeof r.peek('roots') === 'boolean') return r.boolean('roots') as false;
+  return parsePaths(r, 'roots', error);
+}
+
+/** An array of paths, each absolute once `~` is expanded. */
+function parsePaths(r: FieldReader, field: string, error: (f: string, m: string) => void): string[] | undefined {
+  const paths = r.strings(field);
+  if (paths === undefined) return undefined;
+  const problems = paths.map(absolutePathProblem).filter((p) => p !== undefined);
+  for (const problem of problems) error(field, problem);
+  return problems.length > 0 ? undefined : paths;
 }
 
 /** A field and its Codex alias: either may be used, not both. */

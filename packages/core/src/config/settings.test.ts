@@ -67,6 +67,20 @@ workspace_idle_minutes = 3
     ]);
   });
 
+  it('roots: absent is the workspace, false is none, a list is those paths; sandbox_write kept as written', () => {
+    const { settings, problems } = parseSettings(
+      '[[mcp.servers]]\nname = "a"\ncommand = "x"\n[[mcp.servers]]\nname = "b"\ncommand = "x"\nroots = false\n' +
+        '[[mcp.servers]]\nname = "c"\ncommand = "x"\nroots = ["~/src", "/data"]\nsandbox_write = ["~/.local/share/memory"]\n',
+      FILE,
+    );
+    expect(problems).toEqual([]);
+    expect(settings.servers.map((s) => [s.name, s.roots, s.sandboxWrite])).toEqual([
+      ['a', undefined, undefined],
+      ['b', false, undefined],
+      ['c', ['~/src', '/data'], ['~/.local/share/memory']],
+    ]);
+  });
+
   it('an empty file is empty settings', () => {
     expect(parseSettings('', FILE)).toMatchObject({ problems: [], settings: { servers: [] } });
   });
@@ -96,6 +110,13 @@ workspace_idle_minutes = 3
     ['contradiction', 'name = "a"\ncommand = "x"\ndisabled = true\nenabled = true', 'settings.toml:6: server "a", field "enabled": contradicts disabled = true; keep one of them'],
     ['oauth with static auth', 'name = "a"\nurl = "https://h/mcp"\nheaders = { Authorization = "Bearer x" }\noauth = { client_id = "c" }', 'settings.toml:5: server "a", field "headers": a static Authorization header cannot be combined with oauth; remove one of them'],
     ['literal client secret', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_secret = "s3cr3t" }', 'settings.toml:5: server "a", field "oauth.client_secret": must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself'],
+    ['roots = true', 'name = "a"\ncommand = "x"\nroots = true', 'settings.toml:5: server "a", field "roots": must be false (roots are not offered to the server) or an array of paths; leave it out for the workspace'],
+    ['a relative root', 'name = "a"\ncommand = "x"\nroots = ["/data", "src"]', 'settings.toml:5: server "a", field "roots": "src" is not an absolute path (start it with "/" or "~/")'],
+    ['another user\'s home', 'name = "a"\ncommand = "x"\nroots = ["~bob/src"]', 'settings.toml:5: server "a", field "roots": "~bob/src": only "~" and "~/…" (your home) are expanded, not another user\'s home'],
+    ['a root that is a number', 'name = "a"\ncommand = "x"\nroots = 3', 'settings.toml:5: server "a", field "roots": must be an array of strings, not the number 3'],
+    ['a relative writable path', 'name = "a"\ncommand = "x"\nsandbox_write = ["data"]', 'settings.toml:5: server "a", field "sandbox_write": "data" is not an absolute path (start it with "/" or "~/")'],
+    ['sandbox_write on a url', 'name = "a"\nurl = "https://h/mcp"\nsandbox_write = ["/d"]', 'settings.toml:5: server "a", field "sandbox_write": is only for command (stdio) servers'],
+    ['sandbox_write without the sandbox', 'name = "a"\ncommand = "x"\nsandbox = false\nsandbox_write = ["/d"]', 'settings.toml:6: server "a", field "sandbox_write": has no effect with sandbox = false; keep one of them'],
   ])('%s', (_, body, expected) => {
     const problems = problemsOf(`# servers\n[[mcp.servers]]\n${body}\n`);
     expect(problems.map((p) => p.replace('/home/u/.config/blitz/', ''))).toContain(expected);

@@ -274,8 +274,7 @@ export class ServerConnection {
       link = await this.#deps.connector(this.config, {
         workspace: this.#deps.workspace,
         deadlineMs,
-        // Sampling is offered only to servers whose settings allow it (MCP-37).
-        capabilities: { ...this.#deps.capabilities, ...(this.config.sampling ? { sampling: {} } : {}) },
+        capabilities: offeredCapabilities(this.#deps.capabilities, this.config),
         prepareClient: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
           client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }));
@@ -391,3 +390,12 @@ export class ServerConnection {
 }
 
 class SessionExpired extends Error {}
+
+/**
+ * What Blitz offers one server as a client: sampling only where its settings allow it
+ * (MCP-37); no roots for `roots = false`, so the server keeps the folders it was given.
+ */
+export function offeredCapabilities(base: ClientCapabilities | undefined, config: ServerConfig): ClientCapabilities {
+  const { roots, ...rest } = base ?? {};
+  return { ...rest, ...(config.sampling ? { sampling: {} } : {}), ...(roots && config.roots !== false ? { roots } : {}) };
+}

@@ -10,6 +10,9 @@ export interface AddOptions {
   autoApprove?: boolean;
   /** commander's `--no-sandbox` */
   sandbox?: boolean;
+  sandboxWrite?: string[];
+  /** `--roots PATH` (repeatable), or false for `--no-roots` */
+  roots?: string[] | false;
   disabled?: boolean;
 }
 
@@ -23,6 +26,7 @@ export function buildAddEntry(name: string, target: readonly string[], opts: Add
     if (rest.length > 0) throw new CliError(`a URL server takes no arguments; got ${rest.map((a) => JSON.stringify(a)).join(' ')}`);
     if (opts.env?.length) throw new CliError('--env is only for command (stdio) servers');
     if (opts.sandbox === false) throw new CliError('--no-sandbox is only for command (stdio) servers');
+    if (opts.sandboxWrite?.length) throw new CliError('--sandbox-write is only for command (stdio) servers');
     entry.url = first;
     const headers = parsePairs(opts.header ?? [], ':', '--header', "'Name: value'");
     if (Object.keys(headers).length) entry.headers = headers;
@@ -33,7 +37,10 @@ export function buildAddEntry(name: string, target: readonly string[], opts: Add
     const env = parsePairs(opts.env ?? [], '=', '--env', 'KEY=value');
     if (Object.keys(env).length) entry.env = env;
     if (opts.sandbox === false) entry.sandbox = false;
+    if (opts.sandboxWrite?.length) entry.sandbox_write = [...opts.sandboxWrite];
   }
+  if (opts.roots === false) entry.roots = false;
+  else if (opts.roots?.length) entry.roots = [...opts.roots];
   if (opts.prefix !== undefined) entry.prefix = opts.prefix;
   if (opts.agents !== undefined) entry.agents = opts.agents.split(',').map((a) => a.trim()).filter(Boolean);
   if (opts.timeout !== undefined) {

@@ -17,6 +17,9 @@ export function registerAdd(mcp: Command, ctx: CliContext): void {
     .option('--timeout <seconds>', 'timeout for one tool call (default 300)')
     .option('--auto-approve', 'run its tools without asking')
     .option('--no-sandbox', 'run a command server outside the OS sandbox')
+    .option('--sandbox-write <path>', 'a path the sandboxed server may write (repeatable)', collect, [])
+    .option('--roots <path>', "a root offered to the server instead of the workspace (repeatable)", collect, [])
+    .option('--no-roots', 'offer the server no roots, so it keeps the folders given in its arguments')
     .option('--disabled', 'add it turned off')
     // `blitz mcp add fs npx -y pkg`: options Blitz does not know belong to the server's command.
     .allowUnknownOption()

@@ -27,7 +27,10 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
         ctx.out(JSON.stringify(view, null, 2));
         return;
       }
-      const { name: _name, ...fields } = view;
+      const { name: _name, ...fields } = {
+        ...view,
+        roots: server.roots === undefined ? 'the workspace' : server.roots === false ? 'not offered (the server keeps the folders of its arguments)' : server.roots,
+      };
       const lines = Object.entries(fields).map(([key, value]) => `  ${`${key}:`.padEnd(25)}${show(value)}`);
       ctx.out([name, ...lines].join('\n'));
     });

@@ -24,6 +24,8 @@ export interface ServerEntry {
   readonly startup_timeout_seconds?: number;
   readonly disabled?: boolean;
   readonly sampling?: boolean;
+  readonly roots?: false | readonly string[];
+  readonly sandbox_write?: readonly string[];
   readonly oauth?: Readonly<Record<string, TomlValue>>;
   readonly [field: string]: TomlValue | undefined;
 }
@@ -40,12 +42,14 @@ export const SERVER_FIELD_ORDER = [
   'tools',
   'auto_approve',
   'sandbox',
+  'sandbox_write',
   'prefix',
   'agents',
   'timeout_seconds',
   'startup_timeout_seconds',
   'disabled',
   'sampling',
+  'roots',
   'oauth',
 ] as const;
 

@@ -22,6 +22,14 @@ describe('sandboxPaths', () => {
     });
   });
 
+  it('adds the server\'s sandbox_write paths to the writable ones', () => {
+    expect(sandboxPaths({ ...places, extraWritable: ['/home/ann/.local/share/memory', '/tmp'] }, () => false).writable).toEqual([
+      '/work/proj',
+      '/tmp',
+      '/home/ann/.local/share/memory',
+    ]);
+  });
+
   it('skips home folders without a home', () => {
     expect(sandboxPaths({ ...places, home: undefined }, () => true)).toEqual({
       writable: ['/work/proj', '/tmp'],
@@ -101,6 +109,15 @@ describe('createSandbox', () => {
     expect(wrapped.command).toBe('/usr/bin/bwrap');
     expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t'], hidden: [] }, 'node', ['s.js']));
     expect(wrapped.leaderIsWrapper).toBe(true);
+  });
+
+  it('binds sandbox_write paths on Linux, creating a missing one as a folder first', () => {
+    const made: string[] = [];
+    const sandbox = createSandbox({ ...base, warn: () => {}, platform: 'linux', which: () => '/usr/bin/bwrap', makeDir: (p) => made.push(p) });
+    const wrapped = sandbox.wrap('srv', line, '/w', ['/data/mem']);
+    expect(made).toEqual(['/data/mem']);
+    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t', '/data/mem'], hidden: [] }, 'node', ['s.js']));
+    expect(sandbox.writable('/w', ['/data/mem'])).toEqual(['/w', '/t', '/data/mem']);
   });
 
   it('refuses on Linux without bwrap, naming the server', () => {

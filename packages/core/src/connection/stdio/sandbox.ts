@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BlitzError } from '../../errors/blitz-error.js';
@@ -17,12 +17,14 @@ export interface SandboxPlaces {
   tmpDir: string;
   home: string | undefined;
   blitzHome: string;
+  /** The server's `sandbox_write` paths, absolute. */
+  extraWritable?: readonly string[];
 }
 
 /** Picks the paths for a sandbox; cache and secret folders count only if they exist. */
 export function sandboxPaths(places: SandboxPlaces, exists: (p: string) => boolean): SandboxPaths {
   const inHome = (...names: string[]) => (places.home ? names.map((n) => path.join(places.home!, n)) : []);
-  const writable = [places.workspace, places.tmpDir, ...inHome('.npm', '.cache').filter(exists)];
+  const writable = [places.workspace, places.tmpDir, ...inHome('.npm', '.cache').filter(exists), ...(places.extraWritable ?? [])];
   const hidden = [places.blitzHome, ...inHome('.ssh', '.aws', '.gnupg')].filter(exists);
   return { writable: [...new Set(writable)], hidden: [...new Set(hidden)] };
 }
@@ -90,6 +92,8 @@ export interface SandboxDeps {
   /** Finds an executable on PATH; defaults to a search of `process.env.PATH`. */
   which?: (name: string) => string | undefined;
   exists?: (p: string) => boolean;
+  /** Creates a missing `sandbox_write` folder (bubblewrap binds only what exists). */
+  makeDir?: (p: string) => void;
 }
 
 /** A command line inside the sandbox. */
@@ -100,7 +104,10 @@ export interface SandboxedLine extends CommandLine {
 
 /** Wraps a server's command line in the platform's sandbox. */
 export interface Sandbox {
-  wrap(serverName: string, line: CommandLine, workspace: string): SandboxedLine;
+  /** `extraWritable`: the server's `sandbox_write` paths; a missing one is created as a folder first. */
+  wrap(serverName: string, line: CommandLine, workspace: string, extraWritable?: readonly string[]): SandboxedLine;
+  /** Where a server of `workspace` may write (real paths), to explain a write the sandbox refused. */
+  writable(workspace: string, extraWritable?: readonly string[]): string[];
 }
 
 /** The platform's sandbox, or a pass-through that warns once where there is none. */
@@ -110,24 +117,27 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
   const which = deps.which ?? ((name: string) => findOnPath(name, process.env.PATH ?? ''));
   // Sandboxes match real paths: /tmp is /private/tmp on macOS, a workspace may be a symlink.
   const real = (p: string) => (exists(p) ? realpathSync.native(p) : p);
-  const paths = (workspace: string): SandboxPaths => {
-    const places = { workspace, tmpDir: deps.tmpDir ?? os.tmpdir(), home: 'home' in deps ? deps.home : os.homedir(), blitzHome: deps.blitzHome };
+  const makeDir = deps.makeDir ?? ((p: string) => mkdirSync(p, { recursive: true, mode: 0o700 }));
+  const paths = (workspace: string, extraWritable: readonly string[] = []): SandboxPaths => {
+    const places = { workspace, tmpDir: deps.tmpDir ?? os.tmpdir(), home: 'home' in deps ? deps.home : os.homedir(), blitzHome: deps.blitzHome, extraWritable };
     const chosen = sandboxPaths(places, exists);
     return { writable: chosen.writable.map(real), hidden: chosen.hidden.map(real) };
   };
   let warned = false;
 
   return {
-    wrap(serverName, line, workspace) {
+    writable: (workspace, extraWritable) => paths(workspace, extraWritable).writable,
+    wrap(serverName, line, workspace, extraWritable = []) {
       switch (platform) {
         case 'linux': {
           const bwrap = which('bwrap');
           if (!bwrap) throw sandboxUnavailable(serverName);
-          return { command: bwrap, args: bwrapArgs(paths(workspace), line.command, line.args), leaderIsWrapper: true };
+          for (const p of extraWritable) if (!exists(p)) makeDir(p);
+          return { command: bwrap, args: bwrapArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: true };
         }
         case 'darwin':
           // sandbox-exec execs the command in its place: no wrapper process remains.
-          return { command: '/usr/bin/sandbox-exec', args: sandboxExecArgs(paths(workspace), line.command, line.args), leaderIsWrapper: false };
+          return { command: '/usr/bin/sandbox-exec', args: sandboxExecArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: false };
         default:
           if (!warned) {
             warned = true;

@@ -30,7 +30,7 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
   const env = childEnv(deps.parentEnv ?? process.env, platform, transport.env);
   const command = platform === 'win32' ? resolveWindowsCommand(transport.command, env) : transport.command;
   const line = commandLine(command, transport.args, platform);
-  const launch = config.sandbox ? deps.sandbox.wrap(config.name, line, deps.workspaceDir) : { ...line, leaderIsWrapper: false };
+  const launch = config.sandbox ? deps.sandbox.wrap(config.name, line, deps.workspaceDir, config.sandboxWrite) : { ...line, leaderIsWrapper: false };
   return OwnedProcess.spawn({
     ...launch,
     env,
