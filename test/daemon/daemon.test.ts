@@ -176,7 +176,7 @@ describe('the daemon over real HTTP', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`a Blitz daemon is already running (pid ${daemon.child.pid}, http://127.0.0.1:${daemon.state.port})`);
     const start = await runBlitz(['daemon', 'start'], { home });
-    expect(start).toMatchObject({ code: 0, stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}) on http://127.0.0.1:${daemon.state.port}\n` });
+    expect(start).toMatchObject({ code: 0, stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}, version ${daemon.state.version}) on http://127.0.0.1:${daemon.state.port}\n` });
   });
 
   it('servers a killed daemon left running are ended by the next daemon', async () => {
@@ -226,7 +226,7 @@ describe('the daemon over real HTTP', () => {
   it('blitz daemon start/status/stop in the background, and mcp list shows live states', async () => {
     const start = await runBlitz(['daemon', 'start'], { home });
     expect(start.code).toBe(0);
-    expect(start.stdout).toMatch(/^Started Blitz daemon \(pid \d+\) on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(start.stdout).toMatch(/^Started Blitz daemon \(pid \d+, version [\w.-]+\) on http:\/\/127\.0\.0\.1:\d+\n$/);
     const status = await runBlitz(['daemon', 'status'], { home });
     expect(status.stdout).toMatch(/^The Blitz daemon is running \(pid \d+, version .+\) on http:\/\/127\.0\.0\.1:\d+, 0 open workspaces\.\n$/);
     await runBlitz(['mcp', 'restart', 'steady', '--workspace', workspace], { home });

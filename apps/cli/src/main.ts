@@ -7,7 +7,7 @@ import { createProgram } from './program.js';
 
 const ctx = processContext();
 try {
-  await createProgram(ctx).parseAsync(process.argv);
+  await (await createProgram(ctx)).parseAsync(process.argv);
 } catch (err) {
   if (err instanceof ApiError) {
     ctx.err(`blitz: ${err.message}`);

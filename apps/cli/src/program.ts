@@ -1,29 +1,41 @@
 import { Command } from 'commander';
 import type { CliContext } from './context.js';
-import { registerMcp } from './commands/mcp/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerTrust } from './commands/trust/trust.js';
-import { registerDaemon } from './commands/daemon/index.js';
-import { registerDoctor } from './commands/doctor/index.js';
-import { registerTray } from './commands/tray/index.js';
-import { registerAutostart } from './commands/autostart/index.js';
-import { registerConnect } from './commands/connect/index.js';
 import { VERSION } from './version.js';
 
-export function createProgram(ctx: CliContext): Command {
+type Register = (program: Command, ctx: CliContext) => void;
+
+/**
+ * Each top-level command's module, loaded only when that command runs: `blitz connect`, which
+ * clients start again and again, loads the bridge alone — not the tray, OAuth, the keychain
+ * or the daemon (bench/startup.mjs measures it). Help and unknown commands load them all.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  mcp: async () => (await import('./commands/mcp/index.js')).registerMcp,
+  config: async () => (await import('./commands/config/index.js')).registerConfig,
+  trust: async () => (await import('./commands/trust/trust.js')).registerTrust,
+  daemon: async () => (await import('./commands/daemon/index.js')).registerDaemon,
+  doctor: async () => (await import('./commands/doctor/index.js')).registerDoctor,
+  tray: async () => (await import('./commands/tray/index.js')).registerTray,
+  autostart: async () => (await import('./commands/autostart/index.js')).registerAutostart,
+  connect: async () => (await import('./commands/connect/index.js')).registerConnect,
+};
+
+/** The commands `argv` needs: the one it names, none for `--version`, all for anything else. */
+export function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[2];
+  if (first === '-V' || first === '--version') return [];
+  if (first !== undefined && Object.hasOwn(COMMANDS, first)) return [first];
+  return Object.keys(COMMANDS);
+}
+
+export async function createProgram(ctx: CliContext, argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('blitz')
     .description('Blitz: one daemon that owns your MCP servers and offers them to every MCP client.')
     .version(VERSION)
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
     .exitOverride();
-  registerMcp(program, ctx);
-  registerConfig(program, ctx);
-  registerTrust(program, ctx);
-  registerDaemon(program, ctx);
-  registerDoctor(program, ctx);
-  registerTray(program, ctx);
-  registerAutostart(program, ctx);
-  registerConnect(program, ctx);
+  const registers = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, ctx);
   return program;
 }

@@ -25,7 +25,7 @@ describe('openDaemonStream', () => {
   it('a daemon of another version that refuses the upgrade: the error says to restart it', async () => {
     const state = await oldDaemon('0.0.1');
     await expect(openDaemonStream(state, new URLSearchParams())).rejects.toThrow(
-      `the daemon refused the connection (HTTP 400): Bad Request: no session; send initialize first; the running daemon is Blitz 0.0.1 and this is ${VERSION}: restart it (blitz daemon stop; blitz connect then starts this one)`,
+      `the daemon refused the connection (HTTP 400): Bad Request: no session; send initialize first; the running daemon is Blitz 0.0.1, older than this blitz (${VERSION}): restart it with \`blitz daemon restart\``,
     );
   });
 

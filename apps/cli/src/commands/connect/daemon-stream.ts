@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { JsonLinesTransport } from '@blitz/core';
 import { MCP_LINES_PROTOCOL, type DaemonState } from '@blitz/client';
+import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
 
 /**
@@ -26,8 +27,8 @@ export function openDaemonStream(state: DaemonState, query: URLSearchParams): Pr
       res.on('data', (d: Buffer) => (body += d.toString()));
       res.on('end', () => {
         // A daemon from before this release answers the upgrade as a plain request.
-        const stale = state.version === VERSION ? '' : `; the running daemon is Blitz ${state.version} and this is ${VERSION}: restart it (blitz daemon stop; blitz connect then starts this one)`;
-        reject(new Error(`the daemon refused the connection (HTTP ${res.statusCode}): ${reasonOf(body)}${stale}`));
+        const stale = daemonVersionNote(state.version, VERSION);
+        reject(new Error(`the daemon refused the connection (HTTP ${res.statusCode}): ${reasonOf(body)}${stale ? `; ${stale}` : ''}`));
       });
     });
     req.once('error', reject);

@@ -4,6 +4,8 @@ import { JsonLinesTransport } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import type { CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';
+import { daemonVersionNote } from '../../daemon-version.js';
+import { VERSION } from '../../version.js';
 import { openDaemonStream } from './daemon-stream.js';
 import { StdioBridge } from './stdio-bridge.js';
 
@@ -17,9 +19,17 @@ export function registerConnect(program: Command, ctx: CliContext): void {
     .action(async (opts: { workspace?: string; agent: string; mode?: string }) => {
       const query = new URLSearchParams({ workspace: path.resolve(ctx.cwd, opts.workspace ?? '.'), agent: opts.agent });
       if (opts.mode) query.set('mode', opts.mode);
+      // Said once per daemon: the bridge finds the daemon again after each restart.
+      let told: number | undefined;
       const bridge = new StdioBridge({
         client: new JsonLinesTransport({ input: process.stdin, output: process.stdout }, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES }),
-        daemon: async () => (await startDaemon(ctx)).state,
+        daemon: async () => {
+          const { state } = await startDaemon(ctx);
+          const note = daemonVersionNote(state.version, VERSION);
+          if (note && told !== state.pid) ctx.err(`blitz connect: ${note}`);
+          told = state.pid;
+          return state;
+        },
         open: openDaemonStream,
         query,
         // stdout carries the protocol: anything human goes to stderr.

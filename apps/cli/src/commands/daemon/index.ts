@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { isProcessAlive, readDaemonState } from '@blitz/client';
-import { runDaemon } from '@blitz/daemon';
+import { isProcessAlive, readDaemonState, type DaemonState } from '@blitz/client';
 import { CliError, type CliContext } from '../../context.js';
 import { connectToDaemon, startDaemon } from '../../daemon-connection.js';
+import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
 
 export function registerDaemon(program: Command, ctx: CliContext): void {
@@ -10,6 +10,8 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
     .command('daemon')
     .description('run the Blitz daemon in the foreground (start|stop|status: in the background)')
     .action(async () => {
+      // Loaded here: every other command only talks to a daemon.
+      const { runDaemon } = await import('@blitz/daemon');
       process.exitCode = await runDaemon({ version: VERSION });
     });
 
@@ -18,7 +20,22 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
     .description('start the daemon in the background (output in $BLITZ_HOME/logs)')
     .action(async () => {
       const { state, started } = await startDaemon(ctx);
-      ctx.out(`${started ? 'Started' : 'Already running:'} Blitz daemon (pid ${state.pid}) on http://127.0.0.1:${state.port}`);
+      ctx.out(`${started ? 'Started' : 'Already running:'} Blitz daemon (pid ${state.pid}, version ${state.version}) on http://127.0.0.1:${state.port}`);
+      const note = started ? undefined : daemonVersionNote(state.version, VERSION);
+      if (note) ctx.out(`Note: ${note}`);
+    });
+
+  daemon
+    .command('restart')
+    .description("stop the running daemon (if any) and start this blitz's own, e.g. after an upgrade")
+    .action(async () => {
+      const running = connectToDaemon(ctx);
+      if (running) {
+        await stopDaemon(running);
+        ctx.out(`Stopped the Blitz daemon (pid ${running.state.pid}, version ${running.state.version}).`);
+      }
+      const { state } = await startDaemon(ctx);
+      ctx.out(`Started Blitz daemon (pid ${state.pid}, version ${state.version}) on http://127.0.0.1:${state.port}`);
     });
 
   daemon
@@ -30,12 +47,7 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
         ctx.out('The Blitz daemon is not running.');
         return;
       }
-      await running.client.shutdown();
-      const deadline = Date.now() + 20_000;
-      while (isProcessAlive(running.state.pid)) {
-        if (Date.now() > deadline) throw new CliError(`the daemon (pid ${running.state.pid}) did not stop within 20s`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await stopDaemon(running);
       ctx.out(`Stopped the Blitz daemon (pid ${running.state.pid}).`);
     });
 
@@ -59,4 +71,14 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
       ctx.out(`The Blitz daemon is running (pid ${state.pid}, version ${status.version}) on http://127.0.0.1:${state.port}, ${status.workspaces} open workspace${status.workspaces === 1 ? '' : 's'}.`);
       for (const problem of status.problems) ctx.out(`settings problem: ${problem}`);
     });
+}
+
+/** Asks the daemon to stop and waits until its process is gone (its servers stopped with it). */
+async function stopDaemon(running: { client: { shutdown(): Promise<unknown> }; state: DaemonState }): Promise<void> {
+  await running.client.shutdown();
+  const deadline = Date.now() + 20_000;
+  while (isProcessAlive(running.state.pid)) {
+    if (Date.now() > deadline) throw new CliError(`the daemon (pid ${running.state.pid}) did not stop within 20s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
