@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { maskServerSecrets, serverToEntry } from '@blitz/core';
 import { CliError, type CliContext } from '../../context.js';
+import { liveStates } from '../../live-states.js';
 import { loadSettingsOrFail } from '../../load.js';
 
 export function registerGet(mcp: Command, ctx: CliContext): void {
@@ -9,10 +10,11 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
     .description('show every field of one MCP server (secret values masked)')
     .argument('<name>')
     .option('--json', 'print JSON')
-    .action((name: string, opts: { json?: boolean }) => {
+    .action(async (name: string, opts: { json?: boolean }) => {
       const server = loadSettingsOrFail(ctx).servers.find((s) => s.name === name);
       if (!server) throw new CliError(`no MCP server named "${name}" in ${ctx.paths.settings}`);
       const entry = maskServerSecrets(serverToEntry(server));
+      const live = (await liveStates(ctx))?.get(name);
       const view = {
         ...entry,
         transport: server.transport.kind,
@@ -22,6 +24,8 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
         sandbox: server.sandbox,
         auto_approve: server.autoApprove,
         source: server.source.file,
+        // The live state with the whole error, stderr tail and all (mcp list shows one line of it).
+        ...(live ? { state: live.state, ...(live.error === undefined ? {} : { error: live.error }) } : {}),
       };
       if (opts.json) {
         ctx.out(JSON.stringify(view, null, 2));
@@ -31,7 +35,7 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
         ...view,
         roots: server.roots === undefined ? 'the workspace' : server.roots === false ? 'not offered (the server keeps the folders of its arguments)' : server.roots,
       };
-      const lines = Object.entries(fields).map(([key, value]) => `  ${`${key}:`.padEnd(25)}${show(value)}`);
+      const lines = Object.entries(fields).map(([key, value]) => `  ${`${key}:`.padEnd(25)}${show(value).replace(/\n/g, `\n${' '.repeat(27)}`)}`);
       ctx.out([name, ...lines].join('\n'));
     });
 }

@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { describeTransport, type ServerConfig } from '@blitz/core';
 import type { GlobalServerStatus } from '@blitz/client';
 import type { CliContext } from '../../context.js';
-import { connectToDaemon } from '../../daemon-connection.js';
+import { liveStates } from '../../live-states.js';
 import { loadSettingsOrFail } from '../../load.js';
+import { oneLineError } from '../../output/one-line-error.js';
 import { renderTable } from '../../output/table.js';
 import { openSignInStore, signedInServers } from '../../sign-in-store.js';
 
@@ -41,7 +42,8 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         if (!r.state) return `enabled${signedIn}`;
         // The error repeats the state in other words; the fix is what the user needs (MCP-38).
         if (r.state === 'needsSignIn') return `needs sign-in: run blitz mcp login ${r.name}`;
-        return r.error ? `${stateText(r.state)}${signedIn}: ${r.error}` : `${stateText(r.state)}${signedIn}`;
+        // One line per server: the stderr tail stays for mcp get and --json.
+        return r.error ? `${stateText(r.state)}${signedIn}: ${oneLineError(r.error)}` : `${stateText(r.state)}${signedIn}`;
       };
       ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
       if (!live) ctx.out('(the daemon is not running: showing settings only)');
@@ -61,18 +63,6 @@ async function signInStates(ctx: CliContext, servers: readonly ServerConfig[]): 
     return { servers: signedIn, ...(store.backend.kind === 'file' && matters ? { fileFallback: store.describe() } : {}) };
   } catch (err) {
     ctx.err(`blitz: cannot read sign-ins: ${(err as Error).message}`);
-    return undefined;
-  }
-}
-
-/** Each global server's live state, when a daemon runs. */
-async function liveStates(ctx: CliContext): Promise<Map<string, GlobalServerStatus> | undefined> {
-  const daemon = connectToDaemon(ctx);
-  if (!daemon) return undefined;
-  try {
-    const status = await daemon.client.status(Number.MAX_SAFE_INTEGER);
-    return new Map(status.servers.map((s) => [s.name, s]));
-  } catch {
     return undefined;
   }
 }

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+
+let home: string;
+let workspace: string;
+let daemon: RunningDaemon | undefined;
+
+beforeEach(() => {
+  home = tempDir('blitz-list-');
+  workspace = tempDir('blitz-list-ws-');
+});
+
+afterEach(async () => {
+  if (daemon) await daemon.stop();
+  daemon = undefined;
+  await assertNoOrphans();
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+it('mcp list shows why a server failed on its line (the last stderr line); get and --json keep the whole tail', async () => {
+  const { command, args } = fixtureCommand('exit-at-start');
+  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "broken"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n`);
+  daemon = await startDaemonProcess(home);
+  const ws = await daemon.client.openWorkspace(workspace);
+  await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+  await expect.poll(async () => (await daemon!.client.status()).servers[0]?.state, { timeout: 10_000 }).toBe('failed');
+
+  const list = await runBlitz(['mcp', 'list'], { home });
+  const line = list.stdout.split('\n').find((l) => l.startsWith('broken'));
+  expect(line).toMatch(/failed: MCP server broken exited with code 1; its stderr ends with: exit-at-start: FAKE_API_KEY is not set$/);
+
+  const [json] = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ error: string }>;
+  expect(json!.error).toBe('MCP server broken exited with code 1; its stderr ends with:\nexit-at-start: FAKE_API_KEY is not set');
+  const get = await runBlitz(['mcp', 'get', 'broken'], { home });
+  expect(get.stdout).toMatch(/ {2}state: +failed\n {2}error: +MCP server broken exited with code 1; its stderr ends with:\n {27}exit-at-start: FAKE_API_KEY is not set\n/);
+  expect(JSON.parse((await runBlitz(['mcp', 'get', 'broken', '--json'], { home })).stdout)).toMatchObject({ state: 'failed', error: json!.error });
+});
