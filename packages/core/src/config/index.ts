@@ -22,3 +22,4 @@ export {
   type TomlValue,
 } from './toml-edit/index.js';
 export { isTable } from './field-reader.js';
+export { withFileLock, type LockOptions } from './toml-edit/settings-file-lock.js';

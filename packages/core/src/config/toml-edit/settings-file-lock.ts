@@ -1,25 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, open, rm, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive, processStart } from '@blitz/client';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { errorCode } from './error-code.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
   readonly timeoutMs?: number;
-  /** A lock older than this is taken to be left behind, even if its pid is alive (default 30 s). */
+  /**
+   * Where a process's start time cannot be read (no `/proc`), a lock older than this is taken
+   * to be left behind even if its pid runs, since the pid may have been reused (default 30 s).
+   */
   readonly staleMs?: number;
 }
 
 interface LockOwner {
   pid: number;
+  /** Kernel start time of the owner (Linux), so a reused pid is not taken for the owner. */
+  start?: string;
+  /** Unique to one holding: release and takeover act only on the holding they judged. */
   token: string;
 }
 
+/** The lock file as read through one open handle: its inode and its owner, if readable. */
+export interface Held {
+  ino: number;
+  mtimeMs: number;
+  owner: LockOwner | undefined;
+}
+
+/** A takeover claim left by a process killed mid-takeover is given up after this long. */
+const CLAIM_STALE_MS = 5_000;
+
 /**
- * Runs `fn` holding an exclusive lock: the file `lockPath`, created with O_EXCL by whoever
- * holds it. Waiters retry with a short, growing backoff. A lock whose process is gone, or
- * that is older than `staleMs`, was left by a crash and is broken.
+ * Runs `fn` holding an exclusive lock: the file `lockPath`, naming its owner (pid, start
+ * time, token). The file is written whole before it appears (a temporary file hard-linked
+ * into place), so an empty or unreadable lock file is never a live one. Waiters retry with
+ * a short, growing backoff. A lock whose owner is gone — dead, its pid reused, or empty —
+ * is taken over at once.
  */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const token = await acquire(lockPath, options.timeoutMs ?? 10_000, options.staleMs ?? 30_000);
@@ -31,24 +50,16 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 }
 
 async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Promise<string> {
-  const owner: LockOwner = { pid: process.pid, token: randomUUID() };
+  const start = processStart(process.pid);
+  const owner: LockOwner = { pid: process.pid, ...(start === undefined ? {} : { start }), token: randomUUID() };
   const deadline = Date.now() + timeoutMs;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(owner));
-      } finally {
-        await handle.close();
-      }
-      return owner.token;
-    } catch (err) {
-      if (errorCode(err) !== 'EEXIST') throw err;
-    }
-    if (await breakIfStale(lockPath, staleMs)) continue;
+    if (await create(lockPath, owner)) return owner.token;
+    const held = await readHeld(lockPath);
+    if (held === undefined) continue;
+    if (isGone(held, staleMs) && (await takeOver(lockPath, held))) continue;
     if (Date.now() >= deadline) {
-      const holder = await readOwner(lockPath);
-      const by = holder === undefined ? '' : ` by process ${holder.pid}`;
+      const by = held.owner === undefined ? '' : ` by process ${held.owner.pid}`;
       throw new BlitzError('TIMEOUT', `could not lock ${lockPath}: held${by} for over ${timeoutMs} ms; if no Blitz command is running, delete that file`, {
         reason: 'SETTINGS_LOCKED',
       });
@@ -58,61 +69,92 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
   }
 }
 
-/** Breaks the lock if it was left behind; true when the caller should retry at once. */
-async function breakIfStale(lockPath: string, staleMs: number): Promise<boolean> {
-  let seen;
+/** Writes the owner to a file of its own, then links it to `lockPath`, which fails if a lock exists. */
+async function create(lockPath: string, owner: LockOwner): Promise<boolean> {
+  const temp = `${lockPath}.${owner.token}.tmp`;
+  const handle = await open(temp, 'wx', 0o600);
   try {
-    seen = await stat(lockPath);
-  } catch (err) {
-    if (errorCode(err) === 'ENOENT') return true;
-    throw err;
+    await handle.writeFile(JSON.stringify(owner));
+  } finally {
+    await handle.close();
   }
-  const owner = await readOwner(lockPath);
-  const old = Date.now() - seen.mtimeMs > staleMs;
-  // Without a readable owner the lock may be a moment old and not yet written: only age can break it.
-  const dead = owner !== undefined && !isAlive(owner.pid);
-  if (!old && !dead) return false;
+  try {
+    await link(temp, lockPath);
+    return true;
+  } catch (err) {
+    if (errorCode(err) === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
 
-  // Move it aside rather than delete it, so two waiters breaking the same stale lock cannot
-  // delete the fresh lock one of them has just taken.
-  const aside = `${lockPath}.stale-${process.pid}-${randomUUID()}`;
+/**
+ * Removes the lock judged left behind, and only that one — never a fresh lock taken since
+ * (an owner that released and exited looks dead to whoever read it a moment before). The
+ * taker claims the judged holding (`<lock>.take-<token>`, exclusive), then checks under the
+ * claim that the path still holds that very file; nobody else can remove it meanwhile, as
+ * its owner is gone and other takers wait for the claim. False when another taker is at it.
+ */
+export async function takeOver(lockPath: string, judged: Held): Promise<boolean> {
+  const claim = `${lockPath}.take-${judged.owner?.token ?? `ino${judged.ino}`}`;
   try {
-    await rename(lockPath, aside);
+    await (await open(claim, 'wx', 0o600)).close();
   } catch (err) {
-    if (errorCode(err) === 'ENOENT') return true;
-    throw err;
+    if (errorCode(err) !== 'EEXIST') throw err;
+    // Another taker is at it, or one was killed mid-takeover and left its claim.
+    const since = await stat(claim).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (since > CLAIM_STALE_MS) await rm(claim, { force: true });
+    return false;
   }
-  const moved = await stat(aside);
-  if (moved.ino !== seen.ino || moved.mtimeMs !== seen.mtimeMs) {
-    // We moved a live lock taken since we looked: put it back unless yet another lock exists.
-    await link(aside, lockPath).catch(() => undefined);
+  try {
+    const now = await readHeld(lockPath);
+    if (now !== undefined && now.ino === judged.ino && now.owner?.token === judged.owner?.token) await rm(lockPath, { force: true });
+  } finally {
+    await rm(claim, { force: true });
   }
-  await rm(aside, { force: true });
   return true;
 }
 
-async function release(lockPath: string, token: string): Promise<void> {
-  // Only our own lock: if ours was broken as stale, the file now belongs to someone else.
-  const owner = await readOwner(lockPath);
-  if (owner?.token === token) await rm(lockPath, { force: true });
+function isGone(held: Held, staleMs: number): boolean {
+  const { owner } = held;
+  if (owner === undefined) return true;
+  if (!isProcessAlive(owner.pid)) return true;
+  const start = processStart(owner.pid);
+  if (owner.start !== undefined && start !== undefined) return owner.start !== start;
+  return Date.now() - held.mtimeMs > staleMs;
 }
 
-async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
+async function release(lockPath: string, token: string): Promise<void> {
+  // Only our own: if ours was taken over, the file now belongs to someone else.
+  if ((await readHeld(lockPath))?.owner?.token === token) await rm(lockPath, { force: true });
+}
+
+/** The lock as it is now, or undefined when there is none. */
+export async function readHeld(lockPath: string): Promise<Held | undefined> {
+  let handle;
   try {
-    const parsed: unknown = JSON.parse(await readFile(lockPath, 'utf8'));
-    const { pid, token } = parsed as Partial<LockOwner>;
-    return typeof pid === 'number' && typeof token === 'string' ? { pid, token } : undefined;
-  } catch {
-    return undefined;
+    handle = await open(lockPath, 'r');
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const { ino, mtimeMs, size } = await handle.stat();
+    // An owner is a few dozen bytes; anything much larger was not written by us.
+    const text = size <= 4096 ? await handle.readFile('utf8') : '';
+    return { ino, mtimeMs, owner: parseOwner(text) };
+  } finally {
+    await handle.close();
   }
 }
 
-function isAlive(pid: number): boolean {
+function parseOwner(text: string): LockOwner | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return errorCode(err) === 'EPERM';
+    const { pid, start, token } = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof pid !== 'number' || typeof token !== 'string') return undefined;
+    return { pid, ...(typeof start === 'string' ? { start } : {}), token };
+  } catch {
+    return undefined;
   }
 }
