@@ -1,0 +1,3 @@
+export * from './read-bounded-regular-file.js';
+export * from './decode-utf8.js';
+export * from './read-text-file.js';
