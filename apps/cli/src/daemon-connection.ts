@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlitzClient, readDaemonState, type DaemonState } from '@blitz/client';
-import { DAEMON_ENTRY } from '@blitz/daemon';
+import { DAEMON_ENTRY } from '@blitz/daemon/entry';
 import { CliError, type CliContext } from './context.js';
 
 /** The running daemon's client, or undefined when none runs. */

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { JsonLinesTransport } from '@blitz/core';
+import { JsonLinesTransport } from '@blitz/core/lines';
 import { MCP_LINES_PROTOCOL, type DaemonState } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { JsonLinesTransport } from '@blitz/core';
+import { JsonLinesTransport } from '@blitz/core/lines';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import type { CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';

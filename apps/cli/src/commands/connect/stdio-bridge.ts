@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, isRequest, type JsonLinesTransport } from '@blitz/core';
+import { answerId, isRequest, type JsonLinesTransport } from '@blitz/core/lines';
 import type { DaemonState } from '@blitz/client';
 
 export interface BridgeOptions {

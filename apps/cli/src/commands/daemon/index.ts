@@ -1,4 +1,6 @@
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { DAEMON_ENTRY } from '@blitz/daemon/entry';
 import { isProcessAlive, readDaemonState, type DaemonState } from '@blitz/client';
 import { CliError, type CliContext } from '../../context.js';
 import { connectToDaemon, startDaemon } from '../../daemon-connection.js';
@@ -10,9 +12,8 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
     .command('daemon')
     .description('run the Blitz daemon in the foreground (start|stop|status: in the background)')
     .action(async () => {
-      // Loaded here: every other command only talks to a daemon.
-      const { runDaemon } = await import('@blitz/daemon');
-      process.exitCode = await runDaemon({ version: VERSION });
+      // The daemon app's own entry point, run in this process: it sets the exit code.
+      await import(pathToFileURL(DAEMON_ENTRY).href);
     });
 
   daemon
