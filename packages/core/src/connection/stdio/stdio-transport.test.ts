@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../config/server-config.js';
+import { FakeClock } from '../../clock/fake-clock.js';
 import { isBlitzError } from '../../errors/blitz-error.js';
 import { fixtureCommand, type FixtureName } from '../../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../testing/no-orphans.js';
@@ -128,6 +129,34 @@ describe('StdioTransport with an SDK Client', () => {
     expect((err as Error).message).toBe('MCP server closing exited with code 4; its stderr ends with:\nstdin closed on purpose');
   });
 
+  it("a call whose write meets a dying process fails with the exit and its stderr, not the SDK's \"Connection closed\"", async () => {
+    // Answers initialize, then stops reading: the next write fails (EPIPE) before the exit is seen.
+    const script = `
+      const rl = require('node:readline').createInterface({ input: process.stdin });
+      rl.on('line', (line) => {
+        const msg = JSON.parse(line);
+        if (msg.method === 'initialize') {
+          process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '0' } } }) + '\\n');
+        } else if (msg.method === 'notifications/initialized') {
+          rl.close();
+          process.stdin.destroy();
+          // Node keeps fd 0 open after destroy(): close it for real, once the stream has let go.
+          setTimeout(() => {
+            require('node:fs').closeSync(0);
+            process.stderr.write('stdin closed on purpose\\n');
+            setTimeout(() => process.exit(4), 1000);
+          }, 100);
+        }
+      });`;
+    const config = serverConfig('closing', 'env-dump');
+    config.transport = { kind: 'stdio', command: process.execPath, args: ['-e', script], env: {} };
+    const transport = transportFor(config);
+    const client = await connect(transport);
+    await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('stdin closed on purpose'), { timeout: 10_000 });
+    const err = await client.callTool({ name: 'anything', arguments: {} }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('MCP server closing exited with code 4; its stderr ends with:\nstdin closed on purpose');
+  });
+
   it('fails to connect to a command that does not exist with SERVER_UNAVAILABLE', async () => {
     const config = serverConfig('ghost', 'env-dump');
     config.transport = { kind: 'stdio', command: 'blitz-no-such-command-here', args: [], env: {} };
@@ -160,11 +189,19 @@ describe('StdioTransport with an SDK Client', () => {
   });
 
   it('ends a server that ignores SIGTERM and stdin close by SIGKILL', async () => {
-    const transport = transportFor(serverConfig('stubborn', 'ignore-sigterm'), { graceMs: 100 });
+    // Each grace period runs on a fake clock, moved on only once the server has had its say:
+    // a loaded machine may take longer than any real grace period to run its handler.
+    const clock = new FakeClock();
+    const transport = transportFor(serverConfig('stubborn', 'ignore-sigterm'), { graceMs: 100, clock });
     const client = await connect(transport);
-    await client.close();
+    const closing = client.close();
+    await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('ignoring end of stdin'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(clock.pendingTimers()).toBeGreaterThan(0));
+    clock.advance(100);
+    await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('ignoring SIGTERM'), { timeout: 10_000 });
+    clock.advance(100);
+    await closing;
     expect(transport.process!.exit).toEqual({ code: null, signal: 'SIGKILL' });
-    expect(transport.process!.stderr.text()).toContain('ignoring SIGTERM');
     expect(transport.exitError).toBeUndefined();
   });
 

@@ -97,12 +97,16 @@ export class StdioTransport implements Transport {
     }
   }
 
+  /**
+   * A request stays in flight until it is answered or we know the process is alive: when the
+   * process has exited (or a write meets it on its way out), `#onEnded` answers the request
+   * with the exit code and stderr before it closes the connection, so the caller hears why
+   * instead of the SDK's "Connection closed", whichever comes first.
+   */
   async send(message: JSONRPCMessage): Promise<void> {
     const proc = this.#process;
-    if (!proc || this.#closed || proc.exit) {
+    if (!proc || this.#closed) {
       if (this.#exitError) throw this.#exitError;
-      // Exited, but stderr may still be draining: describe it now without fixing the final error.
-      if (proc?.exit) throw this.#errorFor(proc.exit, proc);
       throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`);
     }
     const id = isRequest(message) ? message.id : undefined;
@@ -111,11 +115,15 @@ export class StdioTransport implements Transport {
       const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (cancelled !== undefined) this.#inFlight.delete(cancelled);
     }
+    if (proc.exit) {
+      // Exited, its pipes still draining: wait for the whole stderr tail.
+      await proc.ended;
+      throw this.#exitError ?? this.#errorFor(proc.exit, proc);
+    }
     try {
       await this.#write(proc.stdin, `${JSON.stringify(message)}\n`);
     } catch (err) {
-      if (id !== undefined) this.#inFlight.delete(id);
-      throw await this.#writeFailure(proc, err as Error);
+      throw await this.#writeFailure(proc, err as Error, id);
     }
   }
 
@@ -195,11 +203,12 @@ export class StdioTransport implements Transport {
   }
 
   /** A write to a process that just died fails with EPIPE; report the death instead. */
-  async #writeFailure(proc: OwnedProcess, err: Error): Promise<BlitzError> {
+  async #writeFailure(proc: OwnedProcess, err: Error, id: RequestId | undefined): Promise<BlitzError> {
     if (await proc.exitsWithin(WRITE_FAILURE_EXIT_WAIT_MS)) {
-      await proc.ended; // #onEnded has run by now and set the exit error.
+      await proc.ended; // #onEnded has run by now, answered the request and set the exit error.
       if (this.#exitError) return this.#exitError;
     }
+    if (id !== undefined) this.#inFlight.delete(id);
     return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not reading its stdin: ${err.message}`, { cause: err });
   }
 
