@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../clock/fake-clock.js';
 import { isBlitzError } from '../errors/blitz-error.js';
+import type { BreakerStatus } from './breaker-status.js';
 import { Breaker, BREAKER_OPEN, type BreakerUpdate } from './breaker.js';
 
 const T0 = 1_700_000_000_000;
 
 function setup() {
   const clock = new FakeClock(T0);
-  const updates: BreakerUpdate[] = [];
-  const breaker = new Breaker({ server: 'github', clock, onUpdate: (u) => updates.push(u) });
+  const updates: (BreakerUpdate | { type: 'trialDue' })[] = [];
+  const breaker = new Breaker({ server: 'github', clock, onUpdate: (u) => updates.push(u), onCooldownEnd: () => updates.push({ type: 'trialDue' }) });
   /** Returns the updates since the last call, so each step asserts exactly what it caused. */
   const take = () => updates.splice(0);
   return { clock, breaker, take };
@@ -26,13 +27,15 @@ function refusal(breaker: Breaker): string {
 }
 
 const failure = (reason: string): BreakerUpdate => ({ type: 'failure', server: 'github', reason });
+const status = (s: BreakerStatus): BreakerUpdate => ({ type: 'status', server: 'github', status: s });
+const TRIAL_DUE = { type: 'trialDue' } as const;
 const notice = (kind: 'failed' | 'paused' | 'recovered', message: string): BreakerUpdate => ({
   type: 'notice',
   notice: { server: 'github', kind, message },
 });
 
 describe('Breaker', () => {
-  it('announces a failure, pauses, offers a trial when the pause ends, and recovers', () => {
+  it('announces a failure, shows it until a success, pauses, asks for the trial when the pause ends, and recovers', () => {
     const { clock, breaker, take } = setup();
 
     expect(breaker.admit()).toEqual({ trial: false });
@@ -40,46 +43,52 @@ describe('Breaker', () => {
     expect(take()).toEqual([
       failure('MCP tool search timed out after 5m'),
       notice('failed', 'MCP server github failed: MCP tool search timed out after 5m'),
+      status({ kind: 'closed', lastFailure: 'MCP tool search timed out after 5m' }),
     ]);
 
     breaker.record('failure', 'process exited with code 1');
     expect(take()).toEqual([
       failure('process exited with code 1'),
       notice('paused', 'MCP server github is paused after repeated failures; retrying in 15s'),
-      { type: 'status', server: 'github', status: { kind: 'open', retryAt: T0 + 15_000, retryInMs: 15_000 } },
+      status({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 15_000, lastFailure: 'process exited with code 1' }),
     ]);
 
     expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 15s');
     clock.advance(4_500);
     expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 11s');
-    expect(breaker.status()).toEqual({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 10_500 });
+    expect(breaker.status()).toEqual({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 10_500, lastFailure: 'process exited with code 1' });
     expect(take()).toEqual([]);
 
-    clock.advance(10_500);
-    expect(take()).toEqual([{ type: 'status', server: 'github', status: { kind: 'halfOpen', trialInFlight: false } }]);
+    clock.advance(10_499);
+    expect(take()).toEqual([]);
+    // The pause ends: the tools come back, and the owner is told to make the trial now.
+    clock.advance(1);
+    expect(take()).toEqual([TRIAL_DUE, status({ kind: 'halfOpen', trialInFlight: false, lastFailure: 'process exited with code 1' })]);
 
     expect(breaker.admit()).toEqual({ trial: true });
-    expect(take()).toEqual([{ type: 'status', server: 'github', status: { kind: 'halfOpen', trialInFlight: true } }]);
+    expect(take()).toEqual([status({ kind: 'halfOpen', trialInFlight: true, lastFailure: 'process exited with code 1' })]);
     expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying now');
 
     breaker.record('success');
-    expect(take()).toEqual([
-      notice('recovered', 'MCP server github recovered'),
-      { type: 'status', server: 'github', status: { kind: 'closed' } },
-    ]);
+    expect(take()).toEqual([notice('recovered', 'MCP server github recovered'), status({ kind: 'closed' })]);
     expect(breaker.admit()).toEqual({ trial: false });
     expect(take()).toEqual([]);
   });
 
-  it('says recovered after a single announced failure, without any status change', () => {
+  it('a single failure shows until a success clears it, and says recovered then', () => {
     const { breaker, take } = setup();
     breaker.record('failure', 'connection refused');
+    expect(breaker.status()).toEqual({ kind: 'closed', lastFailure: 'connection refused' });
     breaker.record('success');
     expect(take()).toEqual([
       failure('connection refused'),
       notice('failed', 'MCP server github failed: connection refused'),
+      status({ kind: 'closed', lastFailure: 'connection refused' }),
       notice('recovered', 'MCP server github recovered'),
+      status({ kind: 'closed' }),
     ]);
+    breaker.record('success');
+    expect(take()).toEqual([]);
   });
 
   it('after a failed trial pauses again for twice as long, logging the failure but not re-announcing', () => {
@@ -91,16 +100,13 @@ describe('Breaker', () => {
     take();
 
     breaker.record('failure', 'c');
-    expect(take()).toEqual([
-      failure('c'),
-      { type: 'status', server: 'github', status: { kind: 'open', retryAt: T0 + 45_000, retryInMs: 30_000 } },
-    ]);
+    expect(take()).toEqual([failure('c'), status({ kind: 'open', retryAt: T0 + 45_000, retryInMs: 30_000, lastFailure: 'c' })]);
     expect(refusal(breaker)).toBe('MCP server github is unavailable after repeated failures; retrying in 30s');
 
     clock.advance(29_999);
     expect(take()).toEqual([]);
     clock.advance(1);
-    expect(take()).toEqual([{ type: 'status', server: 'github', status: { kind: 'halfOpen', trialInFlight: false } }]);
+    expect(take()).toEqual([TRIAL_DUE, status({ kind: 'halfOpen', trialInFlight: false, lastFailure: 'c' })]);
   });
 
   it('caps the pause at 5m', () => {
@@ -126,10 +132,7 @@ describe('Breaker', () => {
 
     clock.advance(1_000);
     breaker.record('success');
-    expect(take()).toEqual([
-      notice('recovered', 'MCP server github recovered'),
-      { type: 'status', server: 'github', status: { kind: 'closed' } },
-    ]);
+    expect(take()).toEqual([notice('recovered', 'MCP server github recovered'), status({ kind: 'closed' })]);
     expect(clock.pendingTimers()).toBe(0);
     clock.advance(60_000);
     expect(take()).toEqual([]);
@@ -142,8 +145,9 @@ describe('Breaker', () => {
     take();
     clock.advance(1_000);
     breaker.record('failure', 'late');
-    expect(take()).toEqual([failure('late')]);
-    expect(breaker.status()).toEqual({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 14_000 });
+    // Only the reason shown is the newer one; the pause is not stretched.
+    expect(take()).toEqual([failure('late'), status({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 14_000, lastFailure: 'late' })]);
+    expect(breaker.status()).toEqual({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 14_000, lastFailure: 'late' });
   });
 
   it('dispose stops the cooldown timer', () => {
@@ -155,7 +159,7 @@ describe('Breaker', () => {
     expect(clock.pendingTimers()).toBe(0);
     clock.advance(15_000);
     expect(take()).toEqual([]);
-    expect(breaker.status()).toEqual({ kind: 'halfOpen', trialInFlight: false });
+    expect(breaker.status()).toEqual({ kind: 'halfOpen', trialInFlight: false, lastFailure: 'x' });
   });
 });
 
@@ -165,17 +169,22 @@ describe('Breaker with a clock whose timers fire early', () => {
     const timers: { fn: () => void; ms: number }[] = [];
     const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => (timers.push({ fn, ms }), { cancel() {} }) };
     const statuses: string[] = [];
-    const breaker = new Breaker({ server: 's', clock, onUpdate: (u) => u.type === 'status' && statuses.push(u.status.kind) });
+    const breaker = new Breaker({
+      server: 's',
+      clock,
+      onUpdate: (u) => u.type === 'status' && statuses.push(u.status.kind),
+      onCooldownEnd: () => statuses.push('trial'),
+    });
     breaker.record('failure', 'x');
     breaker.record('failure', 'x');
 
     now = 14_990;
     timers.shift()?.fn();
-    expect(statuses).toEqual(['open']);
+    expect(statuses).toEqual(['closed', 'open']);
     expect(timers).toEqual([{ fn: expect.any(Function), ms: 10 }]);
 
     now = 15_000;
     timers.shift()?.fn();
-    expect(statuses).toEqual(['open', 'halfOpen']);
+    expect(statuses).toEqual(['closed', 'open', 'trial', 'halfOpen']);
   });
 });

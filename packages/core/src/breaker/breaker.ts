@@ -35,6 +35,11 @@ export interface BreakerOptions {
   server: string;
   clock: Clock;
   onUpdate?: (update: BreakerUpdate) => void;
+  /**
+   * Called when a pause ends: the owner makes the trial call itself (a ping), so a paused
+   * server recovers, or pauses again, without waiting for a client's call.
+   */
+  onCooldownEnd?: () => void;
   policy?: BreakerPolicy;
 }
 
@@ -52,7 +57,10 @@ export class Breaker {
   readonly #clock: Clock;
   readonly #policy: BreakerPolicy;
   readonly #onUpdate: (update: BreakerUpdate) => void;
+  readonly #onCooldownEnd: () => void;
   #state: BreakerState = INITIAL_BREAKER_STATE;
+  /** The reason of the last outcome while it is a failure; a success clears it. */
+  #lastFailure: string | undefined;
   #shown: BreakerStatus = { kind: 'closed' };
   /** Fires when a pause ends, so the tools come back for the trial call without anyone asking. */
   #cooldownTimer: Timer | undefined;
@@ -62,6 +70,7 @@ export class Breaker {
     this.#clock = options.clock;
     this.#policy = options.policy ?? DEFAULT_BREAKER_POLICY;
     this.#onUpdate = options.onUpdate ?? (() => {});
+    this.#onCooldownEnd = options.onCooldownEnd ?? (() => {});
   }
 
   /** Lets a call go, or throws `SERVER_UNAVAILABLE` while the server is paused. */
@@ -91,17 +100,19 @@ export class Breaker {
   record(outcome: 'success' | 'failure', reason = 'transport failure'): void {
     const now = this.#clock.now();
     if (outcome === 'success') {
+      this.#lastFailure = undefined;
       const { state, effects } = next(this.#state, { kind: 'success' }, now, this.#policy);
       this.#apply(state, effects);
       return;
     }
     this.#onUpdate({ type: 'failure', server: this.server, reason });
+    this.#lastFailure = reason;
     const { state, effects } = next(this.#state, { kind: 'failure' }, now, this.#policy);
     this.#apply(state, effects, reason);
   }
 
   status(): BreakerStatus {
-    return toStatus(this.#state, this.#clock.now());
+    return toStatus(this.#state, this.#clock.now(), this.#lastFailure);
   }
 
   /** Stops the cooldown timer; for a server being removed. */
@@ -133,8 +144,14 @@ export class Breaker {
     const fire = (): void => {
       // Timers may fire a little early; the tools must not stay hidden because of it.
       const left = state.until - this.#clock.now();
-      if (left > 0) this.#cooldownTimer = this.#clock.setTimeout(fire, left);
-      else this.#publish();
+      if (left > 0) {
+        this.#cooldownTimer = this.#clock.setTimeout(fire, left);
+        return;
+      }
+      this.#cooldownTimer = undefined;
+      // The trial first: a start admitted now is shown as such, not as a moment of "paused".
+      this.#onCooldownEnd();
+      this.#publish();
     };
     this.#cooldownTimer = this.#clock.setTimeout(fire, state.until - this.#clock.now());
   }

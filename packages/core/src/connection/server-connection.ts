@@ -90,6 +90,7 @@ export class ServerConnection {
         this.#emitStatus();
         deps.onEvent({ type: 'tools', server: this.name });
       },
+      onCooldownEnd: () => this.#trial(),
     });
     this.#state = resolved.unavailable
       ? { kind: 'unavailable', error: new BlitzError('FAILED_PRECONDITION', `MCP server ${resolved.config.name} cannot start: ${resolved.unavailable}`) }
@@ -290,8 +291,10 @@ export class ServerConnection {
       if (listed.truncated) this.#warnings = [...this.#warnings, listed.truncated];
       const connected = link;
       void link.lost.then((error) => this.#onLost(connected, error));
-      this.#set(running);
+      // The outcome first, so a trial's success reads "recovered, connected" and never shows
+      // the server running but still paused.
       this.breaker.record('success');
+      this.#set(running);
       // Some servers add tools once they know the client (after initialize): look again.
       if (link.client.getServerCapabilities()?.tools?.listChanged) this.#scheduleRefresh();
       return running;
@@ -302,6 +305,25 @@ export class ServerConnection {
       if (this.#state.kind === 'starting') this.#set({ kind: 'stopped', lastError: error });
       throw error;
     }
+  }
+
+  /**
+   * A pause ended: make the trial call now rather than wait for a client's (MCP-32), so the
+   * server recovers, or pauses again for twice as long, and the user hears it either way.
+   * A live link is pinged; with none (it exited, or never started) starting it is the trial:
+   * initialize and list its tools. A server that answers the ping with an error still
+   * answered, which is all a trial must show. The breaker records and announces the outcome;
+   * a client's call that took the trial first makes this one a no-op.
+   */
+  #trial(): void {
+    if (this.config.disabled) return;
+    const timeoutMs = this.config.startupTimeoutSeconds * 1000;
+    // Async, so that `start()` refusing at once (the trial already taken) is a rejection too.
+    const attempt = async () => {
+      if (this.#state.kind !== 'running') return this.start();
+      return this.request(`MCP server ${this.name} ping`, timeoutMs, undefined, (client, signal) => client.ping({ timeout: timeoutMs, ...(signal ? { signal } : {}) }));
+    };
+    attempt().catch(() => undefined);
   }
 
   /** The server died by itself: forget the link so the next call starts a fresh process (MCP-11). */

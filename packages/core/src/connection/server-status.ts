@@ -10,7 +10,7 @@ export interface ServerStatus {
   name: string;
   state: ServerState;
   error?: string;
-  /** While paused: when the breaker lets a trial call through (epoch ms). */
+  /** While paused: when the daemon makes the trial call (epoch ms); absent while the trial runs. */
   retryAt?: number;
   /** Original tool names, from the last listing. */
   tools: string[];
@@ -26,7 +26,12 @@ export type ConnectionView =
   | { kind: 'running'; tools: string[]; pid?: number }
   | { kind: 'failed'; message: string; needsSignIn: boolean };
 
-/** The one pure mapping from a connection and its breaker to the public status. */
+/**
+ * The one pure mapping from a connection and its breaker to the public status. A server is
+ * shown by its last outcome: after a failure the breaker counts it is `failed` with the
+ * reason (its tools still offered) until a call succeeds, `paused` while the breaker holds
+ * calls back, and during the pause's trial `starting` (a start) or `paused` (a ping).
+ */
 export function toServerStatus(
   name: string,
   disabled: boolean,
@@ -36,18 +41,34 @@ export function toServerStatus(
 ): ServerStatus {
   const base = { name, tools: [] as string[], warnings: [...warnings] };
   if (disabled) return { ...base, state: 'disabled' };
-  if (breaker.kind === 'open') {
-    const lastError = view.kind === 'failed' ? view.message : view.kind === 'stopped' ? view.lastError?.message : undefined;
-    return { ...base, state: 'paused', retryAt: breaker.retryAt, ...(lastError === undefined ? {} : { error: lastError }) };
+  const lastError = (view.kind === 'failed' ? view.message : view.kind === 'stopped' ? view.lastError?.message : undefined) ?? breaker.lastFailure;
+  const error = lastError === undefined ? {} : { error: lastError };
+  switch (breaker.kind) {
+    case 'open':
+      return { ...base, state: 'paused', retryAt: breaker.retryAt, ...error };
+    case 'halfOpen':
+      // A trial on a server with no live link is a start (a live one is pinged).
+      if (view.kind === 'starting' || (view.kind === 'stopped' && breaker.trialInFlight)) return { ...base, state: 'starting' };
+      return { ...base, state: 'paused', ...error };
+    case 'closed':
+      break;
+    default: {
+      const _exhaustive: never = breaker;
+      return _exhaustive;
+    }
   }
   switch (view.kind) {
     case 'stopped':
       if (view.lastError) return { ...base, state: view.lastError.needsSignIn ? 'needsSignIn' : 'failed', error: view.lastError.message };
+      if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', error: breaker.lastFailure };
       return { ...base, state: 'idle' };
     case 'starting':
       return { ...base, state: 'starting' };
-    case 'running':
-      return { ...base, state: 'connected', tools: [...view.tools], ...(view.pid === undefined ? {} : { pid: view.pid }) };
+    case 'running': {
+      const running = { ...base, tools: [...view.tools], ...(view.pid === undefined ? {} : { pid: view.pid }) };
+      if (breaker.lastFailure !== undefined) return { ...running, state: 'failed', error: breaker.lastFailure };
+      return { ...running, state: 'connected' };
+    }
     case 'failed':
       return { ...base, state: view.needsSignIn ? 'needsSignIn' : 'failed', error: view.message };
     default: {

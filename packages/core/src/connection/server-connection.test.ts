@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../clock/fake-clock.js';
+import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
+import { resolvedServer } from '../testing/server-config.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { ServerConnection, type ConnectionEvent } from './server-connection.js';
+
+const T0 = 1_700_000_000_000;
+
+/** A server with `echo`, `oops` (a tool error: the server answering) and `hang` (never answers). */
+const fake = (): FakeServer => ({
+  setup(s) {
+    s.registerTool('echo', {}, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
+    s.registerTool('oops', {}, async () => ({ content: [{ type: 'text', text: 'bad input' }], isError: true }));
+    s.registerTool('hang', {}, () => new Promise(() => {}));
+  },
+});
+
+let connection: ServerConnection | undefined;
+afterEach(async () => {
+  await connection?.dispose();
+  connection = undefined;
+});
+
+function setup(server: FakeServer, over: Partial<ServerConfig> = {}) {
+  const clock = new FakeClock(T0);
+  const memory = inMemoryConnector({ s: server });
+  const events: ConnectionEvent[] = [];
+  connection = new ServerConnection(resolvedServer('s', over), { connector: memory.connector, clock, workspace: '/ws', onEvent: (e) => events.push(e) });
+  /** What the user sees change, in order: each state (with its error or retry time) and each notice. */
+  const seen = () =>
+    events.flatMap((e) => {
+      if (e.type === 'notice') return [`notice ${e.notice.kind}`];
+      if (e.type !== 'status') return [];
+      const { state, error, retryAt } = e.status;
+      return [[state, error && `(${error})`, retryAt && `retry +${(retryAt - T0) / 1000}s`].filter(Boolean).join(' ')];
+    });
+  return { clock, memory, connection, seen };
+}
+
+describe('ServerConnection: the shown state follows the last outcome', () => {
+  it('a timed-out call shows the server failed with the reason until a call succeeds; a tool error is no failure', async () => {
+    const { connection, seen } = setup(fake(), { timeoutSeconds: 0.2 });
+    await connection.start();
+    expect((await connection.callTool('oops', {})).isError).toBe(true);
+    expect(connection.status()).toMatchObject({ state: 'connected' });
+
+    await expect(connection.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const timedOut = connection.status().error;
+    expect(timedOut).toMatch(/^MCP tool hang timed out after /);
+    expect(connection.status()).toMatchObject({ state: 'failed', tools: ['echo', 'oops', 'hang'] });
+
+    // The server answering, even with a tool error, is the success that clears it.
+    expect((await connection.callTool('oops', {})).isError).toBe(true);
+    expect(connection.status()).toMatchObject({ state: 'connected' });
+    expect(seen()).toEqual(['starting', 'connected', 'notice failed', `failed (${timedOut})`, 'notice recovered', 'connected']);
+  });
+});
+
+describe('ServerConnection: when a pause ends the connection makes the trial itself', () => {
+  it('pause → trial start fails → paused again for twice as long (silently) → trial start works → recovered, with no call from anyone', async () => {
+    const server: FakeServer = { ...fake(), failConnect: true };
+    const { clock, memory, connection, seen } = setup(server);
+    await expect(connection.start()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    await expect(connection.start()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    expect(memory.connects.get('s')).toBe(2);
+    expect(connection.status()).toMatchObject({ state: 'paused', retryAt: T0 + 15_000 });
+
+    clock.advance(14_999);
+    expect(memory.connects.get('s')).toBe(2);
+    clock.advance(1);
+    await expect.poll(() => connection.status().retryAt).toBe(T0 + 15_000 + 30_000);
+    expect(memory.connects.get('s')).toBe(3);
+
+    server.failConnect = false;
+    clock.advance(29_999);
+    expect(memory.connects.get('s')).toBe(3);
+    clock.advance(1);
+    await expect.poll(() => connection.status().state).toBe('connected');
+    expect(memory.connects.get('s')).toBe(4);
+
+    const refused = '(MCP server s refused the connection)';
+    expect(seen()).toEqual([
+      'starting',
+      'notice failed',
+      `failed ${refused}`,
+      'starting',
+      'notice paused',
+      `paused ${refused} retry +15s`,
+      // The pause is over: the daemon starts it, as a trial…
+      'starting',
+      // …which fails: paused again, 30 s, and no second "paused" notice.
+      `paused ${refused} retry +45s`,
+      'starting',
+      'notice recovered',
+      'connected',
+    ]);
+  });
+
+  it('a live server is pinged when its pause ends, and recovers without a call', async () => {
+    const { clock, memory, connection, seen } = setup(fake(), { timeoutSeconds: 0.2 });
+    await connection.start();
+    await expect(connection.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(connection.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const reason = connection.status().error;
+    expect(connection.status()).toMatchObject({ state: 'paused', retryAt: T0 + 15_000 });
+
+    clock.advance(15_000);
+    await expect.poll(() => connection.status().state).toBe('connected');
+    // The same process: a ping, not a restart.
+    expect(memory.connects.get('s')).toBe(1);
+    expect(seen()).toEqual([
+      'starting',
+      'connected',
+      'notice failed',
+      `failed (${reason})`,
+      'notice paused',
+      `paused (${reason}) retry +15s`,
+      `paused (${reason})`,
+      'notice recovered',
+      'connected',
+    ]);
+  });
+
+  it('a disposed connection makes no trial', async () => {
+    const { clock, memory, connection } = setup({ ...fake(), failConnect: true });
+    await connection.start().catch(() => undefined);
+    await connection.start().catch(() => undefined);
+    await connection.dispose();
+    clock.advance(60_000);
+    await Promise.resolve();
+    expect(memory.connects.get('s')).toBe(2);
+  });
+});

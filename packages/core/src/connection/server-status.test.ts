@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { BreakerStatus } from '../breaker/breaker-status.js';
+import { toServerStatus, type ConnectionView, type ServerStatus } from './server-status.js';
+
+const running: ConnectionView = { kind: 'running', tools: ['echo'], pid: 7 };
+const exited: ConnectionView = { kind: 'stopped', lastError: { message: 'MCP server s exited with code 1', needsSignIn: false } };
+const closed: BreakerStatus = { kind: 'closed' };
+const failing: BreakerStatus = { kind: 'closed', lastFailure: 'MCP tool echo timed out after 5s' };
+const open: BreakerStatus = { kind: 'open', retryAt: 15_000, retryInMs: 10_000, lastFailure: 'MCP tool echo timed out after 5s' };
+const due: BreakerStatus = { kind: 'halfOpen', trialInFlight: false, lastFailure: 'MCP tool echo timed out after 5s' };
+const trial: BreakerStatus = { kind: 'halfOpen', trialInFlight: true, lastFailure: 'MCP tool echo timed out after 5s' };
+
+type Shown = Omit<ServerStatus, 'name' | 'warnings'>;
+
+describe('toServerStatus: a server is shown by its last outcome', () => {
+  it.each<[string, ConnectionView, BreakerStatus, Shown]>([
+    ['never started', { kind: 'stopped' }, closed, { state: 'idle', tools: [] }],
+    ['connected, last call fine', running, closed, { state: 'connected', tools: ['echo'], pid: 7 }],
+    ['connected, but the last call timed out: failed with the reason, tools still offered', running, failing, { state: 'failed', error: 'MCP tool echo timed out after 5s', tools: ['echo'], pid: 7 }],
+    ['stopped after a failure (restart): still failed until a call succeeds', { kind: 'stopped' }, failing, { state: 'failed', error: 'MCP tool echo timed out after 5s', tools: [] }],
+    ['exited: the exit (with its stderr) is the reason', exited, failing, { state: 'failed', error: 'MCP server s exited with code 1', tools: [] }],
+    ['paused while running: the last failure is the reason', running, open, { state: 'paused', retryAt: 15_000, error: 'MCP tool echo timed out after 5s', tools: [] }],
+    ['paused after an exit', exited, open, { state: 'paused', retryAt: 15_000, error: 'MCP server s exited with code 1', tools: [] }],
+    ['pause over, trial about to run', running, due, { state: 'paused', error: 'MCP tool echo timed out after 5s', tools: [] }],
+    ['trial ping in flight', running, trial, { state: 'paused', error: 'MCP tool echo timed out after 5s', tools: [] }],
+    ['trial start in flight', { kind: 'starting' }, trial, { state: 'starting', tools: [] }],
+    ['trial start admitted, the process not yet spawned', exited, trial, { state: 'starting', tools: [] }],
+    ['pause over, the trial start not yet admitted', exited, due, { state: 'paused', error: 'MCP server s exited with code 1', tools: [] }],
+    ['starting', { kind: 'starting' }, closed, { state: 'starting', tools: [] }],
+    ['needs sign-in is not a failure the breaker retries', { kind: 'stopped', lastError: { message: 'sign in', needsSignIn: true } }, closed, { state: 'needsSignIn', error: 'sign in', tools: [] }],
+    ['cannot start at all', { kind: 'failed', message: 'env ${X} is not set', needsSignIn: false }, closed, { state: 'failed', error: 'env ${X} is not set', tools: [] }],
+  ])('%s', (_name, view, breaker, shown) => {
+    expect(toServerStatus('s', false, view, breaker, [])).toEqual({ name: 's', warnings: [], ...shown });
+  });
+
+  it('disabled wins over everything', () => {
+    expect(toServerStatus('s', true, running, open, ['w'])).toEqual({ name: 's', state: 'disabled', tools: [], warnings: ['w'] });
+  });
+});
