@@ -6,6 +6,7 @@ import { displayProblem, HEADLESS_HINT } from './display.js';
 import { desktopNotifier } from './notify/desktop-notifier.js';
 import { openFile } from './open-file.js';
 import { SystraySurface, TrayHelperError } from './systray/systray-surface.js';
+import { notificationIcon } from './systray/tray-icon.js';
 import { TrayApp, type AutostartControl, type DaemonLink } from './tray-app.js';
 import { lockTray } from './tray-lock.js';
 import { fileCursorStore } from './tray-state.js';
@@ -69,7 +70,7 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     clock: opts.clock ?? systemClock,
     findDaemon: () => findDaemon(opts.home),
     surface,
-    notifier: desktopNotifier(platform, log),
+    notifier: desktopNotifier(platform, log, iconFile(opts.home, log)),
     cursorStore: fileCursorStore(opts.home),
     autostart: opts.autostart,
     openSettings: async () => {
@@ -102,6 +103,16 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     app.stop(0);
     for (const signal of signals) process.off(signal, stop);
     await surface.close();
+  }
+}
+
+/** The icon notifications carry; without it (a read-only home) they go out plain. */
+function iconFile(home: string, log: (message: string) => void): string | undefined {
+  try {
+    return notificationIcon(home);
+  } catch (err) {
+    log(`notifications go out without the Blitz icon: ${(err as Error).message}`);
+    return undefined;
   }
 }
 

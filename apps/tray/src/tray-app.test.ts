@@ -103,11 +103,11 @@ interface Harness {
   daemon: FakeDaemon;
   drawn: MenuModel[];
   notified: DesktopNotification[];
-  store: { cursor: NoticeCursor | undefined };
+  store: { cursor: NoticeCursor | undefined; problems?: string[] };
   autostart: { enabled: boolean };
 }
 
-function harness(opts: { clock?: FakeClock; daemon?: FakeDaemon; store?: { cursor: NoticeCursor | undefined } } = {}): Harness {
+function harness(opts: { clock?: FakeClock; daemon?: FakeDaemon; store?: { cursor: NoticeCursor | undefined; problems?: string[] } } = {}): Harness {
   const clock = opts.clock ?? new FakeClock();
   const daemon = opts.daemon ?? new FakeDaemon();
   const store = opts.store ?? { cursor: undefined };
@@ -119,7 +119,12 @@ function harness(opts: { clock?: FakeClock; daemon?: FakeDaemon; store?: { curso
     findDaemon: () => daemon.link(),
     surface: { show: async (model) => void drawn.push(model) },
     notifier: { notify: (n) => void notified.push(n) },
-    cursorStore: { load: () => store.cursor, save: (c) => void (store.cursor = structuredClone(c)) },
+    cursorStore: {
+      load: () => store.cursor,
+      save: (c) => void (store.cursor = structuredClone(c)),
+      loadProblems: () => [...(store.problems ?? [])],
+      saveProblems: (p) => void (store.problems = [...p]),
+    },
     autostart: { isEnabled: async () => autostart.enabled, setEnabled: async (on) => void (autostart.enabled = on) },
     openSettings: async () => {
       throw new Error('xdg-open: not found');
@@ -148,7 +153,7 @@ describe('the tray app', () => {
     h.daemon.servers = [server('fs', 'idle'), server('github', 'idle')];
     await h.app.start();
     expect(h.drawn).toHaveLength(1);
-    expect(lastText(h)).toContain('(Blitz — 0 of 2 servers connected)');
+    expect(lastText(h)).toContain('(Blitz — 2 servers ready (idle))');
 
     await h.clock.advance(6_000);
     expect(h.daemon.requests.filter((r) => r.startsWith('status'))).toHaveLength(4);
@@ -159,7 +164,7 @@ describe('the tray app', () => {
     expect(h.drawn).toHaveLength(1);
     await h.clock.advance(1);
     expect(h.drawn).toHaveLength(2);
-    expect(lastText(h)).toContain('(Blitz — 1 of 2 servers connected)');
+    expect(lastText(h)).toContain('(Blitz — 1 connected, 1 idle)');
     h.app.stop(0);
     expect(await h.app.done).toBe(0);
     expect(h.clock.pending).toBe(0);
@@ -272,6 +277,33 @@ describe('the tray app', () => {
     h.app.stop(0);
   });
 
+  it('a refused settings edit is told once, whole: not at every poll, not after a tray restart; again once it changed', async () => {
+    const clock = new FakeClock();
+    const daemon = new FakeDaemon();
+    const store: { cursor: NoticeCursor | undefined; problems?: string[] } = { cursor: undefined };
+    const long = `/home/u/.config/blitz/settings.toml:12: server "broken": ${'a command (stdio) or a url is needed; '.repeat(4)}end`;
+    daemon.problems = [long];
+    const first = harness({ clock, daemon, store });
+    await first.app.start();
+    await clock.advance(6_000);
+    expect(first.notified).toEqual([{ title: 'Blitz: settings not applied', message: long }]);
+    first.app.stop(0);
+
+    const second = harness({ clock, daemon, store });
+    await second.app.start();
+    await clock.advance(4_000);
+    expect(second.notified).toEqual([]);
+
+    daemon.problems = [];
+    await clock.advance(2_000);
+    daemon.problems = [long];
+    await clock.advance(2_000);
+    daemon.problems = ['settings.toml:3: not valid TOML'];
+    await clock.advance(2_000);
+    expect(second.notified.map((n) => n.message)).toEqual([long, 'settings.toml:3: not valid TOML']);
+    second.app.stop(0);
+  });
+
   it('a surface that breaks stops the tray with exit 1', async () => {
     const h = harness();
     await h.app.start();
@@ -280,7 +312,7 @@ describe('the tray app', () => {
       findDaemon: () => h.daemon.link(),
       surface: { show: async () => Promise.reject(new Error('helper gone')) },
       notifier: { notify: () => {} },
-      cursorStore: { load: () => undefined, save: () => {} },
+      cursorStore: { load: () => undefined, save: () => {}, loadProblems: () => [], saveProblems: () => {} },
       autostart: { isEnabled: async () => false, setEnabled: async () => {} },
       openSettings: async () => {},
       startDaemon: async () => {},

@@ -5,7 +5,7 @@ import type { MenuAction, MenuModel } from './menu/menu-model.js';
 import { truncate } from './menu/server-title.js';
 import { afterFor, sameCursor, takeNotices, type DaemonIdentity, type NoticeCursor } from './notify/notice-cursor.js';
 import type { Notifier } from './notify/desktop-notifier.js';
-import { MESSAGE_CHARS, notificationsFor } from './notify/notification-text.js';
+import { MESSAGE_CHARS, notificationsFor, problemsNotification } from './notify/notification-text.js';
 import type { CursorStore } from './tray-state.js';
 
 export const POLL_MS = 2_000;
@@ -66,6 +66,8 @@ export class TrayApp {
   #starting = false;
   #startAtLogin = false;
   #cursor: NoticeCursor | undefined;
+  /** The settings problems last told as a notification. */
+  #problemsTold: string[] = [];
   #shown: MenuModel | undefined;
   #timer: Timer | undefined;
   #polling: Promise<void> | undefined;
@@ -90,6 +92,7 @@ export class TrayApp {
   /** Loads what was seen before and draws the first menu; throws when the surface cannot show it. */
   async start(): Promise<void> {
     this.#cursor = this.#deps.cursorStore.load();
+    this.#problemsTold = this.#deps.cursorStore.loadProblems();
     await this.#refreshAutostart();
     await this.pollNow();
   }
@@ -189,6 +192,7 @@ export class TrayApp {
         this.#status = status;
         this.#downLogged = false;
         this.#takeNotices(status, link.identity);
+        this.#takeProblems(status.problems);
       } catch (err) {
         this.#markDown(`the daemon does not answer: ${message(err)}`);
       }
@@ -217,6 +221,22 @@ export class TrayApp {
       }
     }
     for (const notification of notificationsFor(show)) this.#deps.notifier.notify(notification);
+  }
+
+  /**
+   * A refused settings edit is told once, whole, as a notification: not again at every poll,
+   * nor after a tray or daemon restart (the text told is kept in tray.json); again only once
+   * the problems changed, for instance fixed and then broken anew.
+   */
+  #takeProblems(problems: readonly string[]): void {
+    if (problems.length === this.#problemsTold.length && problems.every((p, i) => p === this.#problemsTold[i])) return;
+    this.#problemsTold = [...problems];
+    try {
+      this.#deps.cursorStore.saveProblems(problems);
+    } catch (err) {
+      this.#deps.log(`could not save the tray state: ${message(err)}`);
+    }
+    if (problems.length > 0) this.#deps.notifier.notify(problemsNotification(problems));
   }
 
   #view(): TrayView {

@@ -33,4 +33,16 @@ describe('the tray state file', () => {
     fs.writeFileSync(trayStatePath(h), '{"daemon": {"pid": "x"}, "lastNoticeId": 1}');
     expect(fileCursorStore(h).load()).toBeUndefined();
   });
+
+  it('keeps the settings problems told beside the cursor; saving one keeps the other', () => {
+    const h = home();
+    const cursor = { daemon: { pid: 3, startedAt: '2026-11-29T12:00:00.000Z' }, lastNoticeId: 4 };
+    expect(fileCursorStore(h).loadProblems()).toEqual([]);
+    fileCursorStore(h).save(cursor);
+    fileCursorStore(h).saveProblems(['settings.toml:1: bad']);
+    expect(fileCursorStore(h).load()).toEqual(cursor);
+    fileCursorStore(h).save({ ...cursor, lastNoticeId: 5 });
+    expect(fileCursorStore(h).loadProblems()).toEqual(['settings.toml:1: bad']);
+    expect(fileCursorStore(h).load()?.lastNoticeId).toBe(5);
+  });
 });

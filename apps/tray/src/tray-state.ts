@@ -5,6 +5,9 @@ import type { NoticeCursor } from './notify/notice-cursor.js';
 export interface CursorStore {
   load(): NoticeCursor | undefined;
   save(cursor: NoticeCursor): void;
+  /** The settings problems last told as a notification ([] for none), so each is told once. */
+  loadProblems(): string[];
+  saveProblems(problems: readonly string[]): void;
 }
 
 export function trayStatePath(home: string): string {
@@ -12,28 +15,37 @@ export function trayStatePath(home: string): string {
 }
 
 /**
- * `$BLITZ_HOME/state/tray.json`: the last notice shown and the daemon run it belongs to,
- * so a restarted tray repeats nothing. A missing or damaged file just means "nothing seen".
+ * `$BLITZ_HOME/state/tray.json`: the last notice shown and the daemon run it belongs to, and
+ * the settings problems last told, so a restarted tray repeats nothing. A missing or damaged
+ * file just means "nothing seen".
  */
 export function fileCursorStore(home: string): CursorStore {
   const file = trayStatePath(home);
+  const read = (): Partial<NoticeCursor> & { settingsProblems?: unknown } => {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<NoticeCursor>;
+    } catch {
+      return {};
+    }
+  };
+  const cursorOf = (data: Partial<NoticeCursor>): NoticeCursor | undefined => {
+    const { daemon, lastNoticeId } = data;
+    if (typeof lastNoticeId !== 'number' || typeof daemon?.pid !== 'number' || typeof daemon.startedAt !== 'string') return undefined;
+    return { daemon: { pid: daemon.pid, startedAt: daemon.startedAt }, lastNoticeId };
+  };
+  const problemsOf = (data: { settingsProblems?: unknown }): string[] =>
+    Array.isArray(data.settingsProblems) ? data.settingsProblems.filter((p): p is string => typeof p === 'string') : [];
+  const write = (cursor: NoticeCursor | undefined, problems: readonly string[]): void => {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Written aside and renamed, so a crash mid-write never leaves half a file.
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify({ ...cursor, settingsProblems: problems }, null, 2)}\n`, { mode: 0o600 });
+    fs.renameSync(temp, file);
+  };
   return {
-    load() {
-      try {
-        const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<NoticeCursor>;
-        const { daemon, lastNoticeId } = data;
-        if (typeof lastNoticeId !== 'number' || typeof daemon?.pid !== 'number' || typeof daemon.startedAt !== 'string') return undefined;
-        return { daemon: { pid: daemon.pid, startedAt: daemon.startedAt }, lastNoticeId };
-      } catch {
-        return undefined;
-      }
-    },
-    save(cursor) {
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      // Written aside and renamed, so a crash mid-write never leaves half a file.
-      const temp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, `${JSON.stringify(cursor, null, 2)}\n`, { mode: 0o600 });
-      fs.renameSync(temp, file);
-    },
+    load: () => cursorOf(read()),
+    save: (cursor) => write(cursor, problemsOf(read())),
+    loadProblems: () => problemsOf(read()),
+    saveProblems: (problems) => write(cursorOf(read()), problems),
   };
 }

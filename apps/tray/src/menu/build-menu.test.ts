@@ -44,8 +44,8 @@ describe('the tray menu as a pure function of the status', () => {
       server('off', 'disabled'),
     ];
     expect(text(up(status(servers), true))).toMatchInlineSnapshot(`
-      "icon: attention · tooltip: Blitz — 1 of 6 servers connected
-      (Blitz — 1 of 6 servers connected)
+      "icon: attention · tooltip: Blitz — 1 failed, 1 paused, 1 needs sign-in, 1 starting, 1 connected, 1 idle
+      (Blitz — 1 failed, 1 paused, 1 needs sign-in, 1 starting, 1 connected, 1 idle)
       ────
       MCP servers ▸
         [x] fs
@@ -95,9 +95,10 @@ describe('the tray menu as a pure function of the status', () => {
   it('a settings problem shows under the header and in the icon', () => {
     const problems = ['/home/u/.config/blitz/settings.toml:12: server "broken": needs a command (stdio) or a url', 'another'];
     expect(text(up(status([server('fs', 'connected')], { problems })))).toMatchInlineSnapshot(`
-      "icon: attention · tooltip: Blitz — 1 of 1 server connected / Settings not applied: settings.toml:12: server "broken": needs a command (stdio) or a url (+1 more)
-      (Blitz — 1 of 1 server connected)
-      (Settings not applied: settings.toml:12: server "broken": needs a command (stdio) or a url (+1 more))
+      "icon: attention · tooltip: Blitz — 1 server connected / Settings not applied: settings.toml:12: server "broken": needs a command (stdio) or a url; another
+      (Blitz — 1 server connected)
+      (Settings not applied: settings.toml:12: server "broken": needs a)
+      (command (stdio) or a url; another)
       ────
       MCP servers ▸
         [x] fs
@@ -110,9 +111,29 @@ describe('the tray menu as a pure function of the status', () => {
     `);
   });
 
-  it('all switched off, and one of one connected', () => {
-    expect(text(up(status([server('fs', 'disabled'), server('git', 'disabled')]))).split('\n')[1]).toBe('(Blitz — every server switched off)');
-    expect(text(up(status([server('fs', 'connected')]))).split('\n')[1]).toBe('(Blitz — 1 of 1 server connected)');
+  it.each<[string, GlobalServerStatus[], string]>([
+    ['all switched off', [server('fs', 'disabled'), server('git', 'disabled')], 'Blitz — every server switched off'],
+    ['one of one connected', [server('fs', 'connected')], 'Blitz — 1 server connected'],
+    ['all connected', [server('fs', 'connected'), server('git', 'connected')], 'Blitz — 2 servers connected'],
+    ['all idle is no fault: they start at first use', [server('fs', 'idle'), server('git', 'idle')], 'Blitz — 2 servers ready (idle)'],
+    ['one idle', [server('fs', 'idle'), server('off', 'disabled')], 'Blitz — 1 server ready (idle)'],
+    ['connected and idle', [server('fs', 'connected'), server('git', 'idle')], 'Blitz — 1 connected, 1 idle'],
+    ['trouble first', [server('fs', 'connected'), server('git', 'failed'), server('gh', 'failed')], 'Blitz — 2 failed, 1 connected'],
+    ['all need sign-in', [server('a', 'needsSignIn'), server('b', 'needsSignIn')], 'Blitz — 2 servers need sign-in'],
+  ])('the header by state: %s', (_name, servers, header) => {
+    const model = buildMenu(up(status(servers)), NOW);
+    expect([model.items[0], model.tooltip]).toEqual([{ kind: 'note', key: 'header', text: header }, header]);
+  });
+
+  it('a settings problem too long for one item is wrapped whole over several, up to six, then cut', () => {
+    const problem = `/home/u/.config/blitz/settings.toml:3: server "x": ${'field is wrong; '.repeat(30)}`;
+    const lines = text(up(status([server('fs', 'idle')], { problems: [problem] }))).split('\n').filter((l) => l.startsWith('(') && !l.startsWith('(Blitz'));
+    expect(lines).toHaveLength(6);
+    expect(lines.every((l) => l.length <= 66)).toBe(true);
+    expect(lines[0]).toBe('(Settings not applied: settings.toml:3: server "x": field is)');
+    expect(lines[5]!.endsWith('…)')).toBe(true);
+    const short = text(up(status([server('fs', 'idle')], { problems: ['settings.toml:3: a path /very/long/' + 'x'.repeat(100) + ' here'] })));
+    expect(short).toContain(`(Settings not applied: settings.toml:3: a path /very/long/${'x'.repeat(7)})\n(${'x'.repeat(64)})\n(${'x'.repeat(29)} here)`);
   });
 
   it('a click on a server asks for the opposite of what it shows', () => {
@@ -130,6 +151,7 @@ describe('the tray menu as a pure function of the status', () => {
     expect(sameMenu(first, buildMenu(paused, NOW))).toBe(true);
     expect(sameMenu(first, buildMenu(paused, NOW + 2_000))).toBe(false);
     expect(menuText(buildMenu(paused, NOW + 2_000))).toContain('github — paused, retrying in 28s');
-    expect(menuText(buildMenu(paused, NOW + 31_000))).toContain('github — paused, retrying at the next call');
+    // The daemon makes the trial itself once the pause is over.
+    expect(menuText(buildMenu(paused, NOW + 31_000))).toContain('github — paused, retrying now');
   });
 });

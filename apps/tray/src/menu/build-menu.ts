@@ -1,6 +1,7 @@
 import type { GlobalServerStatus, StatusResponse } from '@blitz/client';
 import type { MenuEntry, MenuModel, TrayIconKind } from './menu-model.js';
-import { serverTitle, truncate } from './server-title.js';
+import { PROBLEM_LINES } from './menu-model.js';
+import { serverTitle, wrapText } from './server-title.js';
 
 /** Everything the menu depends on: the last status (or that the daemon is down) and whether the tray starts at login. */
 export type TrayView =
@@ -10,7 +11,8 @@ export type TrayView =
 export const NO_SERVERS_TEXT = 'No MCP servers — add one: blitz mcp add …';
 export const DAEMON_DOWN_TEXT = 'Blitz daemon not running';
 
-const PROBLEM_CHARS = 80;
+/** A menu item wider than this is cut by some panels: a settings problem is wrapped at it instead. */
+const LINE_CHARS = 64;
 const ATTENTION_STATES = new Set<GlobalServerStatus['state']>(['failed', 'paused', 'needsSignIn']);
 
 /** The menu as a pure function of the view and the time (for "retrying in 30s"). */
@@ -47,7 +49,7 @@ export function buildMenu(view: TrayView, now: number): MenuModel {
         tooltip: problem ? `${header}\n${problem}` : header,
         items: [
           { kind: 'note', key: 'header', text: header },
-          ...(problem ? [{ kind: 'note' as const, key: 'problem', text: problem }] : []),
+          ...problemLines(problem).map((text, i) => ({ kind: 'note' as const, key: `problem-${i}`, text })),
           { kind: 'separator', key: 'sep-status' },
           { kind: 'submenu', key: 'servers', text: 'MCP servers', items: serverEntries(servers, now) },
           ...tail,
@@ -62,22 +64,54 @@ export function buildMenu(view: TrayView, now: number): MenuModel {
   }
 }
 
-function headerText(servers: readonly GlobalServerStatus[]): string {
+/** How a state reads in the summary, trouble first: an idle server is no fault (it starts at first use). */
+const SUMMARY: readonly { state: GlobalServerStatus['state']; one: string; many: string }[] = [
+  { state: 'failed', one: 'failed', many: 'failed' },
+  { state: 'paused', one: 'paused', many: 'paused' },
+  { state: 'needsSignIn', one: 'needs sign-in', many: 'need sign-in' },
+  { state: 'starting', one: 'starting', many: 'starting' },
+  { state: 'connected', one: 'connected', many: 'connected' },
+  { state: 'idle', one: 'idle', many: 'idle' },
+];
+
+/**
+ * The overall state, worded by state: "2 servers connected", "2 servers ready (idle)",
+ * "1 failed, 1 connected, 1 idle". Counting only connected ones made all-idle read
+ * "0 of 2 servers connected", which looks like a fault.
+ */
+export function headerText(servers: readonly GlobalServerStatus[]): string {
   if (servers.length === 0) return 'Blitz — no MCP servers';
   const enabled = servers.filter((s) => s.enabled);
   if (enabled.length === 0) return 'Blitz — every server switched off';
-  const connected = enabled.filter((s) => s.state === 'connected').length;
-  return `Blitz — ${connected} of ${enabled.length} server${enabled.length === 1 ? '' : 's'} connected`;
+  const counts = SUMMARY.map((w) => ({ ...w, n: enabled.filter((s) => s.state === w.state).length })).filter((w) => w.n > 0);
+  const only = counts.length === 1 ? counts[0] : undefined;
+  if (only) {
+    const servers = `${only.n} server${only.n === 1 ? '' : 's'}`;
+    if (only.state === 'idle') return `Blitz — ${servers} ready (idle)`;
+    return `Blitz — ${servers} ${only.n === 1 ? only.one : only.many}`;
+  }
+  return `Blitz — ${counts.map((w) => `${w.n} ${w.n === 1 ? w.one : w.many}`).join(', ')}`;
 }
 
-/** The last settings edit was not applied: say so, or the user wonders why nothing changed. */
+/** The last settings edit was not applied: say so whole, or the user wonders why nothing changed. */
 function problemText(problems: readonly string[]): string | undefined {
-  const [first] = problems;
-  if (first === undefined) return undefined;
-  const more = problems.length > 1 ? ` (+${problems.length - 1} more)` : '';
+  if (problems.length === 0) return undefined;
   // The folder of settings.toml is long and the user knows it: keep the file name and line.
-  const short = first.replace(/\s+/g, ' ').replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/]([^\\/\s:]+)(?=:)/g, '$1');
-  return `Settings not applied: ${truncate(short, PROBLEM_CHARS)}${more}`;
+  const short = problems.map((p) => p.replace(/\s+/g, ' ').trim().replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/]([^\\/\s:]+)(?=:)/g, '$1'));
+  return `Settings not applied: ${short.join('; ')}`;
+}
+
+/**
+ * The problem over as many greyed items as it needs (the menu has PROBLEM_LINES of them):
+ * one item is cut at the panel's width. Past the last line the rest is in the notification.
+ */
+function problemLines(problem: string | undefined): string[] {
+  if (problem === undefined) return [];
+  const lines = wrapText(problem, LINE_CHARS);
+  if (lines.length <= PROBLEM_LINES) return lines;
+  const kept = lines.slice(0, PROBLEM_LINES);
+  kept[PROBLEM_LINES - 1] = `${kept[PROBLEM_LINES - 1]!.slice(0, LINE_CHARS - 1).trimEnd()}…`;
+  return kept;
 }
 
 function iconFor(servers: readonly GlobalServerStatus[], problems: readonly string[]): TrayIconKind {

@@ -36,7 +36,12 @@ export interface MenuModel {
  */
 export const TOP_LEVEL_KEYS = [
   'header',
-  'problem',
+  'problem-0',
+  'problem-1',
+  'problem-2',
+  'problem-3',
+  'problem-4',
+  'problem-5',
   'sep-status',
   'servers',
   'start-daemon',
@@ -49,6 +54,9 @@ export const TOP_LEVEL_KEYS = [
 ] as const;
 
 export type TopLevelKey = (typeof TOP_LEVEL_KEYS)[number];
+
+/** Greyed items a settings problem may wrap over (`problem-0` … `problem-5`). */
+export const PROBLEM_LINES = 6;
 
 /** The key of the submenu that lists the servers. */
 export const SERVERS_KEY: TopLevelKey = 'servers';

@@ -31,9 +31,8 @@ export function serverTitle(server: GlobalServerStatus, now: number): string {
 
 function retryText(retryAt: string | undefined, now: number): string {
   const at = retryAt === undefined ? Number.NaN : Date.parse(retryAt);
-  if (Number.isNaN(at)) return 'retrying later';
-  // Past the cooldown the breaker lets the next call through as a trial.
-  if (at <= now) return 'retrying at the next call';
+  // Past the cooldown the daemon makes the trial call itself; so does a status without a time.
+  if (Number.isNaN(at) || at <= now) return 'retrying now';
   return `retrying in ${formatDelay(at - now)}`;
 }
 
@@ -47,3 +46,30 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
+
+/** Text broken into lines of at most `width` characters, at spaces where it can be; a longer word is split. */
+export function wrapText(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    while (rest.length > 0) {
+      const room = line === '' ? width : width - line.length - 1;
+      if (rest.length <= room) {
+        line = line === '' ? rest : `${line} ${rest}`;
+        rest = '';
+      } else if (line !== '' && (rest.length <= width || room < 8)) {
+        // The word fits on a line of its own (or little room is left): start one.
+        lines.push(line);
+        line = '';
+      } else {
+        // A word longer than a line (a path): fill this line with its head.
+        lines.push(line === '' ? rest.slice(0, room) : `${line} ${rest.slice(0, room)}`);
+        line = '';
+        rest = rest.slice(room);
+      }
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}

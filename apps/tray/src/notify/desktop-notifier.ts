@@ -8,14 +8,16 @@ export interface Notifier {
 /**
  * Desktop notifications through node-notifier (`notify-send` on Linux, Notification Center
  * on macOS, toasts on Windows). Fire and forget: a missing notification service must not
- * stop the tray, so only the first failure is logged.
+ * stop the tray, so only the first failure is logged. `icon` is the path of the Blitz icon
+ * (see `notificationIcon`), shown with each notification.
  */
-export function desktopNotifier(platform: NodeJS.Platform, log: (message: string) => void): Notifier {
+export function desktopNotifier(platform: NodeJS.Platform, log: (message: string) => void, icon?: string): Notifier {
   let warned = false;
   return {
     notify({ title, message }) {
       // `app-name` is notify-send's own flag; other backends would pass it on as a bad option.
-      const options = platform === 'linux' ? { title, message, wait: false, 'app-name': 'Blitz' } : { title, message, wait: false };
+      const base = { title, message, wait: false, ...(icon === undefined ? {} : { icon }) };
+      const options = platform === 'linux' ? { ...base, 'app-name': 'Blitz' } : base;
       // node-notifier hands over an Error when notify-send fails, but also a string — its
       // stderr — when it succeeds with a warning: only an Error is a failure.
       notifier.notify(options, (err: unknown) => {

@@ -9,6 +9,9 @@ export interface DesktopNotification {
 /** Long enough for a reason, short enough for a notification bubble. */
 export const MESSAGE_CHARS = 200;
 
+/** A settings problem is told whole, but a notification is still no place for a wall of text. */
+export const PROBLEM_MESSAGE_CHARS = 1_000;
+
 /** More notices than this in one poll are summed up in one last notification. */
 export const MAX_NOTIFICATIONS_PER_POLL = 4;
 
@@ -23,6 +26,11 @@ export function notificationsFor(notices: readonly Notice[]): DesktopNotificatio
   const shown = notices.slice(0, MAX_NOTIFICATIONS_PER_POLL - 1);
   const rest = notices.length - shown.length;
   return [...shown.map(noticeNotification), { title: 'Blitz', message: `${rest} more server notices: see blitz mcp list` }];
+}
+
+/** The settings edit that was not applied, whole: the menu may have had to cut it. */
+export function problemsNotification(problems: readonly string[]): DesktopNotification {
+  return { title: 'Blitz: settings not applied', message: cleanMessage(problems.join('; '), PROBLEM_MESSAGE_CHARS) };
 }
 
 function kindWord(kind: NoticeKind): string {
@@ -44,11 +52,11 @@ function kindWord(kind: NoticeKind): string {
  * The daemon redacts notices already; this is a second line of defence for a bubble the
  * whole room may see: no control characters, no bearer token, and never a wall of text.
  */
-export function cleanMessage(message: string): string {
+export function cleanMessage(message: string, max = MESSAGE_CHARS): string {
   const flat = message
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\b(Bearer|Basic)\s+(?!\*\*\*)\S+/gi, '$1 ***')
     .replace(/\s+/g, ' ')
     .trim();
-  return truncate(flat || 'no details', MESSAGE_CHARS);
+  return truncate(flat || 'no details', max);
 }

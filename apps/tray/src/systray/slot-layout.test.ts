@@ -12,27 +12,27 @@ describe('laying the menu out on the helper’s fixed slots', () => {
     const menu = initialMenu(up(['fs']), 8, 'linux', 'ICON');
     const ids = menu.items.map((i) => [i.__id, i.title, i.hidden]);
     expect(ids).toEqual([
-      [1, 'Blitz — 0 of 1 server connected', false],
-      [2, '', true],
-      [3, '<SEPARATOR>', false],
-      [4, 'MCP servers', false],
-      [13, '', true],
-      [14, '<SEPARATOR>', false],
-      [15, 'Open settings', false],
-      [16, '☑ Start at login', false],
-      [17, '<SEPARATOR>', false],
-      [18, 'Quit tray', false],
-      [19, 'Quit Blitz', false],
+      [1, 'Blitz — 1 server ready (idle)', false],
+      ...[2, 3, 4, 5, 6, 7].map((id) => [id, '', true]),
+      [8, '<SEPARATOR>', false],
+      [9, 'MCP servers', false],
+      [18, '', true],
+      [19, '<SEPARATOR>', false],
+      [20, 'Open settings', false],
+      [21, '☑ Start at login', false],
+      [22, '<SEPARATOR>', false],
+      [23, 'Quit tray', false],
+      [24, 'Quit Blitz', false],
     ]);
-    expect(menu.items[3]!.items!.map((i) => [i.__id, i.title, i.hidden])).toEqual([
-      [5, '☑ fs', false],
-      ...[6, 7, 8, 9, 10, 11, 12].map((id) => [id, '', true]),
+    expect(menu.items[8]!.items!.map((i) => [i.__id, i.title, i.hidden])).toEqual([
+      [10, '☑ fs', false],
+      ...[11, 12, 13, 14, 15, 16, 17].map((id) => [id, '', true]),
     ]);
   });
 
   it('draws check marks into the title on Linux, and uses the checked flag elsewhere', () => {
-    const linux = slotItems(up(['fs']), 8, 'linux').find((i) => i.__id === 5);
-    const mac = slotItems(up(['fs']), 8, 'darwin').find((i) => i.__id === 5);
+    const linux = slotItems(up(['fs']), 8, 'linux').find((i) => i.__id === 10);
+    const mac = slotItems(up(['fs']), 8, 'darwin').find((i) => i.__id === 10);
     expect([linux?.title, linux?.checked]).toEqual(['☑ fs', false]);
     expect([mac?.title, mac?.checked]).toEqual(['fs', true]);
   });
@@ -42,18 +42,18 @@ describe('laying the menu out on the helper’s fixed slots', () => {
     const after = slotItems(down, 8, 'linux');
     expect(changedItems(before, after).map((i) => [i.__id, i.title, i.hidden])).toEqual([
       [1, 'Blitz daemon not running', false],
-      [4, '', true],
-      [5, '', true],
-      [13, 'Start daemon', false],
-      [19, '', true],
+      [9, '', true],
+      [10, '', true],
+      [18, 'Start daemon', false],
+      [24, '', true],
     ]);
     expect(changedItems(after, slotItems(down, 8, 'linux'))).toEqual([]);
   });
 
   it('a click is mapped to the entry shown in its slot', () => {
-    expect(entryAt(up(['fs', 'git']), 8, 6)).toMatchObject({ key: 'server:git', action: { kind: 'toggleServer', server: 'git', enable: false } });
-    expect(entryAt(up(['fs']), 8, 6)).toBeUndefined();
-    expect(entryAt(down, 8, 13)).toMatchObject({ action: { kind: 'startDaemon' } });
+    expect(entryAt(up(['fs', 'git']), 8, 11)).toMatchObject({ key: 'server:git', action: { kind: 'toggleServer', server: 'git', enable: false } });
+    expect(entryAt(up(['fs']), 8, 11)).toBeUndefined();
+    expect(entryAt(down, 8, 18)).toMatchObject({ action: { kind: 'startDaemon' } });
     expect(entryAt(down, 8, 99)).toBeUndefined();
   });
 

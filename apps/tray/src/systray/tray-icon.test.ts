@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { trayIcon } from './tray-icon.js';
+import { notificationIcon, trayIcon } from './tray-icon.js';
 
 describe('the tray icon', () => {
   it('is a 32×32 RGBA PNG, a different colour per state', () => {
@@ -19,5 +22,24 @@ describe('the tray icon', () => {
     const ico = Buffer.from(trayIcon('ok', 'win32'), 'base64');
     expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4), ico.readUInt32LE(18)]).toEqual([0, 1, 1, 22]);
     expect(ico.subarray(22).toString('base64')).toBe(trayIcon('ok', 'linux'));
+  });
+
+  it('is written once as state/icon.png for notifications, and rewritten when it differs', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-icon-'));
+    try {
+      const file = notificationIcon(home);
+      expect(file).toBe(path.join(home, 'state', 'icon.png'));
+      expect(fs.readFileSync(file).toString('base64')).toBe(trayIcon('ok', 'linux'));
+      const written = fs.statSync(file).mtimeMs;
+      fs.utimesSync(file, 0, 0);
+      notificationIcon(home);
+      expect(fs.statSync(file).mtimeMs).toBe(0);
+      fs.writeFileSync(file, 'not a png');
+      notificationIcon(home);
+      expect(fs.readFileSync(file).toString('base64')).toBe(trayIcon('ok', 'linux'));
+      expect(written).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });

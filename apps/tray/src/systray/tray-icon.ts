@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import type { TrayIconKind } from '../menu/menu-model.js';
 
@@ -103,4 +105,26 @@ function wrapInIco(png: Buffer): Buffer {
   header.writeUInt32LE(png.length, 14);
   header.writeUInt32LE(header.length, 18);
   return Buffer.concat([header, png]);
+}
+
+/**
+ * The Blitz icon as a PNG file for desktop notifications, which want a path: written to
+ * `state/icon.png` under the Blitz home when missing or different, aside and renamed.
+ */
+export function notificationIcon(home: string): string {
+  const file = path.join(home, 'state', 'icon.png');
+  const png = Buffer.from(trayIcon('ok', 'linux'), 'base64');
+  let current: Buffer | undefined;
+  try {
+    current = fs.readFileSync(file);
+  } catch {
+    // Not there yet.
+  }
+  if (!current?.equals(png)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, png, { mode: 0o644 });
+    fs.renameSync(temp, file);
+  }
+  return file;
 }
