@@ -145,7 +145,7 @@ describe('the tray over D-Bus, with the real systray helper', () => {
       };
 
       await waitFor(() => shown().includes('☑ fs'), 'the servers in the menu', 20_000);
-      expect(shown()).toEqual(['Blitz — 0 of 2 servers connected', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
+      expect(shown()).toEqual(['Blitz — 2 servers ready (idle)', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
 
       click('☑ github');
       await waitFor(() => shown().includes('☐ github'), 'github unchecked in the menu');
@@ -156,7 +156,7 @@ describe('the tray over D-Bus, with the real systray helper', () => {
         ['github', false],
         ['fs', true],
       ]);
-      expect(shown()[0]).toBe('Blitz — 0 of 1 server connected');
+      expect(shown()[0]).toBe('Blitz — 1 server ready (idle)');
 
       click('Quit tray');
       expect(await exited).toBe(0);

@@ -74,7 +74,7 @@ describe('blitz tray with a fake systray helper', () => {
     const state = readDaemonState(home)!;
     detached.add(state.pid);
     expect(tray.output()).toContain(`Started the Blitz daemon (pid ${state.pid}).`);
-    expect(helper.titles()).toEqual(['Blitz — 0 of 2 servers connected', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
+    expect(helper.titles()).toEqual(['Blitz — 2 servers ready (idle)', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
     // The Linux helper gets no checked flag: it would append " (√)" and never take it off.
     expect([...helper.items().values()].some((i) => i.checked)).toBe(false);
 
@@ -83,7 +83,7 @@ describe('blitz tray with a fake systray helper', () => {
     expect(githubBlock()).toContain('disabled = true');
     expect(settingsText()).toMatch(/^# my servers, kept by every edit\n/);
     expect(settingsText()).toContain('# the code host\n[[mcp.servers]]\nname = "github"');
-    expect(helper.titles()[0]).toBe('Blitz — 0 of 1 server connected');
+    expect(helper.titles()[0]).toBe('Blitz — 1 server ready (idle)');
     expect((await new BlitzClient(state).status()).servers.map((s) => [s.name, s.enabled])).toEqual([
       ['github', false],
       ['fs', true],
@@ -115,7 +115,7 @@ describe('blitz tray with a fake systray helper', () => {
     expect(helper.titles()).toEqual(['Blitz daemon not running', 'Start daemon', 'Open settings', '☐ Start at login', 'Quit tray']);
 
     daemon = await startDaemonProcess(home);
-    await waitFor(() => helper.idOf('Blitz — 0 of 2 servers connected'), 'the tray to see the daemon again', 15_000, tray.output);
+    await waitFor(() => helper.idOf('Blitz — 2 servers ready (idle)'), 'the tray to see the daemon again', 15_000, tray.output);
     await daemon.stop();
     daemon = undefined;
 
