@@ -113,7 +113,14 @@ describe('the tray over D-Bus, with the real systray helper', () => {
             } catch {
               return false; // Gone since the listing: each gdbus call is a connection of its own.
             }
-            return pid !== undefined && fs.existsSync(`/proc/${pid}/cmdline`) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tray_linux_release');
+            // By its executable: it runs under the program name "Blitz", so its command line says only that.
+            let exe = '';
+            try {
+              exe = pid === undefined ? '' : fs.readlinkSync(`/proc/${pid}/exe`);
+            } catch {
+              return false;
+            }
+            return exe.endsWith('tray_linux_release');
           });
         },
         'the tray helper on the bus',
@@ -145,6 +152,9 @@ describe('the tray over D-Bus, with the real systray helper', () => {
       };
 
       await waitFor(() => shown().includes('☑ fs'), 'the servers in the menu', 20_000);
+      // The item's Title (which panels show as its tooltip) is Blitz, not the helper's file name.
+      const sniPath = interfaces.get('org.kde.StatusNotifierItem')!;
+      expect(dbusCall(helperName, sniPath, 'org.freedesktop.DBus.Properties.Get', 'org.kde.StatusNotifierItem', 'Title')).toMatch(/^\(<'Blitz'>,\)/);
       expect(shown()).toEqual(['Blitz — 2 servers ready (idle)', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
 
       click('☑ github');

@@ -1,18 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
-import type systray2 from 'systray2';
-import type { ClickEvent } from 'systray2';
 import type { MenuAction, MenuModel } from '../menu/menu-model.js';
 import type { TraySurface } from '../tray-app.js';
 import { ensureHelperExecutable } from './helper-binary.js';
+import { HelperProcess, type HelperClick } from './helper-process.js';
 import { changedItems, entryAt, initialMenu, serverSlots, slotItems, type NumberedItem } from './slot-layout.js';
 import { trayIcon } from './tray-icon.js';
-
-// systray2 is CommonJS with `exports.default`, which ESM loaders unwrap differently (Node
-// gives the exports object, Vite the class); `require` gives the same thing everywhere.
-const SysTray: typeof systray2.default = (createRequire(import.meta.url)('systray2') as typeof systray2).default;
-type SysTray = InstanceType<typeof SysTray>;
 
 export interface SystraySurfaceOptions {
   platform: NodeJS.Platform;
@@ -36,14 +28,13 @@ const STDERR_TAIL = 2_000;
 const EXIT_GRACE_MS = 3_000;
 
 /**
- * The menu drawn by systray2's helper process. The helper's menu has a fixed shape, so the
- * model is laid out on slots (slot-layout.ts); a redraw sends `update-item` for the slots
- * that changed, with fresh objects, and a model needing more server slots restarts it.
+ * The menu drawn by systray2's helper process (spoken to by helper-process.ts). The helper's
+ * menu has a fixed shape, so the model is laid out on slots (slot-layout.ts); a redraw sends
+ * `update-item` for the slots that changed, and a model needing more server slots restarts it.
  */
 export class SystraySurface implements TraySurface {
   readonly #opts: SystraySurfaceOptions;
-  #tray: SysTray | undefined;
-  #child: ChildProcess | undefined;
+  #helper: HelperProcess | undefined;
   #capacity = 0;
   #model: MenuModel | undefined;
   #items: NumberedItem[] = [];
@@ -56,17 +47,17 @@ export class SystraySurface implements TraySurface {
   async show(model: MenuModel): Promise<void> {
     if (this.#closed) return;
     const capacity = serverSlots(model, this.#capacity);
-    const tray = this.#tray;
-    if (!tray || capacity !== this.#capacity) {
+    const helper = this.#helper;
+    if (!helper || capacity !== this.#capacity) {
       await this.#stopHelper();
       await this.#startHelper(model, capacity);
       return;
     }
     const previous = this.#model!;
     const items = slotItems(model, capacity, this.#opts.platform);
-    for (const item of changedItems(this.#items, items)) await tray.sendAction({ type: 'update-item', item, seq_id: -1 });
+    for (const item of changedItems(this.#items, items)) helper.send({ type: 'update-item', item, seq_id: -1 });
     if (previous.icon !== model.icon || previous.tooltip !== model.tooltip) {
-      await tray.sendAction({ type: 'update-menu', menu: { icon: trayIcon(model.icon, this.#opts.platform), title: '', tooltip: model.tooltip, items: [] } });
+      helper.send({ type: 'update-menu', menu: { icon: trayIcon(model.icon, this.#opts.platform), title: '', tooltip: model.tooltip, items: [] } });
     }
     this.#items = items;
     this.#model = model;
@@ -80,24 +71,17 @@ export class SystraySurface implements TraySurface {
 
   async #startHelper(model: MenuModel, capacity: number): Promise<void> {
     const { platform, cwd } = this.#opts;
-    ensureHelperExecutable(platform, cwd);
-    const tray = new SysTray({ menu: initialMenu(model, capacity, platform, trayIcon(model.icon, platform)), debug: false, copyDir: false });
-    const ready = tray.ready();
-    // Raced below; this keeps an early spawn error from being reported as unhandled meanwhile.
-    ready.catch(() => undefined);
-    const child = await helperProcess(tray, ready);
+    const file = ensureHelperExecutable(platform, cwd);
+    // No `title`: on macOS it is text beside the icon, on Linux the label beside it.
+    const helper = new HelperProcess(file, initialMenu(model, capacity, platform, trayIcon(model.icon, platform)));
+    const child = helper.child;
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-STDERR_TAIL)));
-    // A dead helper's stdin errors with EPIPE on the next write; its exit is reported instead.
-    child.stdin?.on('error', () => undefined);
-    const exited = new Promise<string>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve(exitText(child.exitCode, child.signalCode));
-      child.once('exit', (code, signal) => resolve(exitText(code, signal)));
-    });
+    const exited = helper.exited.then(({ code, signal }) => exitText(code, signal));
     const timeoutMs = this.#opts.readyTimeoutMs ?? 20_000;
     const timeout = new AbortController();
     const outcome = await Promise.race([
-      ready.then(() => ({ ready: true as const })),
+      helper.ready.then(() => ({ ready: true as const })),
       exited.then((how) => ({ ready: false as const, why: `the tray helper ${how} before it was ready` })),
       delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => ({ ready: false as const, why: `the tray helper was not ready within ${timeoutMs / 1000}s` })),
     ])
@@ -108,51 +92,33 @@ export class SystraySurface implements TraySurface {
       const detail = stderr.trim().split('\n').slice(-5).join('\n');
       throw new TrayHelperError(detail ? `${outcome.why}:\n${detail}` : outcome.why);
     }
-    this.#tray = tray;
-    this.#child = child;
+    this.#helper = helper;
     this.#capacity = capacity;
     this.#model = model;
     this.#items = slotItems(model, capacity, platform);
-    await tray.onClick((event) => this.#clicked(event));
+    helper.onClick((click) => this.#clicked(click));
     void exited.then((how) => {
-      if (this.#child === child && !this.#closed) this.#opts.onHelperExit(new TrayHelperError(`the tray helper ${how}${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`));
+      if (this.#helper === helper && !this.#closed) this.#opts.onHelperExit(new TrayHelperError(`the tray helper ${how}${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`));
     });
   }
 
-  #clicked(event: ClickEvent): void {
+  #clicked(click: HelperClick): void {
     if (!this.#model) return;
-    const entry = entryAt(this.#model, this.#capacity, event.__id);
+    const entry = entryAt(this.#model, this.#capacity, click.__id);
     if (entry?.kind === 'check' || (entry?.kind === 'button' && entry.enabled)) this.#opts.onAction(entry.action);
   }
 
   async #stopHelper(): Promise<void> {
-    const tray = this.#tray;
-    const child = this.#child;
-    this.#tray = undefined;
-    this.#child = undefined;
-    if (!tray || !child || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    await tray.sendAction({ type: 'exit' }).catch(() => undefined);
+    const helper = this.#helper;
+    this.#helper = undefined;
+    if (!helper) return;
+    const child = helper.child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    helper.send({ type: 'exit' });
     const kill = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
-    await gone;
+    await helper.exited;
     clearTimeout(kill);
   }
-}
-
-/**
- * systray2 spawns its helper after an async look-up and offers no hook for it, and its
- * `ready()` never settles when the helper exits early: wait for the process to exist, so
- * its exit can be watched.
- */
-async function helperProcess(tray: SysTray, ready: Promise<void>): Promise<ChildProcess> {
-  let failure: Error | undefined;
-  ready.catch((err: unknown) => (failure = err instanceof Error ? err : new Error(String(err))));
-  for (let i = 0; i < 1_000; i++) {
-    if (tray.process) return tray.process;
-    if (failure) throw new TrayHelperError(`the tray helper could not start: ${failure.message}`);
-    await delay(5);
-  }
-  throw new TrayHelperError('the tray helper was not started within 5s');
 }
 
 function exitText(code: number | null, signal: NodeJS.Signals | null): string {
