@@ -27,6 +27,7 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
     ['trial start admitted, the process not yet spawned', exited, trial, { state: 'starting', tools: [] }],
     ['pause over, the trial start not yet admitted', exited, due, { state: 'paused', error: 'MCP server s exited with code 1', tools: [] }],
     ['starting', { kind: 'starting' }, closed, { state: 'starting', tools: [] }],
+    ['a trial that found the sign-in gone needs sign-in', { kind: 'stopped', lastError: { message: 'sign in', needsSignIn: true } }, trial, { state: 'needsSignIn', error: 'sign in', tools: [] }],
     ['needs sign-in is not a failure the breaker retries', { kind: 'stopped', lastError: { message: 'sign in', needsSignIn: true } }, closed, { state: 'needsSignIn', error: 'sign in', tools: [] }],
     ['cannot start at all', { kind: 'failed', message: 'env ${X} is not set', needsSignIn: false }, closed, { state: 'failed', error: 'env ${X} is not set', tools: [] }],
   ])('%s', (_name, view, breaker, shown) => {

@@ -48,7 +48,8 @@ export function toServerStatus(
       return { ...base, state: 'paused', retryAt: breaker.retryAt, ...error };
     case 'halfOpen':
       // A trial on a server with no live link is a start (a live one is pinged).
-      if (view.kind === 'starting' || (view.kind === 'stopped' && breaker.trialInFlight)) return { ...base, state: 'starting' };
+      if (view.kind === 'starting' || (view.kind === 'stopped' && breaker.trialInFlight && !view.lastError?.needsSignIn)) return { ...base, state: 'starting' };
+      if (view.kind === 'stopped' && view.lastError?.needsSignIn) return { ...base, state: 'needsSignIn', error: view.lastError.message };
       return { ...base, state: 'paused', ...error };
     case 'closed':
       break;
