@@ -9,3 +9,5 @@ export { editSettingsFile, readSettingsText, type EditSettingsOptions, type Edit
 export { type LockOptions } from './settings-file-lock.js';
 export { parseSettings } from './parse-settings.js';
 export { firstDifference } from './first-difference.js';
+export { addNamedTable, insertNamedTableText, locateNamedTables, namedTableText, removeNamedTable, type NamedTableBlock, type NamedTablesLayout } from './named-tables.js';
+export { describeTomlError } from './parse-settings.js';

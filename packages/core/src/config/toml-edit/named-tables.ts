@@ -1,0 +1,166 @@
+import { BlitzError } from '../../errors/blitz-error.js';
+import { formatKey, formatValue, type TomlValue } from './format-value.js';
+import { attachedStart, lineNumber } from './locate-servers.js';
+import { parseSettings } from './parse-settings.js';
+import { detectEol, scanLines, type TomlLine } from './scan-lines.js';
+
+/**
+ * In-place edits of tables named by key under a parent table, such as Codex's
+ * `[mcp_servers.NAME]` (with its `[mcp_servers.NAME.env]` sub-tables). The settings.toml
+ * editor works on `[[mcp.servers]]` arrays; this is the same line-by-line approach for the
+ * by-name layout. Every other byte stays; a layout that cannot be edited line by line is
+ * refused with its line.
+ */
+
+/** Where one named table sits, as indexes into the scanned lines. */
+export interface NamedTableBlock {
+  readonly name: string;
+  /** First comment line attached directly above the header. */
+  readonly firstLine: number;
+  readonly headerLine: number;
+  /** Last line of the table and its sub-tables, plus comments directly below. */
+  readonly lastLine: number;
+}
+
+export interface NamedTablesLayout {
+  readonly lines: readonly TomlLine[];
+  readonly blocks: readonly NamedTableBlock[];
+}
+
+/**
+ * Finds every `[parent.NAME]` table. The text must parse. A name defined some other way —
+ * an inline table (`NAME = { … }` under `[parent]`), dotted keys, or sub-tables apart from
+ * their table — is refused, since an edit could not stay within it.
+ */
+export function locateNamedTables(text: string, parent: readonly string[], file: string): NamedTablesLayout {
+  const parsed = parseSettings(text, file);
+  const lines = scanLines(text);
+  const blocks: NamedTableBlock[] = [];
+  let current: { name: string; headerLine: number } | undefined;
+  let table: readonly string[] = [];
+  const close = (next: number) => {
+    if (current === undefined) return;
+    blocks.push({ name: current.name, firstLine: attachedStart(lines, current.headerLine), headerLine: current.headerLine, lastLine: lastLineBefore(lines, current.headerLine, next) });
+    current = undefined;
+  };
+  lines.forEach((line, i) => {
+    if (line.kind === 'key-value') {
+      const full = [...table, ...line.path];
+      if (startsWith(full, parent) && full.length <= parent.length + 1) {
+        throw notEditable(file, text, line, `${full.join('.')} is written as a key rather than as a [${[...parent, '<name>'].join('.')}] table`);
+      }
+      return;
+    }
+    if (line.kind !== 'table') return;
+    table = line.path;
+    const inside = startsWith(line.path, parent) && line.path.length > parent.length;
+    if (inside && line.path.length > parent.length + 1) {
+      // A sub-table belongs to the table just before it, and nowhere else.
+      if (current !== undefined && line.path[parent.length] === current.name) return;
+      throw notEditable(file, text, line, `the table [${line.path.join('.')}] is separated from its [${line.path.slice(0, parent.length + 1).join('.')}] table`);
+    }
+    close(i);
+    if (inside && !line.array) current = { name: line.path[parent.length]!, headerLine: i };
+    else if (inside) throw notEditable(file, text, line, `[[${line.path.join('.')}]] is an array of tables`);
+  });
+  close(lines.length);
+  const names = Object.keys(tableAt(parsed, parent) ?? {});
+  const missing = names.find((n) => !blocks.some((b) => b.name === n));
+  if (missing !== undefined) throw notEditable(file, text, undefined, `${[...parent, missing].join('.')} is not written as its own table`);
+  return { lines, blocks };
+}
+
+/**
+ * Adds `[parent.NAME]` with one `key = value` line per field (tables as inline tables), after
+ * the last table under `parent` — or at the end of the file — one blank line apart.
+ */
+export function addNamedTable(text: string, parent: readonly string[], name: string, fields: Readonly<Record<string, TomlValue | undefined>>, file: string): string {
+  const layout = locateNamedTables(text, parent, file);
+  if (layout.blocks.some((b) => b.name === name)) {
+    throw new BlitzError('ALREADY_EXISTS', `${file} already has a [${[...parent, name].map(formatKey).join('.')}] table`, { reason: 'TABLE_EXISTS' });
+  }
+  const eol = detectEol(text);
+  const header = `[${[...parent, name].map(formatKey).join('.')}]`;
+  const body = Object.entries(fields).flatMap(([key, value]) => (value === undefined ? [] : [`${formatKey(key)} = ${formatValue(value, `${name}.${key}`)}`]));
+  const block = [header, ...body].join(eol) + eol;
+  const last = layout.blocks.at(-1);
+  if (last === undefined) {
+    if (text === '') return block;
+    const lastLine = layout.lines.at(-1);
+    const newline = lastLine?.terminated === false ? eol : '';
+    const gap = lastLine === undefined || lastLine.kind === 'blank' ? '' : eol;
+    return text + newline + gap + block;
+  }
+  const after = layout.lines[last.lastLine]!;
+  const following = layout.lines[last.lastLine + 1];
+  const head = text.slice(0, after.end) + (after.terminated ? '' : eol);
+  const gapAfter = following === undefined || following.kind === 'blank' ? '' : eol;
+  return head + eol + block + gapAfter + text.slice(after.end);
+}
+
+/** Removes `[parent.NAME]`, its sub-tables and the comments attached above it, and one blank line beside it. */
+export function removeNamedTable(text: string, parent: readonly string[], name: string, file: string): string {
+  const layout = locateNamedTables(text, parent, file);
+  const block = layout.blocks.find((b) => b.name === name);
+  if (block === undefined) throw new BlitzError('NOT_FOUND', `${file} has no [${[...parent, name].join('.')}] table`, { reason: 'TABLE_NOT_FOUND' });
+  const { lines } = layout;
+  const before = block.firstLine > 0 ? lines[block.firstLine - 1] : undefined;
+  const after = lines[block.lastLine + 1];
+  let from = lines[block.firstLine]!.start;
+  let to = lines[block.lastLine]!.end;
+  const gapAfter = after === undefined || after.kind === 'blank';
+  if (before?.kind === 'blank' && gapAfter) from = before.start;
+  else if (before === undefined && after?.kind === 'blank') to = after.end;
+  return text.slice(0, from) + text.slice(to);
+}
+
+/** The text of one named table (comments above it included), to put back later as it was. */
+export function namedTableText(text: string, parent: readonly string[], name: string, file: string): string | undefined {
+  const layout = locateNamedTables(text, parent, file);
+  const block = layout.blocks.find((b) => b.name === name);
+  return block === undefined ? undefined : text.slice(layout.lines[block.firstLine]!.start, layout.lines[block.lastLine]!.end);
+}
+
+/** Appends a table's text (as `namedTableText` gave it) after the last table under `parent`. */
+export function insertNamedTableText(text: string, parent: readonly string[], tableText: string, file: string): string {
+  const layout = locateNamedTables(text, parent, file);
+  const eol = detectEol(text);
+  const block = /\n$/.test(tableText) ? tableText : tableText + eol;
+  const last = layout.blocks.at(-1);
+  if (last === undefined) {
+    if (text === '') return block;
+    const lastLine = layout.lines.at(-1);
+    return text + (lastLine?.terminated === false ? eol : '') + (lastLine?.kind === 'blank' ? '' : eol) + block;
+  }
+  const after = layout.lines[last.lastLine]!;
+  const following = layout.lines[last.lastLine + 1];
+  const head = text.slice(0, after.end) + (after.terminated ? '' : eol);
+  const gapAfter = following === undefined || following.kind === 'blank' ? '' : eol;
+  return head + eol + block + gapAfter + text.slice(after.end);
+}
+
+function lastLineBefore(lines: readonly TomlLine[], headerLine: number, next: number): number {
+  const limit = next < lines.length ? attachedStart(lines, next) : lines.length;
+  let last = limit - 1;
+  while (last > headerLine && (lines[last]!.kind === 'blank' || lines[last]!.kind === 'comment')) last--;
+  while (last + 1 < limit && lines[last + 1]!.kind === 'comment') last++;
+  return last;
+}
+
+function tableAt(doc: Record<string, unknown>, path: readonly string[]): Record<string, unknown> | undefined {
+  let node: unknown = doc;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
+}
+
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((segment, i) => path[i] === segment);
+}
+
+function notEditable(file: string, text: string, line: TomlLine | undefined, why: string): BlitzError {
+  const where = line === undefined ? '' : ` (line ${lineNumber(text, line.start)})`;
+  return new BlitzError('FAILED_PRECONDITION', `cannot edit ${file}: ${why}${where}; edit the file by hand`, { reason: 'TOML_NOT_EDITABLE' });
+}
