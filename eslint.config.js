@@ -18,6 +18,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [apps] }] },
   },
   {
+    files: ['packages/clients/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [apps, sdk] }] },
+  },
+  {
     files: ['packages/client/**/*.ts', 'apps/tray/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [apps, core, sdk] }] },
   },

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   tray: async () => (await import('./commands/tray/index.js')).registerTray,
   autostart: async () => (await import('./commands/autostart/index.js')).registerAutostart,
   connect: async () => (await import('./commands/connect/index.js')).registerConnect,
+  clients: async () => (await import('./commands/clients/index.js')).registerClients,
 };
 
 /** The commands `argv` needs: the one it names, none for `--version`, all for anything else. */

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { inspectClient, inspectFile, type ClientState } from '@blitz/clients';
+import type { CliContext } from '../../context.js';
+import { renderTable } from '../../output/table.js';
+import { selectClients, shortPath, whereOf } from './client-context.js';
+
+export interface ListOptions {
+  json?: boolean;
+  project?: string;
+}
+
+/** `blitz clients`: one row a client (or a project file with --project). */
+export async function listClients(ctx: CliContext, opts: ListOptions): Promise<void> {
+  const states = await clientStates(ctx, [], opts.project);
+  const rows = states.map((s) => ({
+    id: s.spec.id,
+    title: s.spec.title,
+    file: s.file,
+    found: s.exists,
+    installed: s.installed,
+    pointsAtBlitz: s.pointsAtBlitz,
+    servers: s.servers.filter((x) => x.name !== 'blitz').length,
+    ...(s.error === undefined ? {} : { error: s.error }),
+  }));
+  if (opts.json) {
+    ctx.out(JSON.stringify(rows, null, 2));
+    return;
+  }
+  const status = (r: (typeof rows)[number]) => (r.error !== undefined ? 'unreadable' : r.found ? 'found' : r.installed ? 'no file yet' : 'not found');
+  ctx.out(
+    renderTable(
+      ['CLIENT', 'CONFIG FILE', 'STATUS', 'BLITZ', 'SERVERS'],
+      rows.map((r) => [r.id, shortPath(ctx, r.file), status(r), r.pointsAtBlitz ? 'connected' : '-', r.found ? String(r.servers) : '-']),
+    ),
+  );
+  for (const r of rows) if (r.error !== undefined) ctx.err(`blitz: ${r.error}`);
+  if (opts.project === undefined && rows.some((r) => r.found && !r.pointsAtBlitz)) {
+    ctx.out('\nImport their servers with `blitz clients import`, then point them at Blitz with `blitz clients connect --all`.');
+  }
+}
+
+/** User-scope files of these clients, or with a project folder, the project files that exist there. */
+export async function clientStates(ctx: CliContext, ids: readonly string[], project: string | undefined): Promise<ClientState[]> {
+  const specs = selectClients(ids);
+  if (project === undefined) return Promise.all(specs.map((spec) => inspectClient(spec, whereOf(ctx))));
+  const dir = path.resolve(ctx.cwd, project);
+  const states = await Promise.all(specs.flatMap((spec) => spec.projectFiles.map((rel) => inspectFile(spec, path.join(dir, rel)))));
+  return states.filter((s) => s.exists);
+}

@@ -1,0 +1,87 @@
+import { rm } from 'node:fs/promises';
+import { parse as parseToml } from 'smol-toml';
+import { isTable, writeTextAtomic } from '@blitz/core';
+import type { ClientSpec } from './client-spec.js';
+import type { BackupStore } from './files/backup-store.js';
+import { parseClientText, serversOf, withoutServerText, withSavedServerText, withServerData, type SavedServer } from './files/client-document.js';
+import { editClientFile } from './files/edit-client-file.js';
+import { readClientFile } from './files/read-client-file.js';
+import { isBlitzEntry } from './plan/fingerprint.js';
+import { BLITZ_ENTRY } from './plan/plan-connect.js';
+import { planDisconnect, type DisconnectPlan } from './plan/plan-disconnect.js';
+
+export type DisconnectResult =
+  | { readonly kind: 'restored'; readonly file: string; readonly backup: string | null }
+  | { readonly kind: 'undone'; readonly file: string; readonly plan: Extract<DisconnectPlan, { kind: 'undo' }> }
+  | { readonly kind: 'not-connected'; readonly file: string; readonly removedEntry: boolean };
+
+/**
+ * Undoes `connect` for one client: the original bytes when nothing else touched the file
+ * since, otherwise only Blitz's entry removed and the moved servers put back, keeping every
+ * later edit. Without a record, a `blitz` entry that runs `blitz connect` is still removed.
+ */
+export async function disconnectClient(spec: ClientSpec, file: string, store: BackupStore, options: { beforeWrite?: () => Promise<void> | void } = {}): Promise<DisconnectResult> {
+  const record = await store.load(spec.id, file);
+  const parse = (text: string) => parseClientText(spec, text, file);
+  if (record === undefined) {
+    const outcome = await editClientFile(
+      file,
+      (text, exists) => {
+        if (!exists) return undefined;
+        const data = parse(text);
+        const ours = serversOf(spec, data, file).find(([name]) => name === BLITZ_ENTRY);
+        if (ours === undefined) return undefined;
+        const mapped = spec.fromClient(ours[0], ours[1]);
+        if (mapped.kind !== 'server' || !isBlitzEntry(mapped.entry)) return undefined;
+        return { after: withoutServerText(spec, text, file, BLITZ_ENTRY), intended: withServerData(spec, data, BLITZ_ENTRY, undefined) };
+      },
+      { parse, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
+    );
+    return { kind: 'not-connected', file, removedEntry: outcome.changed };
+  }
+
+  const read = await readClientFile(file);
+  const text = read.exists ? read.text : '';
+  const names = read.exists ? serversOf(spec, parse(text), file).map(([n]) => n) : [];
+  const first = planDisconnect(record, text, names);
+  if (first.kind === 'restore') {
+    const original = await store.readBackup(record);
+    if (original === undefined) await rm(file, { force: true });
+    else await writeTextAtomic(file, original);
+    await store.drop(spec.id, file);
+    return { kind: 'restored', file, backup: record.backup };
+  }
+  let plan = first;
+  await editClientFile(
+    file,
+    (current) => {
+      const data0 = parse(current);
+      const now = planDisconnect(record, current, serversOf(spec, data0, file).map(([n]) => n));
+      // The file was put back as connect left it between our reads: undo everything except bytes.
+      if (now.kind === 'restore') return undefined;
+      plan = now;
+      let after = current;
+      let data = data0;
+      if (now.removeBlitz) {
+        after = withoutServerText(spec, after, file, BLITZ_ENTRY);
+        data = withServerData(spec, data, BLITZ_ENTRY, undefined);
+      }
+      const back = [...(now.restoreBlitz && now.removeBlitz ? [{ name: BLITZ_ENTRY, saved: now.restoreBlitz }] : []), ...now.putBack];
+      for (const { name, saved } of back) {
+        after = withSavedServerText(spec, after, file, name, saved);
+        data = withServerData(spec, data, name, savedValue(spec.serversKey, name, saved));
+      }
+      return { after, intended: data };
+    },
+    { parse, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
+  );
+  await store.drop(spec.id, file);
+  return { kind: 'undone', file, plan };
+}
+
+function savedValue(serversKey: readonly string[], name: string, saved: SavedServer): unknown {
+  if (saved.kind === 'json') return saved.value;
+  let node: unknown = parseToml(saved.text);
+  for (const key of [...serversKey, name]) node = isTable(node) ? node[key] : undefined;
+  return node;
+}

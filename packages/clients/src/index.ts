@@ -1,0 +1,17 @@
+export { CLIENT_IDS, type BlitzLaunch, type ClientId, type ClientSpec, type OwnCommand, type ServerMapping } from './client-spec.js';
+export { CLIENTS, clientById } from './specs/index.js';
+export { whereFromProcess, type Where } from './where.js';
+export { inspectClient, inspectFile, userFileOf, type ClientState } from './inspect-client.js';
+export { findServers, type FoundServers, type SkippedServer } from './find-servers.js';
+export { planImport, type Definition, type FoundServer, type ImportPlan } from './plan/plan-import.js';
+export { planConnect, BLITZ_ENTRY, type ClientServer, type ConnectPlan } from './plan/plan-connect.js';
+export { planDisconnect, type DisconnectPlan } from './plan/plan-disconnect.js';
+export { fingerprint, isBlitzEntry } from './plan/fingerprint.js';
+export { connectClient, computeConnect, maskedDiff, type ConnectOptions, type ConnectResult, type RunProgram } from './connect-client.js';
+export { disconnectClient, type DisconnectResult } from './disconnect-client.js';
+export { BackupStore, type ConnectionRecord } from './files/backup-store.js';
+export { editClientFile, type ClientEdit, type EditClientFileOptions } from './files/edit-client-file.js';
+export { parseJsonText, setJsonValue } from './files/json-document.js';
+export { readClientFile } from './files/read-client-file.js';
+export { unifiedDiff } from './files/unified-diff.js';
+export { maskSecretsIn } from './mask-secrets.js';

@@ -1,0 +1,30 @@
+import type { ClientSpec } from '../client-spec.js';
+import { withEnv } from '../launch-fields.js';
+import { keepRefs, mapJsonServer } from '../map-server.js';
+import { join, type Where } from '../where.js';
+
+/** `~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`: user-scope servers are its top-level `mcpServers`. */
+function configFile(where: Where): string {
+  const dir = where.env.CLAUDE_CONFIG_DIR;
+  return join(where, dir !== undefined && dir !== '' ? dir : where.home, '.claude.json');
+}
+
+export const claudeCode: ClientSpec = {
+  id: 'claude-code',
+  title: 'Claude Code',
+  format: 'json',
+  serversKey: ['mcpServers'],
+  userFiles: (where) => [configFile(where)],
+  installedMarker: (where) => join(where, where.env.CLAUDE_CONFIG_DIR || where.home, '.claude'),
+  projectFiles: ['.mcp.json'],
+  // Claude Code expands ${VAR} and ${VAR:-default}, exactly as Blitz does.
+  fromClient: (name, raw) => mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', sse: 'sse' }, refs: keepRefs }),
+  toClient: (launch) => ({ type: 'stdio', command: launch.command, args: [...launch.args], ...withEnv(launch) }),
+  rewritesWhileRunning: {
+    command: {
+      program: 'claude',
+      add: (name, launch) => ['mcp', 'add-json', '--scope', 'user', name, JSON.stringify(claudeCode.toClient(launch))],
+      remove: (name) => ['mcp', 'remove', '--scope', 'user', name],
+    },
+  },
+};
