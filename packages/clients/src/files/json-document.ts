@@ -1,5 +1,5 @@
 import { BlitzError } from '@blitz/core';
-import { applyEdits, modify, parse, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
 
 /**
  * JSON with comments, edited in place with jsonc-parser: only the bytes of the changed
@@ -25,8 +25,59 @@ export function parseJsonText(text: string, file: string): Record<string, unknow
 
 /** Sets (or, with `undefined`, removes) the value at `path`, formatted like the rest of the file. */
 export function setJsonValue(text: string, path: readonly string[], value: unknown): string {
+  if (value === undefined) return removeJsonProperty(text, path);
   const edits = modify(text, [...path], value, { formattingOptions: formatting(text) });
   return applyEdits(text, edits);
+}
+
+/**
+ * Removes one property with its comma and the comment lines right above it, and nothing
+ * else: jsonc-parser's own removal also takes the comments between it and the next
+ * property, which belong to that one.
+ */
+function removeJsonProperty(text: string, path: readonly string[]): string {
+  const value = findNodeAtLocation(parseTree(text, [], { allowTrailingComma: true })!, [...path]);
+  const property = value?.parent;
+  if (property === undefined || property.type !== 'property') return text;
+  const siblings = property.parent!.children!;
+  const index = siblings.indexOf(property);
+  let from = property.offset;
+  let to = property.offset + property.length;
+  const comma = skipBlank(text, to);
+  if (text[comma] === ',') to = comma + 1;
+  else if (index > 0) {
+    // The last property: the comma before it goes instead.
+    const previous = siblings[index - 1]!;
+    from = text.indexOf(',', previous.offset + previous.length);
+  }
+  if (index === 0 || text[comma] === ',') from = attachedCommentsStart(text, from);
+  // Whole lines go with it, so no blank line is left where it was.
+  const lineStart = text.lastIndexOf('\n', from - 1) + 1;
+  const lineEnd = text.indexOf('\n', to);
+  if (/^[ \t]*$/.test(text.slice(lineStart, from)) && lineEnd !== -1 && /^[ \t\r]*$/.test(text.slice(to, lineEnd))) {
+    from = lineStart;
+    to = lineEnd + 1;
+  }
+  return text.slice(0, from) + text.slice(to);
+}
+
+function skipBlank(text: string, at: number): number {
+  while (at < text.length && /[ \t\r\n]/.test(text[at]!)) at++;
+  return at;
+}
+
+/** The start of the `//` comment lines directly above offset `at` (no blank line between). */
+function attachedCommentsStart(text: string, at: number): number {
+  let start = at;
+  for (;;) {
+    const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+    if (!/^[ \t]*$/.test(text.slice(lineStart, start))) return start;
+    if (lineStart === 0) return start;
+    const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+    const prev = text.slice(prevStart, lineStart - 1);
+    if (!/^[ \t]*\/\//.test(prev)) return start;
+    start = prevStart + prev.search(/\S/);
+  }
 }
 
 /** The file's own indentation and line ending, so new lines look like the old ones. */
