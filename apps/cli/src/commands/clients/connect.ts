@@ -5,6 +5,7 @@ import { blitzLaunch } from './blitz-launch.js';
 import { backupStore, blitzServerEntries, ownProgram, selectClients, shortPath, whereOf } from './client-context.js';
 
 export interface ConnectOptions {
+  project?: string;
   all?: boolean;
   dryRun?: boolean;
   json?: boolean;
@@ -14,6 +15,7 @@ export interface ConnectOptions {
 export async function connectClients(ctx: CliContext, ids: readonly string[], opts: ConnectOptions): Promise<void> {
   if (ids.length === 0 && !opts.all) throw new CliError('name the clients to connect (for example: blitz clients connect claude-code cursor), or use --all for every client found');
   if (ids.length > 0 && opts.all) throw new CliError('give client names or --all, not both');
+  if (opts.project !== undefined) throw new CliError("--project is for import: connect points a client's user settings at Blitz, which serves each project's trusted servers itself");
   const launch = blitzLaunch(ctx);
   const blitzServers = blitzServerEntries(ctx);
   const store = backupStore(ctx);

@@ -7,6 +7,7 @@ import { listClients } from './list.js';
 const CLIENT_HELP = 'claude-code, claude-desktop, cursor, vscode, windsurf, codex, gemini, zed, opencode';
 
 export function registerClients(program: Command, ctx: CliContext): void {
+  // The list's --json and --project are also read by the subcommands (commander gives them to the parent).
   const clients = program
     .command('clients')
     .description(`other MCP clients' config files: list them, import their servers, point them at Blitz (${CLIENT_HELP})`)
@@ -21,7 +22,7 @@ export function registerClients(program: Command, ctx: CliContext): void {
     .option('--project <dir>', "import the project's client files (.cursor/mcp.json, .vscode/mcp.json, …) into its .mcp.json; trust it after with blitz trust")
     .option('--dry-run', 'print what would be imported, change nothing')
     .option('--json', 'print JSON')
-    .action(async (ids: string[], opts: { project?: string; dryRun?: boolean; json?: boolean }) => importServers(ctx, ids, opts));
+    .action(async (ids: string[], _opts: object, command: Command) => importServers(ctx, ids, command.optsWithGlobals()));
 
   clients
     .command('connect')
@@ -30,12 +31,12 @@ export function registerClients(program: Command, ctx: CliContext): void {
     .option('--all', 'every client found on this machine')
     .option('--dry-run', 'print a diff of every file that would change, change nothing')
     .option('--json', 'print JSON')
-    .action(async (ids: string[], opts: { all?: boolean; dryRun?: boolean; json?: boolean }) => connectClients(ctx, ids, opts));
+    .action(async (ids: string[], _opts: object, command: Command) => connectClients(ctx, ids, command.optsWithGlobals()));
 
   clients
     .command('disconnect')
     .description('undo connect: each file back to what connect found (byte for byte when nothing else changed it)')
     .argument('[client...]', `clients to disconnect (default: every connected client): ${CLIENT_HELP}`)
     .option('--json', 'print JSON')
-    .action(async (ids: string[], opts: { json?: boolean }) => disconnectClients(ctx, ids, opts));
+    .action(async (ids: string[], _opts: object, command: Command) => disconnectClients(ctx, ids, command.optsWithGlobals()));
 }

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBlitz, tempDir } from '../support/blitz-cli.js';
+
+// Without the real clients' programs: `connect` edits the files itself (clients.real.test.ts runs them).
+const PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+const SECRETS = ['ghp_fromClaudeSecret99', 'hunter2-from-cursor', 'ctx7-codex-secret'];
+
+const CLAUDE = `{
+  "numStartups": 3,
+  "mcpServers": {
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer ghp_fromClaudeSecret99" } },
+    "memory": { "type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": { "MEMORY_FILE_PATH": "\${HOME}/m.json" } }
+  }
+}
+`;
+const CURSOR = `{
+  // mine
+  "mcpServers": {
+    "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": { "MEMORY_FILE_PATH": "\${env:HOME}/m.json" } },
+    "postgres": { "command": "npx", "args": ["-y", "pg-mcp"], "env": { "PGPASSWORD": "hunter2-from-cursor" } }
+  }
+}
+`;
+const CODEX = `model = "o3"
+
+# docs
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+
+[mcp_servers.docs.env]
+KEY = "ctx7-codex-secret"
+
+[mcp_servers.memory]
+command = "npx"
+args = ["-y", "other-memory"]
+`;
+const SETTINGS = '# my Blitz settings\n[daemon]\nport = 0 # tests\n';
+
+let root: string;
+let blitzHome: string;
+let home: string;
+const files = () => ({ claude: path.join(home, '.claude.json'), cursor: path.join(home, '.cursor', 'mcp.json'), codex: path.join(home, '.codex', 'config.toml') });
+const blitz = (...args: string[]) => runBlitz(args, { home: blitzHome, cwd: home, env: { HOME: home, PATH } });
+
+beforeEach(() => {
+  root = tempDir('blitz-clients-cli-');
+  blitzHome = path.join(root, 'blitz');
+  home = path.join(root, 'home');
+  fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
+  fs.mkdirSync(path.join(home, '.codex'));
+  fs.mkdirSync(blitzHome);
+  fs.writeFileSync(files().claude, CLAUDE);
+  fs.writeFileSync(files().cursor, CURSOR);
+  fs.writeFileSync(files().codex, CODEX);
+  fs.writeFileSync(path.join(blitzHome, 'settings.toml'), SETTINGS);
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function expectNoSecret(...outputs: string[]): void {
+  for (const out of outputs) for (const secret of SECRETS) expect(out).not.toContain(secret);
+}
+
+describe('blitz clients', () => {
+  it('lists every client with its file, whether found, connected, and its servers', async () => {
+    const result = await blitz('clients', '--json');
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as { id: string; file: string; found: boolean; pointsAtBlitz: boolean; servers: number }[];
+    expect(rows.map((r) => r.id)).toEqual(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini', 'zed', 'opencode']);
+    expect(rows.filter((r) => r.found).map((r) => [r.id, r.file, r.servers, r.pointsAtBlitz])).toEqual([
+      ['claude-code', files().claude, 2, false],
+      ['cursor', files().cursor, 2, false],
+      ['codex', files().codex, 2, false],
+    ]);
+    const table = await blitz('clients');
+    expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2$/m);
+  });
+
+  it('import: once per server, conflicts with both definitions, comments in settings.toml kept, no secret printed', async () => {
+    const dry = await blitz('clients', 'import', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).toBe(SETTINGS);
+    expect(dry.stdout).toContain('Would import 4 MCP servers');
+
+    const result = await blitz('clients', 'import');
+    expect(result.code).toBe(0);
+    expectNoSecret(dry.stdout, dry.stderr, result.stdout, result.stderr);
+    expect(result.stdout).toContain('  + github: https://api.githubcopilot.com/mcp/ (headers: Authorization) from claude-code ~/.claude.json');
+    expect(result.stdout).toContain('  = memory from cursor ~/.cursor/mcp.json: the same server as memory from claude-code; imported once');
+    expect(result.stdout).toMatch(/! conflict: two different servers named memory; nothing was guessed\n {6}kept {5}claude-code ~\/\.claude\.json: npx -y @modelcontextprotocol\/server-memory \(env: MEMORY_FILE_PATH\)\n {6}not kept codex ~\/\.codex\/config\.toml: npx -y other-memory/);
+    const settings = fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8');
+    expect(settings.startsWith(SETTINGS)).toBe(true);
+    const list = JSON.parse((await blitz('mcp', 'list', '--json')).stdout) as { name: string }[];
+    expect(list.map((s) => s.name)).toEqual(['github', 'memory', 'postgres', 'docs']);
+    // The literal secret was imported as it is, and `mcp get` masks it as always.
+    expect(settings).toContain('hunter2-from-cursor');
+    const get = await blitz('mcp', 'get', 'postgres', '--json');
+    expect(get.stdout).toContain('"PGPASSWORD": "***"');
+    expectNoSecret(get.stdout);
+
+    const again = await blitz('clients', 'import');
+    expect(again.stdout).toContain('Imported 0 MCP servers');
+    expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).toBe(settings);
+  });
+
+  it('connect: a masked diff first, then the files; twice changes nothing; disconnect gives back the bytes', async () => {
+    await blitz('clients', 'import', 'claude-code', 'cursor');
+    const dry = await blitz('clients', 'connect', '--all', '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`--- ${files().cursor}`);
+    expect(dry.stdout).toContain('-    "postgres": { "command": "npx", "args": ["-y", "pg-mcp"], "env": { "PGPASSWORD": "***" } }');
+    expectNoSecret(dry.stdout);
+    expect([fs.readFileSync(files().claude, 'utf8'), fs.readFileSync(files().cursor, 'utf8'), fs.readFileSync(files().codex, 'utf8')]).toEqual([CLAUDE, CURSOR, CODEX]);
+
+    const connect = await blitz('clients', 'connect', '--all');
+    expect(connect.code).toBe(0);
+    expect(connect.stdout).toContain('claude-code: connected ~/.claude.json: added the blitz entry; took out 2 servers Blitz now runs (github, memory).');
+    expect(connect.stdout).toContain('Claude Code keeps this file in memory while it runs: restart it');
+    expect(connect.stdout).toContain('  kept docs: not in Blitz yet (blitz clients import adds it)');
+    const cursor = JSON.parse(fs.readFileSync(files().cursor, 'utf8').replace('// mine', '')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    expect(Object.keys(cursor.mcpServers)).toEqual(['blitz']);
+    expect(cursor.mcpServers.blitz).toEqual({ command: path.resolve('..', 'apps', 'cli', 'bin', 'blitz.js'), args: ['connect'], env: { BLITZ_HOME: blitzHome } });
+    expect(fs.readFileSync(files().cursor, 'utf8')).toContain('// mine');
+
+    const twice = await blitz('clients', 'connect', '--all');
+    expect(twice.stdout).toMatch(/cursor: ~\/\.cursor\/mcp\.json already points at Blitz; nothing changed\./);
+    expect((await blitz('clients', '--json')).stdout).toMatch(/"id": "cursor",[^}]*"pointsAtBlitz": true/);
+
+    const disconnect = await blitz('clients', 'disconnect');
+    expect(disconnect.code).toBe(0);
+    expect(disconnect.stdout).toContain('cursor: ~/.cursor/mcp.json restored to what connect found, byte for byte.');
+    expect([fs.readFileSync(files().claude, 'utf8'), fs.readFileSync(files().cursor, 'utf8'), fs.readFileSync(files().codex, 'utf8')]).toEqual([CLAUDE, CURSOR, CODEX]);
+    const backups = fs.readdirSync(path.join(blitzHome, 'state', 'client-backups'));
+    expect(backups.filter((f) => f.startsWith('cursor-') && f.endsWith('-mcp.json'))).toHaveLength(1);
+  });
+
+  it('a broken client file is named with its line and left alone; the others are connected', async () => {
+    fs.writeFileSync(files().cursor, '{ "mcpServers": { ,, } }\n');
+    const list = await blitz('clients');
+    expect(list.stderr).toMatch(/mcp\.json is not valid JSON \(line 1, column 19/);
+    const connect = await blitz('clients', 'connect', '--all');
+    expect(connect.code).toBe(1);
+    expect(connect.stderr).toMatch(/blitz: cursor: .*mcp\.json is not valid JSON \(line 1/);
+    expect(connect.stdout).toContain('claude-code: connected');
+    expect(fs.readFileSync(files().cursor, 'utf8')).toBe('{ "mcpServers": { ,, } }\n');
+  });
+
+  it('import --project: the project files into its .mcp.json, to be trusted', async () => {
+    const project = path.join(root, 'app');
+    fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(project, '.vscode', 'mcp.json'), '{ "servers": { "local": { "type": "stdio", "command": "node", "args": ["tools.js"] } } }\n');
+    const result = await blitz('clients', 'import', '--project', project);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Blitz runs them only once you trust the project (blitz trust ${project})`);
+    expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { local: { command: 'node', args: ['tools.js'] } } });
+    expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).toBe(SETTINGS);
+  });
+
+  it.each([
+    [['clients', 'connect'], /name the clients to connect/],
+    [['clients', 'connect', 'emacs'], /unknown client "emacs"; known clients: claude-code, /],
+    [['clients', 'import', 'cursor', 'nope'], /unknown client "nope"/],
+  ])('refuses %j', async (args, message) => {
+    const result = await blitz(...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+  });
+});
