@@ -62,7 +62,7 @@ describe('real clients after blitz clients connect', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     if (has('claude')) expect(result.stdout).toContain('claude-code: connected ~/.claude.json: added the blitz entry; took out 1 server Blitz now runs (echo) (through claude mcp).');
-    if (has('codex')) expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/^model = "o3"\n\n\[mcp_servers\.blitz\]\ncommand = ".*blitz\.js"\nargs = \["connect"\]\nenv = \{ BLITZ_HOME = ".*" \}\n$/);
+    if (has('codex')) expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/^model = "o3"\n\n\[mcp_servers\.blitz\]\ncommand = ".*node"\nargs = \[".*blitz\.js", "connect"\]\nenv = \{ BLITZ_HOME = ".*" \}\n$/);
   }, 300_000);
 
   it.skipIf(!has('claude'))('claude mcp list reports blitz connected (@anthropic-ai/claude-code)', async () => {
@@ -84,7 +84,7 @@ describe('real clients after blitz clients connect', () => {
     const list = await run('codex', ['mcp', 'list'], { CODEX_HOME: path.join(home, '.codex') });
     if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(/blitz +\S*blitz\.js +connect/);
+    expect(list.out).toMatch(/blitz +\S*node +\S*blitz\.js connect +BLITZ_HOME=\*+/);
     expect(list.out).not.toMatch(/^echo /m);
   }, 180_000);
 

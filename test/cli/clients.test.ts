@@ -121,7 +121,7 @@ describe('blitz clients', () => {
     expect(connect.stdout).toContain('  kept docs: not in Blitz yet (blitz clients import adds it)');
     const cursor = JSON.parse(fs.readFileSync(files().cursor, 'utf8').replace('// mine', '')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
     expect(Object.keys(cursor.mcpServers)).toEqual(['blitz']);
-    expect(cursor.mcpServers.blitz).toEqual({ command: path.resolve('..', 'apps', 'cli', 'bin', 'blitz.js'), args: ['connect'], env: { BLITZ_HOME: blitzHome } });
+    expect(cursor.mcpServers.blitz).toEqual({ command: process.execPath, args: [path.resolve('..', 'apps', 'cli', 'bin', 'blitz.js'), 'connect'], env: { BLITZ_HOME: blitzHome } });
     expect(fs.readFileSync(files().cursor, 'utf8')).toContain('// mine');
 
     const twice = await blitz('clients', 'connect', '--all');
