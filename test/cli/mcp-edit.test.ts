@@ -108,7 +108,10 @@ describe('refusals change nothing', () => {
     fs.mkdirSync(settings);
     const result = await runBlitz(['mcp', 'list'], { home });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/settings\.toml: cannot be read: EISDIR/);
+    expect(result.stderr).toMatch(/settings\.toml: is a directory, not a regular file/);
+    const add = await runBlitz(['mcp', 'add', 'x', 'node', 'x.js'], { home });
+    expect(add.code).toBe(1);
+    expect(add.stderr).toMatch(/^blitz: .*settings\.toml: is a directory, not a regular file .*; nothing was changed\n$/);
   });
 });
 

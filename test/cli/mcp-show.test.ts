@@ -131,8 +131,11 @@ describe('blitz config show and blitz trust', () => {
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toContain(`${project}  changed since trusted: run blitz trust again`);
   });
 
-  it('trust --revoke and --list', async () => {
+  it('trust --revoke and --list; state/ is created 0700, trust.json 0600', async () => {
+    expect(fs.existsSync(path.join(home, 'state'))).toBe(false);
     await runBlitz(['trust'], { home, cwd: project });
+    expect(fs.statSync(path.join(home, 'state')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(home, 'state', 'trust.json')).mode & 0o777).toBe(0o600);
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toMatch(new RegExp(`^${project}  trusted  \\(since `));
     expect((await runBlitz(['trust', '--revoke', project], { home })).stdout).toBe(`No longer trusting ${project}.\n`);
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toBe('No trusted projects.\n');

@@ -111,6 +111,9 @@ export class Daemon {
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
       onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
+      onProblems: (workspace, problems) => {
+        for (const problem of problems) this.log.warn(`project problem: ${problem}`, { workspace: workspace.root });
+      },
       // Its project files join the watched ones, so their edits apply at once (MCP-45).
       onOpened: () => this.#watchFiles(),
       onClosed: (workspace) => {

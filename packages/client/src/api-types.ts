@@ -68,6 +68,8 @@ export interface WorkspaceSummary {
   clients: number;
   trusted: boolean;
   servers: number;
+  /** The project's problems: its MCP files not read (a FIFO, a device, past 1 MB, bad JSON), entries skipped. */
+  problems: string[];
 }
 
 export interface WorkspaceServer {

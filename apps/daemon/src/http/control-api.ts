@@ -150,7 +150,7 @@ function findWorkspace(registry: WorkspaceRegistry, id: string): Workspace {
 }
 
 function toWorkspaceDto(w: Workspace): WorkspaceSummary {
-  return { id: w.id, root: w.root, clients: w.clients, trusted: w.trusted, servers: w.manager.states().length };
+  return { id: w.id, root: w.root, clients: w.clients, trusted: w.trusted, servers: w.manager.states().length, problems: [...w.problems] };
 }
 
 function workspaceServers(w: Workspace): WorkspaceServer[] {

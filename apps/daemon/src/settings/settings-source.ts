@@ -1,4 +1,5 @@
 import {
+  BlitzError,
   effectiveServers,
   formatProblem,
   hasErrors,
@@ -51,15 +52,27 @@ export class SettingsSource {
     return { applied: changed, problems };
   }
 
-  /** The servers of a workspace: global ones, replaced or joined by the project's once trusted. */
+  /**
+   * The servers of a workspace: global ones, replaced or joined by the project's once trusted.
+   * Whatever the project's files are (a FIFO, a link to a device, huge), reading them is
+   * bounded; what cannot be used becomes that project's problem.
+   */
   serversFor(root: string): ServerSet & { projectProblems: Problem[]; trusted: boolean; untrusted?: { servers: string[] } } {
     const project = readProjectConfig(root);
-    const trusted = project.files.length > 0 && new TrustStore(this.paths.trust).isTrusted(root);
+    const problems = [...project.problems];
+    let trusted = false;
+    try {
+      trusted = project.files.length > 0 && new TrustStore(this.paths.trust).isTrusted(root);
+    } catch (err) {
+      // A broken trust file trusts nobody; the workspace still opens with the global servers.
+      if (!(err instanceof BlitzError)) throw err;
+      problems.push({ severity: 'error', file: this.paths.trust, message: err.message });
+    }
     const effective = effectiveServers(this.#settings.servers, { config: project, trusted }, this.#env);
     return {
       servers: effective.servers,
       // A project's problems skip its own entries; they never block the workspace.
-      projectProblems: project.problems,
+      projectProblems: problems,
       trusted,
       ...(effective.untrusted ? { untrusted: { servers: effective.untrusted.servers } } : {}),
     };

@@ -1,21 +1,23 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readBoundedRegularFileSync, SETTINGS_FILE_MAX_BYTES } from '@blitz/core';
 
 /** What a watched path is at one moment; two snapshots with the same `content` mean no change. */
 export interface FileSnapshot {
   /** Cheap identity from `stat`: inode, size and times; `missing` when there is no file. */
   stat: string;
-  /** A hash of the bytes; `missing`, or `error:CODE` when the file cannot be read. */
+  /** A hash of the bytes; `missing`, `refused:WHY` for what is not read (not a regular file, too large, unreadable). */
   content: string;
   /** Where a symlink points (its final target), so that file's folder can be watched too. */
   target: string | undefined;
 }
 
 /**
- * Reads a file whole. The files watched are small settings files, and synchronous reads
- * keep each check atomic with respect to the others: checks run in the order their
- * timers fire, which is what makes the watcher's behaviour predictable.
+ * Reads a file whole, through the bounded reader: a watched project file may be a FIFO or a
+ * link to /dev/zero, which must neither block nor fill the daemon. Synchronous reads (of at
+ * most a few MB) keep each check atomic with respect to the others: checks run in the order
+ * their timers fire, which is what makes the watcher's behaviour predictable.
  */
 export function snapshot(file: string): FileSnapshot {
   // Stat before reading: if the file changes in between, the stat is the older one and
@@ -35,10 +37,18 @@ export function statKey(file: string): string {
 }
 
 function contentKey(file: string): string {
-  try {
-    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  } catch (error) {
-    return failureKey(error);
+  const read = readBoundedRegularFileSync(file, { maxBytes: SETTINGS_FILE_MAX_BYTES });
+  switch (read.kind) {
+    case 'read':
+      return createHash('sha256').update(read.bytes).digest('hex');
+    case 'missing':
+      return 'missing';
+    case 'refused':
+      return `refused:${read.refusal}:${read.message}`;
+    default: {
+      const _exhaustive: never = read;
+      return _exhaustive;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { BlitzError, Manager, type Clock, type Connector, type ManagerEvent, type ManagerOptions, type ResolvedServer } from '@blitz/core';
+import { BlitzError, formatProblem, Manager, type Clock, type Connector, type ManagerEvent, type ManagerOptions, type ResolvedServer } from '@blitz/core';
 import type { SettingsSource } from '../settings/settings-source.js';
 import { Workspace, workspaceId } from './workspace.js';
 
@@ -11,6 +11,8 @@ export interface RegistryDeps {
   onEvent(workspace: Workspace, event: ManagerEvent): void;
   onOpened?(workspace: Workspace): void;
   onClosed?(workspace: Workspace): void;
+  /** A workspace's project problems changed (a project file not read, entries skipped); each new list once. */
+  onProblems?(workspace: Workspace, problems: readonly string[]): void;
   /** Every set of servers a workspace is about to run, expanded: their secrets must be known to the redactor first. */
   onResolved?(servers: readonly ResolvedServer[]): void;
   /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
@@ -104,6 +106,11 @@ export class WorkspaceRegistry {
     const set = this.#deps.source.serversFor(workspace.root);
     this.#deps.onResolved?.(set.servers);
     workspace.trusted = set.trusted;
+    const problems = set.projectProblems.map(formatProblem);
+    if (problems.join('\n') !== workspace.problems.join('\n')) {
+      workspace.problems = problems;
+      this.#deps.onProblems?.(workspace, problems);
+    }
     const { changed } = await workspace.manager.update({ servers: set.servers });
     // Connected clients learn of a server switched on or added only once its tools are known.
     if (workspace.clients > 0) workspace.manager.startInBackground(changed);

@@ -16,6 +16,8 @@ export class Workspace {
   readonly root: string;
   readonly manager: Manager;
   trusted = false;
+  /** The project's problems, formatted: files not read, entries skipped (they never block the workspace). */
+  problems: readonly string[] = [];
   #clients = 0;
   #idleTimer: Timer | undefined;
 

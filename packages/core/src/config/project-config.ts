@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_FILE_MAX_BYTES, readTextFileSync } from '../files/index.js';
 import { isTable } from './field-reader.js';
 import { parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
@@ -13,27 +13,32 @@ export interface ProjectConfig {
   /** The config files that exist, absolute. */
   files: string[];
   servers: ServerConfig[];
-  /** Skipped entries and unreadable files, with the reason (MCP-44). Never blocks global settings. */
+  /**
+   * Skipped entries and files not read, with the reason (MCP-44): a project file is read only
+   * if it is a regular file of at most 1 MB in UTF-8. Never blocks global settings.
+   */
   problems: Problem[];
 }
 
 const URL_KEYS = ['url', 'httpUrl', 'serverUrl'] as const;
 
-/** Reads `.mcp.json` and `.agents/mcp_config.json` in a workspace root (MCP-04). */
+/**
+ * Reads `.mcp.json` and `.agents/mcp_config.json` in a workspace root (MCP-04). They are
+ * read before any trust check and a cloned repository controls them (git keeps symlinks and
+ * files of any size): nothing in them may block or exhaust the reader.
+ */
 export function readProjectConfig(root: string): ProjectConfig {
   const result: ProjectConfig = { root, files: [], servers: [], problems: [] };
   for (const rel of PROJECT_CONFIG_FILES) {
     const file = path.join(root, rel);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      result.files.push(file);
-      result.problems.push({ severity: 'error', file, message: `cannot be read: ${(err as Error).message}` });
+    const read = readTextFileSync(file, { maxBytes: PROJECT_FILE_MAX_BYTES });
+    if (read.kind === 'missing') continue;
+    result.files.push(file);
+    if (read.kind === 'refused') {
+      result.problems.push({ severity: 'error', file, ...(read.line === undefined ? {} : { line: read.line }), message: read.message });
       continue;
     }
-    result.files.push(file);
+    const { text } = read;
     for (const server of parseProjectFile(text, file, result.problems)) {
       if (result.servers.some((s) => s.name === server.name)) {
         result.problems.push({ severity: 'warning', file, line: lineOfKey(text, server.name), server: server.name, message: `skipped: already defined in ${result.servers.find((s) => s.name === server.name)!.source.file}` });

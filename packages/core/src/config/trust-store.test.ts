@@ -48,4 +48,27 @@ describe('TrustStore', async () => {
     expect(store.isTrusted(project)).toBe(false);
     expect(store.list()).toEqual([]);
   });
+
+  it.each([
+    ['not JSON', (file: string) => fs.writeFileSync(file, '{"projects": '), /is not valid JSON/],
+    ['a directory', (file: string) => fs.mkdirSync(file), /is a directory, not a regular file/],
+    ['JSON of another shape', (file: string) => fs.writeFileSync(file, '[1]'), /does not hold \{"projects"/],
+  ])('a trust file that is %s trusts nobody, is named, and is never written over', async (_what, plant, says) => {
+    const file = path.join(tmp, 'home', 'state', 'trust.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    plant(file);
+    const before = fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : undefined;
+    expect(() => store.isTrusted(project)).toThrow(expect.objectContaining({ code: 'FAILED_PRECONDITION', reason: 'TRUST_FILE_UNUSABLE', message: expect.stringMatching(says) }));
+    await expect(store.trust(project)).rejects.toThrow(says);
+    expect(fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : undefined).toBe(before);
+  });
+
+  it('hashes a project file it refuses to read by its refusal, without reading it', async () => {
+    fs.rmSync(path.join(project, '.mcp.json'));
+    fs.mkdirSync(path.join(project, '.mcp.json'));
+    await store.trust(project);
+    expect(store.isTrusted(project)).toBe(true);
+    fs.rmSync(path.join(project, '.mcp.json'), { recursive: true });
+    expect(store.isTrusted(project)).toBe(false);
+  });
 });

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BlitzError } from '../errors/blitz-error.js';
+import { PROJECT_FILE_MAX_BYTES, readBoundedRegularFileSync, readTextFileSync, SETTINGS_FILE_MAX_BYTES } from '../files/index.js';
+import { isTable } from './field-reader.js';
 import { PROJECT_CONFIG_FILES } from './project-config.js';
 import { writeTextAtomic } from './write-text-atomic.js';
 
@@ -21,17 +24,16 @@ export function canonicalProject(dir: string): string {
   return fs.realpathSync.native(path.resolve(dir));
 }
 
-/** Hash of every MCP config file of a project (names and contents); any edit changes it. */
+/**
+ * Hash of every MCP config file of a project (names and contents); any edit changes it. A
+ * file read refuses (a FIFO, a device, past 1 MB) counts by its refusal, never by reading it.
+ */
 export function projectConfigHash(root: string): string {
   const hash = crypto.createHash('sha256');
   for (const rel of PROJECT_CONFIG_FILES) {
-    let content: Buffer;
-    try {
-      content = fs.readFileSync(path.join(root, rel));
-    } catch {
-      continue;
-    }
-    hash.update(`${rel}\0${content.length}\0`).update(content);
+    const read = readBoundedRegularFileSync(path.join(root, rel), { maxBytes: PROJECT_FILE_MAX_BYTES });
+    if (read.kind === 'read') hash.update(`${rel}\0${read.bytes.length}\0`).update(read.bytes);
+    else if (read.kind === 'refused') hash.update(`${rel}\0refused\0${read.refusal}\0`);
   }
   return hash.digest('hex');
 }
@@ -76,16 +78,26 @@ export class TrustStore {
     }));
   }
 
+  /** A trust file that cannot be read back whole is never written over: it is a `FAILED_PRECONDITION`. */
   #read(): TrustFile {
-    let text: string;
+    const read = readTextFileSync(this.#file, { maxBytes: SETTINGS_FILE_MAX_BYTES });
+    if (read.kind === 'missing') return { version: 1, projects: {} };
+    if (read.kind === 'refused') throw this.#unusable(read.message);
+    let data: unknown;
     try {
-      text = fs.readFileSync(this.#file, 'utf8');
+      data = JSON.parse(read.text);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
-      throw err;
+      throw this.#unusable(`is not valid JSON (${(err as Error).message})`);
     }
-    const data = JSON.parse(text) as TrustFile;
-    return { version: 1, projects: data.projects ?? {} };
+    const projects = isTable(data) ? (data.projects ?? {}) : undefined;
+    if (!isTable(projects)) throw this.#unusable('does not hold {"projects": {…}}');
+    return { version: 1, projects: projects as TrustFile['projects'] };
+  }
+
+  #unusable(why: string): BlitzError {
+    return new BlitzError('FAILED_PRECONDITION', `${this.#file} ${why}; no project counts as trusted until it is fixed or deleted (then trust projects again)`, {
+      reason: 'TRUST_FILE_UNUSABLE',
+    });
   }
 
   #write(data: TrustFile): Promise<void> {

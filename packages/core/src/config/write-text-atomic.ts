@@ -7,12 +7,12 @@ import { errorCode } from './toml-edit/error-code.js';
  * Writes `text` so readers see the old file or the new one, never half of it: a temporary
  * file beside the real target, fsynced, renamed over it. Through a symlink the target is
  * written and the link stays a link. An existing file keeps its mode; a new one gets 0600
- * (settings may hold secrets) and its directory is created.
+ * (settings may hold secrets) and its directory is created 0700.
  */
 export async function writeTextAtomic(file: string, text: string): Promise<void> {
   const target = await resolveLinks(file);
   const dir = path.dirname(target);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const mode = await stat(target).then(
     (s) => s.mode & 0o7777,
     (err: unknown) => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,7 @@ describe('editSettingsFile', () => {
     expect(result.changed).toBe(true);
     expect(await readFile(file, 'utf8')).toBe('[[mcp.servers]]\nname = "a"\ncommand = "node"\nargs = ["a.js"]\n');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
     expect(await readdir(path.dirname(file))).toEqual(['settings.toml']);
   });
 
@@ -175,5 +176,26 @@ describe('readSettingsText', () => {
     expect(await readSettingsText(file)).toBe('');
     await writeFile(file, 'a = 1\r\n');
     expect(await readSettingsText(file)).toBe('a = 1\r\n');
+  });
+
+  it('refuses bad UTF-8 with its line: an edit would write U+FFFD where those bytes were', async () => {
+    const file = path.join(dir, 'settings.toml');
+    const bad = Buffer.concat([Buffer.from('[daemon]\nport = 1\n# caf'), Buffer.from([0xe9, 0x0a])]);
+    await writeFile(file, bad);
+    const err = await rejection(add(file, 'a'));
+    expect({ code: err.code, reason: err.reason, message: err.message }).toEqual({
+      code: 'FAILED_PRECONDITION',
+      reason: 'SETTINGS_INVALID_UTF8',
+      message: `${file}:3: is not valid UTF-8 (line 3, column 6); save it as UTF-8; nothing was changed`,
+    });
+    expect((await readFile(file)).equals(bad)).toBe(true);
+  });
+
+  it('refuses a directory where the file should be, with a code rather than a system error', async () => {
+    const file = path.join(dir, 'settings.toml');
+    await mkdir(file);
+    const err = await rejection(readSettingsText(file));
+    expect({ code: err.code, reason: err.reason }).toEqual({ code: 'FAILED_PRECONDITION', reason: 'SETTINGS_UNREADABLE' });
+    expect(err.message).toBe(`${file}: is a directory, not a regular file (after following links); Blitz reads only regular files; nothing was changed`);
   });
 });

@@ -1,12 +1,12 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { BlitzError } from '../../errors/blitz-error.js';
-import { errorCode } from './error-code.js';
 import { firstDifference } from './first-difference.js';
 import { describeTomlError, parseSettings } from './parse-settings.js';
 import { withFileLock, type LockOptions } from './settings-file-lock.js';
 import { writeTextAtomic } from '../write-text-atomic.js';
+import { readTextFile, SETTINGS_FILE_MAX_BYTES } from '../../files/index.js';
 
 export interface EditSettingsOptions {
   readonly lock?: LockOptions;
@@ -31,7 +31,7 @@ export async function editSettingsFile(
   options: EditSettingsOptions = {},
 ): Promise<EditSettingsResult> {
   // The lock file sits beside the settings file, so its directory must exist first.
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   return withFileLock(
     `${file}.lock`,
     async () => {
@@ -47,14 +47,19 @@ export async function editSettingsFile(
   );
 }
 
-/** The settings text, or '' when the file does not exist yet. */
+/**
+ * The settings text, or '' when the file does not exist yet. A file Blitz cannot read back
+ * whole — no regular file, too large, unreadable, bad UTF-8 (an edit would turn those bytes
+ * into U+FFFD) — is refused, naming the file and the line.
+ */
 export async function readSettingsText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    if (errorCode(err) === 'ENOENT') return '';
-    throw err;
-  }
+  const read = await readTextFile(file, { maxBytes: SETTINGS_FILE_MAX_BYTES });
+  if (read.kind === 'missing') return '';
+  if (read.kind === 'text') return read.text;
+  const where = read.line === undefined ? file : `${file}:${read.line}`;
+  throw new BlitzError('FAILED_PRECONDITION', `${where}: ${read.message}; nothing was changed`, {
+    reason: read.refusal === 'INVALID_UTF8' ? 'SETTINGS_INVALID_UTF8' : 'SETTINGS_UNREADABLE',
+  });
 }
 
 function verify(file: string, after: string, expected: Record<string, unknown>): void {
