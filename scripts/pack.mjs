@@ -111,6 +111,9 @@ async function main() {
   fs.copyFileSync(path.join(ROOT, 'README.md'), path.join(STAGE, 'README.md'));
   copyStatic();
   fs.mkdirSync(out, { recursive: true });
+  // One tarball in the folder, so `npm install -g ./blitz-mcp-blitz-*.tgz` names this one.
+  const tarballPrefix = `${PACKAGE_NAME.replace(/^@/, '').replace('/', '-')}-`;
+  for (const old of fs.readdirSync(out)) if (old.startsWith(tarballPrefix) && old.endsWith('.tgz')) fs.rmSync(path.join(out, old));
   const [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: STAGE, encoding: 'utf8', env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } }),
   );
