@@ -113,6 +113,28 @@ describe('the installed package', () => {
     }
   });
 
+  it.skipIf(process.platform !== 'linux')('the real tray helper, published without its run bit, is made executable and run (it fails only for want of a display)', async () => {
+    const helper = path.join(pkg.packageDir, 'node_modules', 'systray2', 'traybin', 'tray_linux_release');
+    // A home of its own: this test's home has the fake helper, which the tray would prefer.
+    const trayHome = tempDir('blitz-install-tray-');
+    writeSettings(trayHome, '[daemon]\nport = 0\n');
+    try {
+      const tray = await pkg.run(['tray'], { home: trayHome, env: { DISPLAY: ':9797' } });
+      expect(fs.statSync(helper).mode & 0o111).toBe(0o111);
+      expect(tray.code).toBe(1);
+      expect(tray.stderr).toContain('the tray icon could not be shown: the tray helper exited with code');
+      expect(tray.stderr).not.toContain('EACCES');
+    } finally {
+      // The tray started a daemon for that home before its icon failed.
+      const state = readDaemonState(trayHome);
+      if (state) {
+        daemons.add(state.pid);
+        await pkg.run(['daemon', 'stop'], { home: trayHome });
+      }
+      fs.rmSync(trayHome, { recursive: true, force: true });
+    }
+  });
+
   it('start-at-login entries name the installed blitz, not the clone', async () => {
     const xdg = path.join(home, 'xdg-config');
     const env = { XDG_CONFIG_HOME: xdg };
