@@ -15,6 +15,8 @@ import { startDaemonProcess, writeSettings, type RunningDaemon } from '../suppor
 const BIN = path.join(REPO_ROOT, 'node_modules', '.bin');
 const has = (program: string) => fs.existsSync(path.join(BIN, program));
 const PATH = `${BIN}:${path.dirname(process.execPath)}:/usr/bin:/bin`;
+/** Why a client's test is skipped: its package did not install here (npm registry unreachable, or no build for this platform). */
+const missing = (program: string, pkg: string) => (has(program) ? '' : ` — skipped: ${pkg} is not installed (node_modules/.bin/${program} missing)`);
 
 let root: string;
 let blitzHome: string;
@@ -65,14 +67,14 @@ describe('real clients after blitz clients connect', () => {
     if (has('codex')) expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/^model = "o3"\n\n\[mcp_servers\.blitz\]\ncommand = ".*node"\nargs = \[".*blitz\.js", "connect"\]\nenv = \{ BLITZ_HOME = ".*" \}\n$/);
   }, 300_000);
 
-  it.skipIf(!has('claude'))('claude mcp list reports blitz connected (@anthropic-ai/claude-code)', async () => {
+  it.skipIf(!has('claude'))(`claude mcp list reports blitz connected (@anthropic-ai/claude-code)${missing('claude', '@anthropic-ai/claude-code')}`, async () => {
     const list = await run('claude', ['mcp', 'list']);
     if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
     expect(list.out).toMatch(/blitz: .*blitz\.js connect - ✔ Connected/);
     expect(list.out).not.toMatch(/^echo:/m);
   }, 180_000);
 
-  it.skipIf(!has('gemini'))('gemini mcp list reports blitz connected (@google/gemini-cli, folder trusted)', async () => {
+  it.skipIf(!has('gemini'))(`gemini mcp list reports blitz connected (@google/gemini-cli, folder trusted)${missing('gemini', '@google/gemini-cli')}`, async () => {
     const list = await run('gemini', ['mcp', 'list']);
     if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
     expect(list.out).toMatch(/blitz: .*blitz\.js connect \(stdio\) - Connected/);
@@ -80,7 +82,7 @@ describe('real clients after blitz clients connect', () => {
     expect(fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toContain('// mine');
   }, 180_000);
 
-  it.skipIf(!has('codex'))('codex mcp list shows the entry (@openai/codex does not connect when listing)', async () => {
+  it.skipIf(!has('codex'))(`codex mcp list shows the entry (@openai/codex does not connect when listing)${missing('codex', '@openai/codex')}`, async () => {
     const list = await run('codex', ['mcp', 'list'], { CODEX_HOME: path.join(home, '.codex') });
     if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
     expect(list.code).toBe(0);

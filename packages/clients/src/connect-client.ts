@@ -1,4 +1,4 @@
-import type { ServerEntry } from '@blitz/core';
+import { BlitzError, type ServerEntry } from '@blitz/core';
 import type { BlitzLaunch, ClientSpec } from './client-spec.js';
 import type { BackupStore, ConnectionRecord } from './files/backup-store.js';
 import { parseClientText, savedServer, serversOf, withoutServerText, withServerData, withServerText, type SavedServer } from './files/client-document.js';
@@ -90,6 +90,10 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
     const now = await readClientFile(file);
     after = now.exists ? now.text : '';
     via = 'command';
+    // The client wrote the file itself: check it holds what connect meant, as our own edits are checked.
+    const names = serversOf(spec, parseClientText(spec, after, file), file).map(([n]) => n);
+    const wrong = [...(names.includes(BLITZ_ENTRY) ? [] : [`no ${BLITZ_ENTRY} entry`]), ...first.plan.remove.filter((r) => names.includes(r.name)).map((r) => `${r.name} still there`)];
+    if (wrong.length > 0) throw new BlitzError('INTERNAL', `${command.program} mcp left ${file} without the intended change (${wrong.join(', ')}); the original is kept in ${backup ?? 'no backup (there was no file)'}`, { reason: 'CLIENT_COMMAND_MISMATCH' });
   } else {
     const outcome = await editClientFile(
       file,

@@ -85,6 +85,15 @@ describe('what a write keeps', () => {
     expect(fs.readFileSync(real, 'utf8')).toBe(CURSOR);
   });
 
+  it('a byte-order mark', async () => {
+    fs.writeFileSync(file, `\uFEFF${CURSOR}`);
+    await connect();
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.startsWith('\uFEFF{\n  // mine')).toBe(true);
+    await disconnectClient(cursor, file, store);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`\uFEFF${CURSOR}`);
+  });
+
   it("the file's mode", async () => {
     fs.writeFileSync(file, CURSOR, { mode: 0o640 });
     fs.chmodSync(file, 0o640);

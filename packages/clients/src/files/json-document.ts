@@ -9,7 +9,9 @@ import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErr
 export function parseJsonText(text: string, file: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  // A byte-order mark (Windows editors write one) is not JSON; it stays in the file, edits keep it.
+  const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+  const data: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   const first = errors[0];
   if (first !== undefined) {
     const { line, column } = position(text, first.offset);

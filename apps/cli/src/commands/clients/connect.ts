@@ -53,6 +53,8 @@ function printConnect(ctx: CliContext, spec: ClientSpec, r: ConnectResult, dryRu
   const file = shortPath(ctx, r.file);
   if (dryRun) {
     ctx.out(r.diff === '' ? `${spec.id}: ${file} already points at Blitz; nothing would change.` : r.diff.trimEnd());
+    const program = spec.rewritesWhileRunning?.command?.program;
+    if (r.diff !== '' && viaCommand && program !== undefined) ctx.out(`  (${program} is on PATH: the change will be made through ${program} mcp, which writes the file in its own format)`);
     return;
   }
   if (!r.changed) {
