@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -17,6 +18,7 @@ import {
   writeTextAtomic,
   type BlitzPaths,
   type Clock,
+  type ConnectionEvent,
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
@@ -31,10 +33,11 @@ import { acquireInstanceLock } from './instance-lock.js';
 import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { SettingsSource } from './settings/settings-source.js';
+import { globalConnections, serverCopies } from './server-copies.js';
 import { globalServerStatus } from './status.js';
 import { FileWatcher } from './watch/index.js';
 import type { Workspace } from './workspaces/workspace.js';
-import { WorkspaceRegistry } from './workspaces/workspace-registry.js';
+import { canonicalRoot, WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 export interface DaemonOptions {
   home: string;
@@ -110,6 +113,9 @@ export class Daemon {
       }),
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
+      home: homeRoot(),
+      sharedOptions: (home) => this.hub.sharedOptions(home),
+      onSharedEvent: (event, workspaces) => this.#onSharedEvent(event, workspaces),
       onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
       onProblems: (workspace, problems) => {
         for (const problem of problems) this.log.warn(`project problem: ${problem}`, { workspace: workspace.root });
@@ -186,16 +192,20 @@ export class Daemon {
   }
 
   status(after?: number): StatusResponse {
-    const running = this.registry.list().flatMap((w) => w.manager.connections().filter((c) => c.config.source.kind === 'global').map((c) => c.status()));
+    const running = globalConnections(this.registry.list());
     return {
       version: this.#opts.version,
       pid: process.pid,
-      servers: this.source.settings.servers.map((config) =>
-        globalServerStatus(
-          config,
-          running.filter((s) => s.name === config.name),
-        ),
-      ),
+      servers: this.source.settings.servers.map((config) => {
+        const mine = running.filter((r) => r.status.name === config.name);
+        return {
+          ...globalServerStatus(
+            config,
+            mine.map((r) => r.status),
+          ),
+          copies: serverCopies(mine),
+        };
+      }),
       problems: this.source.problems(),
       notices: this.notices.after(after),
       lastNoticeId: this.notices.lastId,
@@ -291,6 +301,33 @@ export class Daemon {
     }
   }
 
+  /** A shared server's own events come once, not once per workspace: one notice, one log line. */
+  #onSharedEvent(event: ConnectionEvent, workspaces: readonly string[]): void {
+    switch (event.type) {
+      case 'notice': {
+        const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: this.#clock.now() });
+        this.log.warn(notice.message, { server: notice.server, notice: notice.kind, shared: true, workspaces });
+        this.hub.sharedNotice(workspaces, notice.message);
+        return;
+      }
+      case 'failure':
+        this.log.warn('MCP server failure', { server: event.server, reason: event.reason, shared: true, workspaces });
+        return;
+      case 'status':
+        this.#children.set(`\0shared\0${event.status.name}`, event.status.pid);
+        this.log.info('MCP server state', { server: event.status.name, state: event.status.state, shared: true, workspaces, ...(event.status.error ? { error: event.status.error } : {}) });
+        return;
+      case 'tools':
+      case 'listChanged':
+        // Each workspace's manager hears these and tells its own clients.
+        return;
+      default: {
+        const _exhaustive: never = event;
+        return _exhaustive;
+      }
+    }
+  }
+
   #onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
     this.hub.onManagerEvent(workspace, event);
     switch (event.type) {
@@ -361,6 +398,15 @@ export class Daemon {
       const text = JSON.stringify(this.#redactor.redactValue(body));
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
     }
+  }
+}
+
+/** The user's home as a workspace root (where a client without `?workspace=` lands, and shared servers run). */
+function homeRoot(): string {
+  try {
+    return canonicalRoot(os.homedir());
+  } catch {
+    return path.resolve(os.homedir());
   }
 }
 

@@ -12,6 +12,7 @@ const config = (over: Partial<ServerConfig> = {}): ServerConfig => ({
   startupTimeoutSeconds: 30,
   disabled: false,
   sampling: false,
+  share: false,
   source: { kind: 'global', file: '/s.toml' },
   ...over,
 });

@@ -26,6 +26,18 @@ export interface GlobalServerStatus {
   error?: string;
   /** While paused: when the next trial may run (ISO 8601). */
   retryAt?: string;
+  /** The copies of it running now (set by every daemon since `share`): one per workspace, or one shared by all. */
+  copies?: ServerCopy[];
+}
+
+/** One running copy of a server — a process (stdio) or a session (HTTP) — and the workspaces it serves. */
+export interface ServerCopy {
+  /** Workspace roots, in the order they opened. */
+  workspaces: string[];
+  /** `share = true`: this one copy serves every workspace using the server. */
+  shared: boolean;
+  state: ServerState;
+  pid?: number;
 }
 
 export interface StatusResponse {
@@ -82,6 +94,8 @@ export interface WorkspaceServer {
   pid?: number;
   /** `global` or the project file the server comes from. */
   source: string;
+  /** Its connection is shared with other workspaces (`share = true`). */
+  shared: boolean;
 }
 
 export interface ErrorBody {

@@ -154,8 +154,9 @@ function toWorkspaceDto(w: Workspace): WorkspaceSummary {
 }
 
 function workspaceServers(w: Workspace): WorkspaceServer[] {
-  return w.manager.connections().map((c) => {
-    const s = c.status();
+  const states = w.manager.states();
+  return w.manager.connections().map((c, i) => {
+    const s = states[i]!;
     return {
       name: s.name,
       state: s.state,
@@ -165,6 +166,7 @@ function workspaceServers(w: Workspace): WorkspaceServer[] {
       warnings: s.warnings,
       ...(s.pid === undefined ? {} : { pid: s.pid }),
       source: c.config.source.kind === 'global' ? 'global' : c.config.source.file,
+      shared: w.manager.isShared(c.name),
     };
   });
 }

@@ -7,6 +7,9 @@ export interface Caller {
   requestId: RequestId;
 }
 
+/** The callers of shared servers (`share = true`) are recorded here, whichever workspace they call from. */
+export const SHARED_CALLERS = '';
+
 /**
  * Who is calling which server right now, so a server's own requests during a call
  * (elicitation, sampling: MCP-37) go to the client whose call it is serving. With several

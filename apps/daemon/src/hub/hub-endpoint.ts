@@ -10,12 +10,15 @@ import { HttpError } from '../http/http-error.js';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
-import { Callers } from './callers.js';
+import { Callers, SHARED_CALLERS } from './callers.js';
 import { HttpSessionTransport, readJsonBody, refuseBody, rpcError } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
 import { SessionReaper } from './session-reaper.js';
 import { prepareServerRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
+
+/** What the hub offers the servers it connects to: it answers elicitation and roots. */
+const SERVER_CAPABILITIES = { elicitation: {}, roots: { listChanged: false } };
 
 /** Catalog changes are gathered this long, so a burst reaches a client as one `list_changed`. */
 const NOTIFY_DEBOUNCE_MS = 100;
@@ -60,8 +63,20 @@ export class HubEndpoint {
   managerOptions(root: string) {
     return {
       builtIns: RESOURCE_TOOL_NAMES,
-      capabilities: { elicitation: {}, roots: { listChanged: false } },
-      prepareClient: (client: Parameters<typeof prepareServerRequests>[0], config: ServerConfig) => prepareServerRequests(client, config, root, this.callers),
+      capabilities: SERVER_CAPABILITIES,
+      prepareClient: (client: Parameters<typeof prepareServerRequests>[0], config: ServerConfig) => prepareServerRequests(client, config, { callers: root, roots: [root] }, this.callers),
+    };
+  }
+
+  /**
+   * The same for shared servers (`share = true`), which serve every workspace: their callers
+   * come from any workspace, and their root is the user's home.
+   */
+  sharedOptions(home: string) {
+    return {
+      capabilities: SERVER_CAPABILITIES,
+      // Issue 10 point 2 adds a per-server `roots` setting; a shared server's roots would follow it here.
+      prepareClient: (client: Parameters<typeof prepareServerRequests>[0], config: ServerConfig) => prepareServerRequests(client, config, { callers: SHARED_CALLERS, roots: [home] }, this.callers),
     };
   }
 
@@ -109,6 +124,11 @@ export class HubEndpoint {
         }, NOTIFY_DEBOUNCE_MS),
       );
     }
+  }
+
+  /** A shared server's notice, for the sessions of every workspace using it. */
+  sharedNotice(workspaces: readonly string[], message: string): void {
+    for (const s of this.#sessions.values()) if (workspaces.includes(s.hub.workspace.root)) void s.hub.notice(message);
   }
 
   async closeAll(): Promise<void> {

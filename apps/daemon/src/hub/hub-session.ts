@@ -17,7 +17,7 @@ import {
 import { decide, isBlitzError, permissionKey, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
-import type { Callers } from './callers.js';
+import { SHARED_CALLERS, type Callers } from './callers.js';
 import { formatBytes, formatResourceList, formatResourceRead, LIST_RESOURCES, READ_RESOURCE, RESOURCE_TOOLS } from './resource-tools.js';
 
 export interface SessionOptions {
@@ -124,7 +124,9 @@ export class HubSession {
         });
         if (!approval.ok) return toolError(approval.message);
         const progressToken = request.params._meta?.progressToken;
-        const leave = this.#opts.callers.enter(workspace.root, entry.server, { server: this.server, requestId: extra.requestId });
+        // A shared server's requests reach its callers from every workspace (see prepareServerRequests).
+        const scope = manager.isShared(entry.server) ? SHARED_CALLERS : workspace.root;
+        const leave = this.#opts.callers.enter(scope, entry.server, { server: this.server, requestId: extra.requestId });
         try {
           const result = await manager.callTool(name, args, {
             agent,

@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { BlitzError, formatProblem, Manager, type Clock, type Connector, type ManagerEvent, type ManagerOptions, type ResolvedServer } from '@blitz/core';
+import {
+  BlitzError,
+  formatProblem,
+  Manager,
+  SharedServers,
+  type Clock,
+  type ConnectionEvent,
+  type Connector,
+  type ManagerEvent,
+  type ManagerOptions,
+  type ResolvedServer,
+  type SharedServersOptions,
+} from '@blitz/core';
 import type { SettingsSource } from '../settings/settings-source.js';
 import { Workspace, workspaceId } from './workspace.js';
 
@@ -17,6 +29,12 @@ export interface RegistryDeps {
   onResolved?(servers: readonly ResolvedServer[]): void;
   /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
   managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
+  /** Where shared servers (`share = true`) run: the user's home. */
+  home: string;
+  /** The hub's hooks for shared servers' connections. */
+  sharedOptions?(home: string): Pick<SharedServersOptions, 'capabilities' | 'prepareClient'>;
+  /** A shared server's own event (state, failure, notice), once, with the workspaces using it. */
+  onSharedEvent?(event: ConnectionEvent, workspaces: readonly string[]): void;
 }
 
 /** Every open workspace of the daemon, by canonical root. */
@@ -24,9 +42,22 @@ export class WorkspaceRegistry {
   readonly #deps: RegistryDeps;
   readonly #open = new Map<string, Workspace>();
   readonly #opening = new Map<string, Promise<Workspace>>();
+  #shared: SharedServers | undefined;
 
   constructor(deps: RegistryDeps) {
     this.#deps = deps;
+  }
+
+  /** Shared servers, one connection each for every workspace; made at first use, once the hub is there to set its hooks. */
+  get shared(): SharedServers {
+    this.#shared ??= new SharedServers({
+      connector: this.#deps.connector,
+      clock: this.#deps.clock,
+      home: this.#deps.home,
+      ...this.#deps.sharedOptions?.(this.#deps.home),
+      onEvent: (event, workspaces) => this.#deps.onSharedEvent?.(event, workspaces),
+    });
+    return this.#shared;
   }
 
   list(): Workspace[] {
@@ -89,6 +120,7 @@ export class WorkspaceRegistry {
         connector: this.#deps.connector,
         clock: this.#deps.clock,
         ...this.#deps.managerOptions?.(root),
+        shared: this.shared,
         onEvent: (event) => this.#deps.onEvent(workspace, event),
       }),
     );
@@ -121,7 +153,7 @@ export class WorkspaceRegistry {
   }
 }
 
-function canonicalRoot(dir: string): string {
+export function canonicalRoot(dir: string): string {
   const resolved = path.resolve(dir);
   let real: string;
   try {

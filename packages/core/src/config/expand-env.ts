@@ -26,6 +26,15 @@ export function expandEnv(text: string, env: Readonly<Record<string, string | un
   return { value, missing };
 }
 
+/** The variable that names the workspace folder in a server's settings. */
+export const WORKSPACE_VARIABLE = 'WORKSPACE';
+
+/** The first reference to `${WORKSPACE}` in text (any form: `${env:WORKSPACE}`, with a default), or undefined. */
+export function workspaceReference(text: string): string | undefined {
+  for (const match of text.matchAll(new RegExp(ENV_REFERENCE.source, 'g'))) if (match[1] === WORKSPACE_VARIABLE) return match[0];
+  return undefined;
+}
+
 export function hasEnvReference(text: string): boolean {
   return new RegExp(ENV_REFERENCE.source).test(text);
 }

@@ -79,6 +79,15 @@ describe('readProjectConfig', () => {
     expect(formatProblem(project.problems[0]!)).toMatch(new RegExp(`^${path.join(root, '.mcp.json')}:3: not valid JSON`));
   });
 
+  it("a project's server is never shared: share is a warning and the server is kept, unshared", () => {
+    write('.mcp.json', '{\n  "mcpServers": {\n    "mine": { "command": "x", "share": true }\n  }\n}\n');
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => [s.name, s.share])).toEqual([['mine', false]]);
+    expect(project.problems.map(formatProblem)).toEqual([
+      `${path.join(root, '.mcp.json')}:3: warning: server "mine", field "share": is only for servers in settings.toml: a project's server runs for its project alone; it is not shared`,
+    ]);
+  });
+
   it('no files, no servers', () => {
     expect(readProjectConfig(root)).toEqual({ root, files: [], servers: [], problems: [] });
   });

@@ -44,6 +44,8 @@ export interface ServerConfig {
    * list = those absolute paths (`~` expanded once resolved).
    */
   roots?: string[] | false;
+  /** One process (or session) serves every workspace, instead of one per workspace. Global servers only. */
+  share: boolean;
   oauth?: OAuthConfig;
   source: ServerSource;
 }

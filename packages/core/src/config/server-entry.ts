@@ -1,5 +1,5 @@
 import { FieldReader, isTable } from './field-reader.js';
-import { hasEnvReference } from './expand-env.js';
+import { hasEnvReference, workspaceReference } from './expand-env.js';
 import { absolutePathProblem } from './home-path.js';
 import { urlProblem } from './url-rules.js';
 import {
@@ -17,7 +17,7 @@ export const PREFIX = /^[A-Za-z0-9_-]+$/;
 export const SERVER_FIELDS = [
   'name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'tools', 'enabled_tools', 'auto_approve', 'sandbox',
   'prefix', 'agents', 'timeout_seconds', 'tool_timeout_sec', 'startup_timeout_seconds', 'startup_timeout_sec',
-  'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'oauth',
+  'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'share', 'oauth',
 ] as const;
 
 const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server'];
@@ -80,6 +80,16 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   const sandboxWrite = parsePaths(r, 'sandbox_write', error);
   if (r.has('url') && sandboxWrite !== undefined) error('sandbox_write', 'is only for command (stdio) servers');
   if (sandbox === false && sandboxWrite !== undefined) error('sandbox_write', 'has no effect with sandbox = false; keep one of them');
+  let share = r.boolean('share');
+  if (share && source.kind === 'project') {
+    report('share', "is only for servers in settings.toml: a project's server runs for its project alone; it is not shared", 'warning');
+    share = false;
+  }
+  if (share) {
+    for (const [field, value] of workspaceDependentFields(command, args, env, cwd, url, headers)) {
+      error(field, `uses ${value}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference`);
+    }
+  }
   const oauth = parseOAuth(r.table('oauth'), error, report);
   if (oauth && headers && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     error('headers', 'a static Authorization header cannot be combined with oauth; remove one of them');
@@ -101,6 +111,7 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
     startupTimeoutSeconds: startupTimeoutSeconds ?? DEFAULT_STARTUP_TIMEOUT_SECONDS,
     disabled: disabled ?? (enabled === undefined ? false : !enabled),
     sampling: sampling ?? false,
+    share: share ?? false,
     source,
   };
   if (tools !== undefined) config.tools = tools;
@@ -129,6 +140,35 @@ function parsePaths(r: FieldReader, field: string, error: (f: string, m: string)
   const problems = paths.map(absolutePathProblem).filter((p) => p !== undefined);
   for (const problem of problems) error(field, problem);
   return problems.length > 0 ? undefined : paths;
+}
+
+/**
+ * The fields of a stdio or HTTP server that name the workspace (`${WORKSPACE}`), with the
+ * reference found. Blitz expands references from the daemon's environment; a workspace
+ * reference is the one thing a shared server could not honour for every workspace at once.
+ */
+function workspaceDependentFields(
+  command: string | undefined,
+  args: readonly string[] | undefined,
+  env: Readonly<Record<string, string>> | undefined,
+  cwd: string | undefined,
+  url: string | undefined,
+  headers: Readonly<Record<string, string>> | undefined,
+): [string, string][] {
+  const values: [string, string | undefined][] = [
+    ['command', command],
+    ...(args ?? []).map((a): [string, string] => ['args', a]),
+    ...Object.entries(env ?? {}).map(([k, v]): [string, string] => [`env.${k}`, v]),
+    ['cwd', cwd],
+    ['url', url],
+    ...Object.entries(headers ?? {}).map(([k, v]): [string, string] => [`headers.${k}`, v]),
+  ];
+  const found = new Map<string, string>();
+  for (const [field, value] of values) {
+    const reference = value === undefined ? undefined : workspaceReference(value);
+    if (reference !== undefined && !found.has(field)) found.set(field, reference);
+  }
+  return [...found];
 }
 
 /** A field and its Codex alias: either may be used, not both. */

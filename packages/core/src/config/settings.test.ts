@@ -48,6 +48,7 @@ workspace_idle_minutes = 3
         startupTimeoutSeconds: 30,
         disabled: false,
         sampling: false,
+        share: false,
         source: { kind: 'global', file: FILE },
       },
       {
@@ -62,6 +63,7 @@ workspace_idle_minutes = 3
         startupTimeoutSeconds: 5,
         disabled: true,
         sampling: false,
+        share: false,
         source: { kind: 'global', file: FILE },
       },
     ]);
@@ -78,6 +80,18 @@ workspace_idle_minutes = 3
       ['a', undefined, undefined],
       ['b', false, undefined],
       ['c', ['~/src', '/data'], ['~/.local/share/memory']],
+    ]);
+  });
+
+  it('share = true is read; other variables do not stop a server being shared, and unshared it may name the workspace', () => {
+    const { settings, problems } = parseSettings(
+      '[[mcp.servers]]\nname = "mem"\ncommand = "npx"\nargs = ["${HOME}/mem"]\nenv = { TOKEN = "${TOKEN}" }\nshare = true\n\n[[mcp.servers]]\nname = "fs"\ncommand = "npx"\nargs = ["${WORKSPACE}"]\n',
+      FILE,
+    );
+    expect(problems).toEqual([]);
+    expect(settings.servers.map((s) => [s.name, s.share])).toEqual([
+      ['mem', true],
+      ['fs', false],
     ]);
   });
 
@@ -117,6 +131,17 @@ workspace_idle_minutes = 3
     ['a relative writable path', 'name = "a"\ncommand = "x"\nsandbox_write = ["data"]', 'settings.toml:5: server "a", field "sandbox_write": "data" is not an absolute path (start it with "/" or "~/")'],
     ['sandbox_write on a url', 'name = "a"\nurl = "https://h/mcp"\nsandbox_write = ["/d"]', 'settings.toml:5: server "a", field "sandbox_write": is only for command (stdio) servers'],
     ['sandbox_write without the sandbox', 'name = "a"\ncommand = "x"\nsandbox = false\nsandbox_write = ["/d"]', 'settings.toml:6: server "a", field "sandbox_write": has no effect with sandbox = false; keep one of them'],
+    ['share not a boolean', 'name = "a"\ncommand = "x"\nshare = "yes"', 'settings.toml:5: server "a", field "share": must be true or false, not the string "yes"'],
+    [
+      'shared with the workspace in args',
+      'name = "a"\ncommand = "x"\nargs = ["--root", "${WORKSPACE}"]\nshare = true',
+      'settings.toml:5: server "a", field "args": uses ${WORKSPACE}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference',
+    ],
+    [
+      'shared with the workspace in env',
+      'name = "a"\ncommand = "x"\nshare = true\nenv = { DATA = "${env:WORKSPACE}/data" }',
+      'settings.toml:6: server "a", field "env.DATA": uses ${env:WORKSPACE}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference',
+    ],
   ])('%s', (_, body, expected) => {
     const problems = problemsOf(`# servers\n[[mcp.servers]]\n${body}\n`);
     expect(problems.map((p) => p.replace('/home/u/.config/blitz/', ''))).toContain(expected);

@@ -16,6 +16,8 @@ import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
+import { serverFingerprint } from './server-fingerprint.js';
+import type { SharedLease, SharedServers } from './shared-servers.js';
 
 /** A notice as the user hears it (MCP-33), stamped with its time. */
 export interface ManagerNotice extends BreakerNotice {
@@ -41,6 +43,12 @@ export interface ManagerOptions {
   capabilities?: ClientCapabilities;
   prepareClient?(client: Client, server: ServerConfig): void;
   onEvent?(event: ManagerEvent): void;
+  /**
+   * Where servers with `share = true` run, one connection for every workspace. The pool
+   * reports their state, failures and notices itself (once, not once per workspace); this
+   * manager hears only what changes its catalog. Without it every server is this manager's own.
+   */
+  shared?: SharedServers;
 }
 
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
@@ -61,6 +69,13 @@ export class Manager {
   #closed = false;
   /** Built catalogs by agent; any event of a connection may change them, and drops them all. */
   #catalogs = new Map<string, Catalog<CatalogEntry>>();
+  /** The shared connections this workspace uses, and its lease on each. */
+  readonly #leases = new Map<ServerConnection, SharedLease>();
+  /**
+   * Catalog warnings of shared connections: they depend on this workspace's other servers,
+   * so they are kept here rather than on the connection every workspace sees.
+   */
+  readonly #sharedWarnings = new Map<ServerConnection, string[]>();
 
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
@@ -86,7 +101,7 @@ export class Manager {
     for (const resolved of set.servers) {
       const existing = old.get(resolved.config.name);
       old.delete(resolved.config.name);
-      if (existing && fingerprint(existing.resolved) === fingerprint(resolved)) {
+      if (existing && serverFingerprint(existing.resolved) === serverFingerprint(resolved)) {
         next.push(existing);
         continue;
       }
@@ -100,9 +115,9 @@ export class Manager {
     }
     this.#connections = next;
     this.#catalogs.clear();
-    await Promise.all(retired.map((c) => c.dispose()));
+    await Promise.all(retired.map((c) => this.#retire(c)));
     if (changed.length > 0) {
-      for (const c of next.filter((n) => changed.includes(n.name))) this.#emit({ type: 'status', status: c.status() });
+      for (const c of next.filter((n) => changed.includes(n.name) && !this.#leases.has(n))) this.#emit({ type: 'status', status: c.status() });
       this.#catalogChanged();
     }
     return { problems, changed };
@@ -122,10 +137,20 @@ export class Manager {
 
   /** Every configured server, disabled ones included, in settings order (MCP-41/47). */
   states(): ServerStatus[] {
-    return this.#connections.map((c) => c.status());
+    return this.#connections.map((c) => {
+      const status = c.status();
+      const warnings = this.#sharedWarnings.get(c);
+      return warnings ? { ...status, warnings: [...status.warnings, ...warnings] } : status;
+    });
   }
 
-  /** Stops a server; it starts afresh at the next listing (MCP-47). */
+  /** Whether this server's connection is shared with other workspaces (`share = true`). */
+  isShared(name: string): boolean {
+    const found = this.#connections.find((c) => c.name === name);
+    return found !== undefined && this.#leases.has(found);
+  }
+
+  /** Stops a server; it starts afresh at the next listing (MCP-47). A shared server stops for every workspace. */
   async restart(name: string): Promise<void> {
     await this.#get(name).stop();
     this.#catalogChanged();
@@ -157,7 +182,12 @@ export class Manager {
     );
     const catalog = new Catalog(entries);
     this.#catalogs.set(agent, catalog);
-    if (agent === MAIN_AGENT) for (const c of offered) c.setWarnings(warnings.get(c.name) ?? []);
+    if (agent === MAIN_AGENT) {
+      for (const c of offered) {
+        if (this.#leases.has(c)) this.#sharedWarnings.set(c, warnings.get(c.name) ?? []);
+        else c.setWarnings(warnings.get(c.name) ?? []);
+      }
+    }
     return catalog;
   }
 
@@ -240,7 +270,7 @@ export class Manager {
     const all = this.#connections;
     this.#connections = [];
     this.#catalogs.clear();
-    await Promise.all(all.map((c) => c.dispose()));
+    await Promise.all(all.map((c) => this.#retire(c)));
   }
 
   #offeredTo(agent: string): ServerConnection[] {
@@ -259,6 +289,12 @@ export class Manager {
 
   #connect(resolved: ResolvedServer): ServerConnection {
     if (this.#closed) throw new BlitzError('FAILED_PRECONDITION', `workspace ${this.workspace} is closed`);
+    if (resolved.config.share && this.#opts.shared) {
+      // The pool emits nothing while leasing, so `lease` is set before any event arrives.
+      const lease: SharedLease = this.#opts.shared.lease(resolved, { workspace: this.workspace, onEvent: (event) => this.#onSharedEvent(lease.connection, event) });
+      this.#leases.set(lease.connection, lease);
+      return lease.connection;
+    }
     const connection: ServerConnection = new ServerConnection(resolved, {
       connector: this.#opts.connector,
       clock: this.#opts.clock,
@@ -268,6 +304,36 @@ export class Manager {
       onEvent: (event) => this.#onConnectionEvent(connection, event),
     });
     return connection;
+  }
+
+  /** This workspace's connection goes: a shared one is let go (the last user stops it), an own one stopped. */
+  #retire(connection: ServerConnection): Promise<void> {
+    const lease = this.#leases.get(connection);
+    if (!lease) return connection.dispose();
+    this.#leases.delete(connection);
+    this.#sharedWarnings.delete(connection);
+    return lease.release();
+  }
+
+  /** A shared server's event: the pool reports its state, failures and notices; here it may change the catalog. */
+  #onSharedEvent(connection: ServerConnection, event: ConnectionEvent): void {
+    if (!this.#connections.includes(connection)) return;
+    switch (event.type) {
+      case 'status':
+      case 'tools':
+        this.#catalogChanged();
+        return;
+      case 'listChanged':
+        this.#emit(event);
+        return;
+      case 'notice':
+      case 'failure':
+        return;
+      default: {
+        const _exhaustive: never = event;
+        return _exhaustive;
+      }
+    }
   }
 
   #onConnectionEvent(connection: ServerConnection, event: ConnectionEvent): void {
@@ -305,10 +371,4 @@ export class Manager {
   #emit(event: ManagerEvent): void {
     this.#opts.onEvent?.(event);
   }
-}
-
-/** Two resolved servers run the same way when everything but where they were read from matches. */
-function fingerprint(resolved: ResolvedServer): string {
-  const { source: _source, ...config } = resolved.config;
-  return JSON.stringify({ config, unavailable: resolved.unavailable });
 }

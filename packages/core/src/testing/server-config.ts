@@ -13,6 +13,7 @@ export function serverConfig(name: string, over: Partial<ServerConfig> = {}): Se
     startupTimeoutSeconds: 30,
     disabled: false,
     sampling: false,
+    share: false,
     source: { kind: 'global', file: '/settings.toml' },
     ...over,
   };

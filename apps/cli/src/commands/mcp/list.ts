@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describeTransport, type ServerConfig } from '@blitz/core';
-import type { GlobalServerStatus } from '@blitz/client';
+import type { GlobalServerStatus, ServerCopy } from '@blitz/client';
 import type { CliContext } from '../../context.js';
 import { liveStates } from '../../live-states.js';
 import { loadSettingsOrFail } from '../../load.js';
@@ -25,6 +25,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           target: describeTransport(s),
           enabled: !s.disabled,
           ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}) } : {}),
+          ...(state?.copies ? { copies: state.copies } : {}),
           ...(signIns && maySignIn(s) ? { signedIn: signIns.servers.has(s.name) } : {}),
         };
       });
@@ -45,8 +46,14 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         // One line per server: the stderr tail stays for mcp get and --json.
         return r.error ? `${stateText(r.state)}${signedIn}: ${oneLineError(r.error)}` : `${stateText(r.state)}${signedIn}`;
       };
-      ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
-      if (!live) ctx.out('(the daemon is not running: showing settings only)');
+      if (live) {
+        ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'COPIES', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, copiesCount(r.copies ?? []), status(r)])));
+        const running = rows.flatMap((r) => (r.copies ?? []).map((c) => `  ${r.name}  ${describeCopy(c)}`));
+        if (running.length > 0) ctx.out(`Running copies:\n${running.join('\n')}`);
+      } else {
+        ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
+        ctx.out('(the daemon is not running: showing settings only)');
+      }
       if (signIns?.fileFallback) ctx.out(`(sign-ins are kept in ${signIns.fileFallback})`);
     });
 }
@@ -71,6 +78,17 @@ async function signInStates(ctx: CliContext, servers: readonly ServerConfig[]): 
 function maySignIn(server: ServerConfig): boolean {
   const t = server.transport;
   return t.kind === 'http' && !Object.keys(t.headers).some((h) => h.toLowerCase() === 'authorization');
+}
+
+/** How many copies run: `2`, or `1 shared` for one serving every workspace. */
+function copiesCount(copies: readonly ServerCopy[]): string {
+  return copies.length === 1 && copies[0]!.shared ? '1 shared' : String(copies.length);
+}
+
+/** `pid 123 for /src/a`, or `pid 124 shared by /src/a, /src/b`. */
+function describeCopy(copy: ServerCopy): string {
+  const what = copy.pid === undefined ? copy.state : `pid ${copy.pid}`;
+  return `${what} ${copy.shared ? 'shared by' : 'for'} ${copy.workspaces.join(', ')}`;
 }
 
 function stateText(state: GlobalServerStatus['state']): string {

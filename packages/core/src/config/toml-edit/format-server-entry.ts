@@ -26,6 +26,7 @@ export interface ServerEntry {
   readonly sampling?: boolean;
   readonly roots?: false | readonly string[];
   readonly sandbox_write?: readonly string[];
+  readonly share?: boolean;
   readonly oauth?: Readonly<Record<string, TomlValue>>;
   readonly [field: string]: TomlValue | undefined;
 }
@@ -50,6 +51,7 @@ export const SERVER_FIELD_ORDER = [
   'disabled',
   'sampling',
   'roots',
+  'share',
   'oauth',
 ] as const;
 

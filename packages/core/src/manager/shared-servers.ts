@@ -1,0 +1,107 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock } from '../clock/clock.js';
+import type { ResolvedServer } from '../config/resolve-server.js';
+import type { ServerConfig } from '../config/server-config.js';
+import type { Connector } from '../connection/connector.js';
+import { ServerConnection, type ConnectionEvent } from '../connection/server-connection.js';
+import { serverFingerprint } from './server-fingerprint.js';
+
+export interface SharedServersOptions {
+  connector: Connector;
+  clock: Clock;
+  /** Where a shared server runs, as a workspace's servers run in it: the user's home. */
+  home: string;
+  capabilities?: ClientCapabilities;
+  /** Handlers for a shared server's own requests (elicitation, sampling, roots). */
+  prepareClient?(client: Client, server: ServerConfig): void;
+  /**
+   * A shared server's events, once each rather than once per workspace — its state, every
+   * failure, its notices — with the workspaces using it then.
+   */
+  onEvent?(event: ConnectionEvent, workspaces: readonly string[]): void;
+}
+
+/** A workspace's manager, as a user of a shared server: it hears the server's events too. */
+export interface SharedUser {
+  workspace: string;
+  onEvent(event: ConnectionEvent): void;
+}
+
+/** One workspace's use of a shared server, until `release`. */
+export interface SharedLease {
+  readonly connection: ServerConnection;
+  /** Ends this use; the last one to end stops the server. A second call does nothing. */
+  release(): Promise<void>;
+}
+
+interface Entry {
+  connection: ServerConnection;
+  users: Set<SharedUser>;
+}
+
+/**
+ * Servers with `share = true` (issue 10): one connection — one process, or one HTTP session —
+ * for every workspace, counted by lease. Its breaker, tools and state are one; each
+ * workspace's manager builds its own catalog from it and hears its events. It lives while
+ * any workspace holds a lease and stops when the last lets go (a workspace lets go when it
+ * closes, after its idle grace, or when its settings no longer run this server this way).
+ */
+export class SharedServers {
+  readonly #opts: SharedServersOptions;
+  /** By the server's fingerprint: a changed setting is another server, with its own process. */
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(opts: SharedServersOptions) {
+    this.#opts = opts;
+  }
+
+  lease(resolved: ResolvedServer, user: SharedUser): SharedLease {
+    const key = serverFingerprint(resolved);
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      entry = this.#create(resolved);
+      this.#entries.set(key, entry);
+    }
+    entry.users.add(user);
+    const held = entry;
+    let released = false;
+    return {
+      connection: held.connection,
+      release: async () => {
+        if (released) return;
+        released = true;
+        held.users.delete(user);
+        if (held.users.size > 0) return;
+        // Gone from the map first: a workspace leasing it meanwhile gets a fresh connection.
+        if (this.#entries.get(key) === held) this.#entries.delete(key);
+        await held.connection.dispose();
+      },
+    };
+  }
+
+  /** Every shared server with a user, and the workspaces using it. */
+  list(): Array<{ connection: ServerConnection; workspaces: string[] }> {
+    return [...this.#entries.values()].map((e) => ({ connection: e.connection, workspaces: workspacesOf(e) }));
+  }
+
+  #create(resolved: ResolvedServer): Entry {
+    const users = new Set<SharedUser>();
+    const connection = new ServerConnection(resolved, {
+      connector: this.#opts.connector,
+      clock: this.#opts.clock,
+      workspace: this.#opts.home,
+      ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
+      ...(this.#opts.prepareClient ? { prepareClient: this.#opts.prepareClient } : {}),
+      onEvent: (event) => {
+        this.#opts.onEvent?.(event, workspacesOf({ connection, users }));
+        for (const user of [...users]) user.onEvent(event);
+      },
+    });
+    return { connection, users };
+  }
+}
+
+function workspacesOf(entry: Entry): string[] {
+  return [...new Set([...entry.users].map((u) => u.workspace))];
+}

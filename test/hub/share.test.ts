@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { GlobalServerStatus, ServerCopy } from '@blitz/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../apps/tray/src/testing/fake-helper.js';
+import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
+import { BLITZ_BIN, runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { textOf } from '../support/hub-client.js';
+import { nodeServer } from '../tray/tray-process.js';
+
+let home: string;
+let folderA: string;
+let folderB: string;
+let daemon: RunningDaemon | undefined;
+const clients: Client[] = [];
+
+beforeEach(() => {
+  home = tempDir('blitz-share-');
+  folderA = tempDir('blitz-share-a-');
+  folderB = tempDir('blitz-share-b-');
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await daemon?.stop();
+  daemon = undefined;
+  await assertNoOrphans();
+  for (const dir of [home, folderA, folderB]) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** `blitz connect` started in a folder, as a client configured with no `--workspace` starts it. */
+async function connectFrom(folder: string): Promise<Client> {
+  const client = new Client({ name: 'share-test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BLITZ_BIN, 'connect'], cwd: folder, env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' }));
+  clients.push(client);
+  return client;
+}
+
+/** An HTTP client that names no workspace: it gets the user's home. `leave` ends its session as a client that says goodbye does. */
+async function connectHttpWithoutWorkspace(): Promise<{ client: Client; leave(): Promise<void> }> {
+  const client = new Client({ name: 'share-test', version: '1' });
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon!.state.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${daemon!.state.token}` } } });
+  await client.connect(transport);
+  clients.push(client);
+  return {
+    client,
+    async leave() {
+      await transport.terminateSession();
+      await client.close();
+    },
+  };
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function copiesOf(name: string): Promise<ServerCopy[]> {
+  const server = (await daemon!.client.status()).servers.find((s) => s.name === name) as GlobalServerStatus;
+  return server.copies ?? [];
+}
+
+describe('share = true', () => {
+  it('one process serves every workspace for a shared server, one per workspace otherwise; the shared one ends with the last workspace; mcp list shows the copies', async () => {
+    writeSettings(
+      home,
+      `[daemon]\nport = 0\nworkspace_idle_minutes = 0\n\n${nodeServer('mem', fixturePath('env-dump'), 'share = true\nauto_approve = true\n')}\n${nodeServer('own', fixturePath('resources'), 'prefix = "own"\n')}`,
+    );
+    daemon = await startDaemonProcess(home);
+    // One at a time, so the workspaces open in a known order.
+    const a = await connectFrom(folderA);
+    expect((await a.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'env', 'own__sized']));
+    const b = await connectFrom(folderB);
+    expect((await b.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'own__sized']));
+    const http = await connectHttpWithoutWorkspace();
+    const anywhere = http.client;
+    expect((await anywhere.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'own__sized']));
+    expect(textOf(await b.callTool({ name: 'echo', arguments: { text: 'from b' } }))).toBe('from b');
+
+    const mem = await copiesOf('mem');
+    expect(mem).toEqual([{ workspaces: [folderA, folderB, home], shared: true, state: 'connected', pid: expect.any(Number) }]);
+    const own = await copiesOf('own');
+    expect(own.map((c) => [c.workspaces, c.shared])).toEqual([
+      [[folderA], false],
+      [[folderB], false],
+      [[home], false],
+    ]);
+    const pids = [mem[0]!.pid!, ...own.map((c) => c.pid!)];
+    expect(new Set(pids).size).toBe(4);
+    for (const pid of pids) expect(isAlive(pid)).toBe(true);
+    // Each workspace's own view names the same process for the shared server.
+    const workspaces = await daemon.client.listWorkspaces();
+    for (const w of workspaces) {
+      const servers = await daemon.client.listWorkspaceServers(w.id);
+      expect(servers.find((s) => s.name === 'mem')).toMatchObject({ pid: mem[0]!.pid, shared: true });
+      expect(servers.find((s) => s.name === 'own')).toMatchObject({ shared: false });
+    }
+
+    const list = await runBlitz(['mcp', 'list'], { home });
+    expect(list.code).toBe(0);
+    const lines = list.stdout.split('\n');
+    expect(lines[0]).toMatch(/^NAME +TRANSPORT +COMMAND OR URL +COPIES +STATUS$/);
+    expect(lines[1]).toMatch(/^mem +stdio +.*env-dump\.mjs +1 shared +connected$/);
+    expect(lines[2]).toMatch(/^own +stdio +.*resources\.mjs +3 +connected$/);
+    expect(lines.slice(3)).toEqual([
+      'Running copies:',
+      `  mem  pid ${mem[0]!.pid} shared by ${folderA}, ${folderB}, ${home}`,
+      `  own  pid ${own[0]!.pid} for ${folderA}`,
+      `  own  pid ${own[1]!.pid} for ${folderB}`,
+      `  own  pid ${own[2]!.pid} for ${home}`,
+      '',
+    ]);
+    const json = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ name: string; copies: ServerCopy[] }>;
+    expect(json.find((r) => r.name === 'mem')!.copies).toEqual(mem);
+
+    // The first workspace leaves: its own copy ends, the shared one serves the others still.
+    await a.close();
+    await waitFor(() => !isAlive(own[0]!.pid!), "folder A's own copy to end");
+    expect(await copiesOf('mem')).toEqual([{ ...mem[0], workspaces: [folderB, home] }]);
+    expect(isAlive(mem[0]!.pid!)).toBe(true);
+    expect(textOf(await anywhere.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+
+    await b.close();
+    await until(async () => (await copiesOf('own')).length === 1, "folder B's own copy to end");
+    expect(isAlive(mem[0]!.pid!)).toBe(true);
+    // The last workspace leaves: the shared process goes with it.
+    await http.leave();
+    await waitFor(() => !isAlive(mem[0]!.pid!), 'the shared process to end');
+    expect(await copiesOf('mem')).toEqual([]);
+    expect(await copiesOf('own')).toEqual([]);
+  });
+});
