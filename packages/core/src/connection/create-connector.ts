@@ -20,13 +20,15 @@ export interface ConnectorDeps {
   authFetch?(config: ServerConfig): ((base: FetchLike) => FetchLike) | undefined;
   parentEnv?: Readonly<Record<string, string | undefined>>;
   graceMs?: number;
+  /** The temp folder sandboxed servers may write (default `os.tmpdir()`). */
+  tmpDir?: string;
   /** The largest message held from a stdio server: `[hub] max_result_mb`, read when needed. */
   maxMessageBytes?: () => number;
 }
 
 /** The production connector: an owned (sandboxed) process for stdio servers, streamable HTTP for URLs. */
 export function createConnector(deps: ConnectorDeps): Connector {
-  const sandbox = createSandbox({ blitzHome: deps.blitzHome, warn: deps.warn });
+  const sandbox = createSandbox({ blitzHome: deps.blitzHome, warn: deps.warn, ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }) });
   return (config, opts) => {
     switch (config.transport.kind) {
       case 'stdio':

@@ -42,12 +42,14 @@ beforeEach(() => {
   workspace = path.join(tmp, 'workspace');
   fs.mkdirSync(workspace);
   fs.mkdirSync(path.join(tmp, 'home'));
+  fs.mkdirSync(path.join(tmp, 'sandbox-tmp'));
   process.env.BLITZ_MANAGER_TEST_SECRET = PLANTED;
   events = [];
   manager = new Manager({
     workspace,
     clock: systemClock,
-    connector: createConnector({ blitzHome: path.join(tmp, 'home'), clock: systemClock, clientVersion: '0.0.0-test', warn: () => {}, graceMs: 500 }),
+    // The sandbox's temp folder is one of ours, so the rest of tmp is outside what it may write.
+    connector: createConnector({ blitzHome: path.join(tmp, 'home'), tmpDir: path.join(tmp, 'sandbox-tmp'), clock: systemClock, clientVersion: '0.0.0-test', warn: () => {}, graceMs: 500 }),
     onEvent: (e) => events.push(e),
   });
 });
@@ -192,8 +194,8 @@ describe('sandbox', () => {
   it.skipIf(!probe.ok)(`a sandboxed server cannot write outside the workspace nor read BLITZ_HOME ${probe.ok ? '' : `(skipped: ${probe.reason})`}`, async () => {
     const secret = path.join(tmp, 'home', 'settings.toml');
     fs.writeFileSync(secret, 'token = "x"');
-    // The temp dir is writable in the sandbox; the home folder is not.
-    const outside = path.join(os.homedir(), `.blitz-sandbox-test-${process.pid}`);
+    // Outside the workspace and the sandbox's temp folder, wherever HOME and the system temp are.
+    const outside = path.join(tmp, 'outside.txt');
     await manager.update({ servers: [fixture('boxed', 'write-file', [], { sandbox: true })] });
     await manager.listTools();
     expect(textOf(await manager.callTool('write', { path: path.join(workspace, 'in.txt'), content: 'ok' }))).not.toMatch(/error/i);
@@ -201,7 +203,6 @@ describe('sandbox', () => {
     const denied = await manager.callTool('write', { path: outside, content: 'no' });
     expect(denied.isError).toBe(true);
     expect(fs.existsSync(outside)).toBe(false);
-    fs.rmSync(outside, { force: true });
     const read = await manager.callTool('read', { path: secret });
     expect(read.isError).toBe(true);
     expect(textOf(read)).not.toContain('token');
