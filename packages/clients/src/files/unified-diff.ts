@@ -29,6 +29,8 @@ function splitLines(text: string): string[] {
 function middle(a: readonly string[], b: readonly string[]): { op: string; line: string }[] {
   const n = a.length;
   const m = b.length;
+  // Past a few million cells the table costs more than a shorter diff is worth: all out, all in.
+  if (n * m > 4_000_000) return [...a.map((line) => ({ op: '-', line })), ...b.map((line) => ({ op: '+', line }))];
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: { op: string; line: string }[] = [];
