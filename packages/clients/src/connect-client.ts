@@ -83,15 +83,28 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
   let after: string;
   if (options.ownProgram !== undefined && spec.rewritesWhileRunning?.command !== undefined) {
     const command = spec.rewritesWhileRunning.command;
+    const program = options.ownProgram;
     await keep(read.exists ? before : undefined);
-    if (first.plan.blitz === 'update') await options.ownProgram(command.program, command.remove(BLITZ_ENTRY));
-    if (first.plan.blitz !== 'same') await options.ownProgram(command.program, command.add(BLITZ_ENTRY, options.launch));
-    for (const { name } of first.plan.remove) await options.ownProgram(command.program, command.remove(name));
-    const now = await readClientFile(file);
-    after = now.exists ? now.text : '';
+    const current = async () => {
+      const now = await readClientFile(file);
+      const text = now.exists ? now.text : '';
+      return { text, names: serversOf(spec, parseClientText(spec, text, file), file).map(([n]) => n) };
+    };
+    try {
+      if (first.plan.blitz === 'update') await program(command.program, command.remove(BLITZ_ENTRY));
+      if (first.plan.blitz !== 'same') await program(command.program, command.add(BLITZ_ENTRY, options.launch));
+      for (const { name } of first.plan.remove) await program(command.program, command.remove(name));
+    } catch (err) {
+      // Part of it may be done: record what is, so disconnect can still undo it.
+      const now = await current();
+      await options.store.save(recordOf(spec, file, existing, backup, read.exists, now.text, first.removed.filter((r) => !now.names.includes(r.name)), first.previousBlitz));
+      throw err;
+    }
     via = 'command';
+    const now = await current();
+    after = now.text;
     // The client wrote the file itself: check it holds what connect meant, as our own edits are checked.
-    const names = serversOf(spec, parseClientText(spec, after, file), file).map(([n]) => n);
+    const names = now.names;
     const wrong = [...(names.includes(BLITZ_ENTRY) ? [] : [`no ${BLITZ_ENTRY} entry`]), ...first.plan.remove.filter((r) => names.includes(r.name)).map((r) => `${r.name} still there`)];
     if (wrong.length > 0) throw new BlitzError('INTERNAL', `${command.program} mcp left ${file} without the intended change (${wrong.join(', ')}); the original is kept in ${backup ?? 'no backup (there was no file)'}`, { reason: 'CLIENT_COMMAND_MISMATCH' });
   } else {
@@ -106,17 +119,31 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
     if (!outcome.changed) return { file, plan: done.plan, changed: false, diff: '', via };
     after = outcome.text;
   }
-  const record: ConnectionRecord = {
+  await options.store.save(recordOf(spec, file, existing, backup, read.exists, after, done.removed, done.previousBlitz, options.store.now()));
+  return { file, plan: done.plan, changed: true, diff, via };
+}
+
+/** The record after this connect: the first connect's backup and blitz entry, every server moved so far. */
+function recordOf(
+  spec: ClientSpec,
+  file: string,
+  existing: ConnectionRecord | undefined,
+  backup: string | null,
+  existed: boolean,
+  after: string,
+  removed: readonly { name: string; saved: SavedServer }[],
+  previousBlitz: SavedServer | null,
+  now = new Date().toISOString(),
+): ConnectionRecord {
+  return {
     client: spec.id,
     file,
-    connectedAt: existing?.connectedAt ?? options.store.now(),
-    backup: existing === undefined && !read.exists ? null : backup,
+    connectedAt: existing?.connectedAt ?? now,
+    backup: existing === undefined && !existed ? null : backup,
     after,
-    removed: [...(existing?.removed ?? []), ...done.removed.filter((r) => !existing?.removed.some((e) => e.name === r.name))],
-    previousBlitz: existing !== undefined ? existing.previousBlitz : done.previousBlitz,
+    removed: [...(existing?.removed ?? []), ...removed.filter((r) => !existing?.removed.some((e) => e.name === r.name))],
+    previousBlitz: existing !== undefined ? existing.previousBlitz : previousBlitz,
   };
-  await options.store.save(record);
-  return { file, plan: done.plan, changed: true, diff, via };
 }
 
 /** A diff safe to print: env and header values masked on both sides. */

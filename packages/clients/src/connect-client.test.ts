@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BlitzLaunch } from './client-spec.js';
+import { connectClient, type RunProgram } from './connect-client.js';
+import { disconnectClient } from './disconnect-client.js';
+import { BackupStore } from './files/backup-store.js';
+import { setJsonValue } from './files/json-document.js';
+import { clientById } from './specs/index.js';
+import { tempHome } from './testing/temp-home.js';
+
+const LAUNCH: BlitzLaunch = { command: '/usr/bin/node', args: ['/opt/blitz/bin/blitz.js', 'connect'], env: {} };
+const claude = clientById('claude-code')!;
+const ORIGINAL = '{\n  "numStartups": 1,\n  "mcpServers": {\n    "fs": { "command": "npx", "args": ["-y", "fs"] },\n    "gh": { "type": "http", "url": "https://g.example.com/mcp" }\n  }\n}\n';
+const BLITZ = [
+  { name: 'fs', command: 'npx', args: ['-y', 'fs'] },
+  { name: 'gh', url: 'https://g.example.com/mcp' },
+];
+
+let t: ReturnType<typeof tempHome>;
+let store: BackupStore;
+let file: string;
+beforeEach(() => {
+  t = tempHome();
+  store = new BackupStore(path.join(t.root, 'backups'));
+  file = path.join(t.where.home, '.claude.json');
+  fs.writeFileSync(file, ORIGINAL);
+});
+afterEach(() => t.cleanup());
+
+/** Stands in for `claude mcp …`: makes the change in the file the way the client would, and records each call. */
+function clientProgram(calls: string[][], failOn?: string): RunProgram {
+  return async (program, args) => {
+    calls.push([program, ...args]);
+    if (failOn !== undefined && args.includes(failOn)) throw new Error(`${program} failed`);
+    const text = fs.readFileSync(file, 'utf8');
+    const name = args[4]!;
+    const value = args[1] === 'add-json' ? JSON.parse(args[5]!) : undefined;
+    fs.writeFileSync(file, setJsonValue(text, ['mcpServers', name], value));
+  };
+}
+
+describe('connect through the client’s own command', () => {
+  it('adds blitz and removes the moved servers with it, and records it for disconnect', async () => {
+    const calls: string[][] = [];
+    const result = await connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: clientProgram(calls) });
+    expect(result.via).toBe('command');
+    expect(calls.map((c) => c.join(' '))).toEqual([
+      `claude mcp add-json --scope user blitz ${JSON.stringify({ type: 'stdio', command: '/usr/bin/node', args: ['/opt/blitz/bin/blitz.js', 'connect'] })}`,
+      'claude mcp remove --scope user fs',
+      'claude mcp remove --scope user gh',
+    ]);
+    expect((await disconnectClient(claude, file, store)).kind).toBe('restored');
+    expect(fs.readFileSync(file, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('a command that fails half-way leaves a record, so disconnect still undoes what was done', async () => {
+    await expect(connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: clientProgram([], 'gh') })).rejects.toThrow('claude failed');
+    const record = await store.load('claude-code', file);
+    expect(record?.removed.map((r) => r.name)).toEqual(['fs']);
+    expect((await disconnectClient(claude, file, store)).kind).toBe('restored');
+    expect(fs.readFileSync(file, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('a command that did not do what it should is refused, naming what is missing', async () => {
+    const lazy: RunProgram = async () => {};
+    await expect(connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: lazy })).rejects.toThrow(/claude mcp left .*\.claude\.json without the intended change \(no blitz entry, fs still there, gh still there\)/);
+  });
+});
