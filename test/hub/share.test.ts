@@ -1,7 +1,11 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GlobalServerStatus, ServerCopy } from '@blitz/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../apps/tray/src/testing/fake-helper.js';
@@ -9,8 +13,10 @@ import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js'
 import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { textOf } from '../support/hub-client.js';
+import { connectHub, textOf } from '../support/hub-client.js';
 import { nodeServer } from '../tray/tray-process.js';
+
+const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
 let home: string;
 let folderA: string;
@@ -136,5 +142,33 @@ describe('share = true', () => {
     await waitFor(() => !isAlive(mem[0]!.pid!), 'the shared process to end');
     expect(await copiesOf('mem')).toEqual([]);
     expect(await copiesOf('own')).toEqual([]);
+  });
+
+  it("a shared server's roots are the home; its requests go to the client calling it, whatever its workspace; its failures are heard once, by every workspace using it", async () => {
+    const everything = `[[mcp.servers]]\nname = "every"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([EVERYTHING, 'stdio'])}\nsandbox = false\nshare = true\nauto_approve = true\nprefix = "e"\n`;
+    writeSettings(home, `[daemon]\nport = 0\n\n${everything}\n${nodeServer('broken', fixturePath('exit-at-start'), 'share = true\n')}`);
+    daemon = await startDaemonProcess(home);
+    const asking = await connectHub(daemon.state, { workspace: folderA, via: 'lines', elicit: () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    clients.push(asking);
+    const mute = await connectHub(daemon.state, { workspace: folderB, via: 'http' });
+    clients.push(mute);
+    const heard = { a: [] as string[], b: [] as string[] };
+    asking.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void heard.a.push(String(n.params.data)));
+    mute.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void heard.b.push(String(n.params.data)));
+    await asking.listTools();
+    await mute.listTools();
+    expect((await copiesOf('every')).map((c) => c.workspaces)).toEqual([[folderA, folderB]]);
+
+    const roots = textOf(await mute.callTool({ name: 'e__get-roots-list', arguments: {} }));
+    expect(roots).toContain(pathToFileURL(home).href);
+    expect(roots).not.toContain(pathToFileURL(folderB).href);
+    expect(JSON.stringify(await asking.callTool({ name: 'e__trigger-elicitation-request', arguments: {} }))).toContain('Ada');
+    expect(JSON.stringify(await mute.callTool({ name: 'e__trigger-elicitation-request', arguments: {} }))).toContain('decline');
+
+    // Two listings, one from each workspace, are two failures of one server: failed, then paused — once each.
+    const notices = (await daemon.client.status()).notices.filter((n) => n.server === 'broken');
+    expect(notices.map((n) => n.kind)).toEqual(['failed', 'paused']);
+    await expect.poll(() => heard.b.filter((m) => m.startsWith('MCP server broken')).length, { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => heard.a.filter((m) => m.startsWith('MCP server broken')).length, { timeout: 5_000 }).toBe(2);
   });
 });
