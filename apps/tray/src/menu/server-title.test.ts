@@ -17,6 +17,14 @@ describe('server titles', () => {
     expect(shortError('x'.repeat(100), 10)).toBe('xxxxxxxxx…');
   });
 
+  it("names an exit's cause, the last stderr line, and drops the server's name the title already has", () => {
+    const exit = 'MCP server flaky exited with code 1; its stderr ends with:\nstarting\nflaky: database not reachable\n';
+    expect(shortError(exit, 60, 'flaky')).toBe('exited with code 1: flaky: database not reachable');
+    expect(serverTitle({ name: 'flaky', enabled: true, transport: 'stdio', state: 'failed', error: exit }, 0)).toBe('flaky — failed: exited with code 1: flaky: database not reachable');
+    expect(shortError('MCP tool hang timed out after 2s', 60, 'slow')).toBe('MCP tool hang timed out after 2s');
+    expect(shortError('MCP server other failed', 60, 'flaky')).toBe('MCP server other failed');
+  });
+
   it.each<[string, string, number, string[]]>([
     ['fits', 'a b c', 10, ['a b c']],
     ['breaks at spaces', 'one two three four', 9, ['one two', 'three', 'four']],

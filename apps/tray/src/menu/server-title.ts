@@ -17,7 +17,7 @@ export function serverTitle(server: GlobalServerStatus, now: number): string {
     case 'starting':
       return `${name} — starting…`;
     case 'failed':
-      return server.error ? `${name} — failed: ${shortError(server.error)}` : `${name} — failed`;
+      return server.error ? `${name} — failed: ${shortError(server.error, ERROR_CHARS, name)}` : `${name} — failed`;
     case 'needsSignIn':
       return `${name} — needs sign-in`;
     case 'paused':
@@ -36,9 +36,20 @@ function retryText(retryAt: string | undefined, now: number): string {
   return `retrying in ${formatDelay(at - now)}`;
 }
 
-/** The first line of an error, squeezed and cut to fit a menu item. */
-export function shortError(error: string, max = ERROR_CHARS): string {
-  const line = (error.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
+/**
+ * An error as a menu item holds it: its first line, squeezed and cut to fit. The server's
+ * name, already in the title, is dropped from its start, and an exit's "its stderr ends with:"
+ * gives way to the stderr's last line, usually the cause.
+ */
+export function shortError(error: string, max = ERROR_CHARS, server?: string): string {
+  const [first = '', ...rest] = error
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  let line = first;
+  if (line.endsWith(':') && rest.length > 0) line = `${line.replace(/;? its stderr ends with:$/, '').replace(/:$/, '')}: ${rest.at(-1)}`;
+  const prefix = server === undefined ? '' : `MCP server ${server} `;
+  if (prefix && line.startsWith(prefix)) line = line.slice(prefix.length);
   return truncate(line, max);
 }
 
