@@ -59,6 +59,8 @@ async function bundle() {
     splitting: true,
     format: 'esm',
     platform: 'node',
+    // ESM builds first: a UMD main (jsonc-parser's) hides its require() calls from the bundler.
+    mainFields: ['module', 'main'],
     target: 'node20.18',
     external: Object.keys(EXTERNAL),
     define: { __BLITZ_DAEMON_ENTRY__: JSON.stringify('./blitzd.js'), __BLITZ_STATIC_DIR__: JSON.stringify('../static/') },

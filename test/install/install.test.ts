@@ -9,7 +9,7 @@ import { readDaemonState } from '@blitz/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeHelper, waitFor } from '../../apps/tray/src/testing/fake-helper.js';
 import { assertNoOrphans, canListProcesses } from '../../packages/core/src/testing/no-orphans.js';
-import { REPO_ROOT, tempDir } from '../support/blitz-cli.js';
+import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { writeSettings } from '../support/daemon-process.js';
 import { filesMentioning, installPackage, type InstalledPackage } from './installed-package.js';
 
@@ -64,6 +64,22 @@ describe('the installed package', () => {
 
   it('blitz --version prints the version', async () => {
     expect(await pkg.run(['--version'], { home })).toEqual({ code: 0, stdout: `${CLI_VERSION}\n`, stderr: '' });
+  });
+
+  it("blitz --help is the clone's: every command's module loads from the bundle", async () => {
+    const installed = await pkg.run(['--help'], { home });
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toBe((await runBlitz(['--help'], { home })).stdout);
+    expect(installed.stdout).toMatch(/^ {2}connect /m);
+  });
+
+  it('blitz clients connect writes an entry that runs the installed blitz', async () => {
+    fs.mkdirSync(path.join(home, '.cursor'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), '{ "mcpServers": {} }\n');
+    const connect = await pkg.run(['clients', 'connect', 'cursor'], { home });
+    expect(connect.code).toBe(0);
+    const entry = (JSON.parse(fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.blitz!;
+    expect([entry.command, ...entry.args]).toEqual([process.execPath, path.join(pkg.packageDir, 'bin', 'blitz.cjs'), 'connect']);
   });
 
   it('blitz daemon start runs the package\'s own daemon entry; doctor sees it', async () => {
