@@ -29,6 +29,8 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     ['add a URL server', ['mcp', 'add', 'remote', 'https://mcp.example.com/mcp', '--header', 'Authorization: Bearer ${TOKEN}', '--prefix', 'rem', '--agents', 'main,reviewer', '--timeout', '20', '--auto-approve'], 'add-url.toml'],
     ['add a server that keeps its own folders', ['mcp', 'add', 'files', '--no-roots', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv/data'], 'add-no-roots.toml'],
     ['add a server with roots and writable paths', ['mcp', 'add', 'memory', '--roots', '~/src', '--roots', '/data', '--sandbox-write', '~/.local/share/memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-roots.toml'],
+    ['approve every tool of a server', ['mcp', 'approve', 'github'], 'approve-github.toml'],
+    ['approve two tools', ['mcp', 'approve', 'fs', 'read_text_file', 'list_directory'], 'approve-tools.toml'],
     ['remove a server with a sub-table', ['mcp', 'remove', 'github'], 'remove-github.toml'],
     ['remove the first server', ['mcp', 'remove', 'fs'], 'remove-fs.toml'],
     ['disable a server', ['mcp', 'disable', 'fs'], 'disable-fs.toml'],
@@ -38,6 +40,22 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expectGolden(golden, fs.readFileSync(settings, 'utf8'));
+  });
+
+  it('approve and unapprove: a whole server, then single tools; each says what still applies', async () => {
+    expect((await runBlitz(['mcp', 'approve', 'fs'], { home })).stdout).toBe(
+      'MCP server "fs" is auto-approved: its tools run without asking (auto_approve = true). [permissions] deny still refuses what it matches: mcp:*:delete_*.\n',
+    );
+    await runBlitz(['mcp', 'approve', 'fs', 'read_text_file', 'list_directory'], { home });
+    expect((await runBlitz(['mcp', 'unapprove', 'fs'], { home })).stdout).toBe(
+      'MCP server "fs" is no longer auto-approved: its tools are asked about again. Still allowed by [permissions] allow: mcp:fs:read_text_file, mcp:fs:list_directory (blitz mcp unapprove fs TOOL removes one).\n',
+    );
+    expect((await runBlitz(['mcp', 'unapprove', 'fs', 'list_directory', 'write_file'], { home })).stdout).toBe(
+      'Removed mcp:fs:list_directory from [permissions] allow. mcp:fs:write_file was not there.\n',
+    );
+    const nothing = await runBlitz(['mcp', 'unapprove', 'fs', 'write_file'], { home });
+    expect(nothing).toMatchObject({ code: 1, stderr: expect.stringContaining('mcp:fs:write_file is not in [permissions] allow') });
+    expectGolden('unapprove-fs.toml', fs.readFileSync(settings, 'utf8'));
   });
 
   it('disable then enable gives back the same bytes', async () => {
@@ -70,6 +88,8 @@ describe('refusals change nothing', () => {
     ['a header on a command', ['mcp', 'add', 'h', 'npx', '--header', 'A: b'], /--header is only for URL/],
     ['a malformed --env, without echoing it', ['mcp', 'add', 'h', 'npx', '--env', 'sekrit-value'], /--env needs KEY=value$/m],
     ['no command', ['mcp', 'add', 'h'], /missing required argument/],
+    ['approving an unknown server', ['mcp', 'approve', 'nope'], /no MCP server named "nope"/],
+    ['a tool name no pattern can hold', ['mcp', 'approve', 'fs', 'a b'], /"mcp:fs:a b" is not a pattern of the form mcp:<server>:<tool>/],
     ['a relative root', ['mcp', 'add', 'r', '--roots', 'src', 'npx'], /roots: "src" is not an absolute path \(start it with "\/" or "~\/"\)/],
   ])('%s', async (_, args, message) => {
     fs.writeFileSync(settings, COMMENTED);

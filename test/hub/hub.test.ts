@@ -130,7 +130,7 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(questions[0]).toBe('Run echo (MCP server "fix")\nb=2\ntext=one');
     const denied = await asking.callTool({ name: 'echo', arguments: { text: 'two' } });
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('was not run: denied; to allow it, set auto_approve = true for server "fix", or add "mcp:fix:echo" to [permissions] allow');
+    expect(textOf(denied)).toContain('was not run: denied; to allow it, run: blitz mcp approve fix echo (adds "mcp:fix:echo" to [permissions] allow');
     expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'three' } }))).toBe('three');
     expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'four' } }))).toBe('four');
     expect(questions).toHaveLength(3);
@@ -141,7 +141,7 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     await mute.listTools();
     const refused = await mute.callTool({ name: 'echo', arguments: { text: 'x' } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); to allow it, set auto_approve = true');
+    expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); to allow it, run: blitz mcp approve fix echo');
   });
 
   it('a toggle through the control API reaches a connected client as list_changed, and the tool is gone', async () => {

@@ -46,7 +46,8 @@ describe('approvalDetail', () => {
 
   it('says how to allow', () => {
     expect(howToAllow('github', 'create_issue')).toBe(
-      'to allow it, set auto_approve = true for server "github", or add "mcp:github:create_issue" to [permissions] allow in settings.toml',
+      'to allow it, run: blitz mcp approve github create_issue (adds "mcp:github:create_issue" to [permissions] allow in settings.toml), or blitz mcp approve github for every tool of the server (auto_approve = true)',
     );
+    expect(howToAllow('github', "it's")).toContain("blitz mcp approve github 'it'\\''s'");
   });
 });

@@ -40,7 +40,8 @@ export function approvalDetail(tool: string, server: string, args: Record<string
 
 /** How to stop being asked, for a refusal's message. */
 export function howToAllow(server: string, tool: string): string {
-  return `to allow it, set auto_approve = true for server "${server}", or add "${permissionKey(server, tool)}" to [permissions] allow in settings.toml`;
+  const word = (w: string) => (/^[A-Za-z0-9._-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  return `to allow it, run: blitz mcp approve ${word(server)} ${word(tool)} (adds "${permissionKey(server, tool)}" to [permissions] allow in settings.toml), or blitz mcp approve ${word(server)} for every tool of the server (auto_approve = true)`;
 }
 
 function escapeRegExp(text: string): string {

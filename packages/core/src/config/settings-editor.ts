@@ -7,11 +7,17 @@ import {
   editSettingsFile,
   removeServerEntry,
   replaceServerEntry,
+  editPermissionList,
   setServerDisabled,
+  setServerFlag,
+  withPermissionList,
   withServerAdded,
   withServerDisabled,
+  withServerFlag,
   withServerRemoved,
   withServerReplaced,
+  type PatternChange,
+  type PermissionKind,
   type ServerEntry,
 } from './toml-edit/index.js';
 
@@ -46,6 +52,22 @@ export class SettingsEditor {
     await this.#edit(
       (text) => setServerDisabled(text, name, !enabled, this.file),
       (doc) => withServerDisabled(doc, name, !enabled, this.file),
+    );
+  }
+
+  /** `auto_approve` of one server: every tool of it runs without asking (MCP-30). */
+  async setAutoApprove(name: string, on: boolean): Promise<void> {
+    await this.#edit(
+      (text) => setServerFlag(text, name, 'auto_approve', on, this.file),
+      (doc) => withServerFlag(doc, name, 'auto_approve', on, this.file),
+    );
+  }
+
+  /** Adds and removes `mcp:<server>:<tool>` patterns of `[permissions] <kind>`. */
+  async editPermissions(kind: PermissionKind, change: PatternChange): Promise<void> {
+    await this.#edit(
+      (text) => editPermissionList(text, kind, change, this.file),
+      (doc) => withPermissionList(doc, kind, change),
     );
   }
 

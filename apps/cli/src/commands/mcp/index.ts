@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { registerAdd } from './add.js';
+import { registerApprove } from './approve.js';
 import { registerRemove, registerToggle } from './edit.js';
 import { registerGet } from './get.js';
 import { registerList } from './list.js';
@@ -16,6 +17,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
   registerRemove(mcp, ctx);
   registerToggle(mcp, ctx, true);
   registerToggle(mcp, ctx, false);
+  registerApprove(mcp, ctx);
   registerRestart(mcp, ctx);
   registerLogin(mcp, ctx);
   registerLogout(mcp, ctx);

@@ -42,6 +42,16 @@ export function withServerDisabled(settings: Table, name: string, disabled: bool
   });
 }
 
+/** Mirrors `setServerFlag`: set the field when present, else add it only when true. */
+export function withServerFlag(settings: Table, name: string, field: string, value: boolean, file: string = DEFAULT_FILE_LABEL): Table {
+  return withServers(settings, (servers) => {
+    const i = indexOf(servers, name, file);
+    const server = { ...(servers[i] as Table) };
+    if (field in server || value) server[field] = value;
+    return servers.map((s, j) => (j === i ? server : s));
+  });
+}
+
 function withServers(settings: Table, change: (servers: readonly unknown[]) => unknown[]): Table {
   const mcp = isTable(settings['mcp']) ? settings['mcp'] : {};
   const servers = Array.isArray(mcp['servers']) ? (mcp['servers'] as unknown[]) : [];
