@@ -104,7 +104,7 @@ export function attachedStart(lines: readonly TomlLine[], at: number): number {
  * the comments directly below (such as a commented-out key). Comments attached to the next
  * header belong to it, and a comment after a blank line is free text between blocks.
  */
-function lastLineBefore(lines: readonly TomlLine[], headerLine: number, next: number): number {
+export function lastLineBefore(lines: readonly TomlLine[], headerLine: number, next: number): number {
   const limit = next < lines.length ? attachedStart(lines, next) : lines.length;
   let last = limit - 1;
   while (last > headerLine && (lines[last]!.kind === 'blank' || lines[last]!.kind === 'comment')) last--;

@@ -1,6 +1,7 @@
 import { BlitzError } from '../../errors/blitz-error.js';
 import { formatKey, formatValue, type TomlValue } from './format-value.js';
-import { attachedStart, lineNumber } from './locate-servers.js';
+import { insertBlockAfter, removeBlockLines } from './block-text.js';
+import { attachedStart, lastLineBefore, lineNumber } from './locate-servers.js';
 import { parseSettings } from './parse-settings.js';
 import { detectEol, scanLines, type TomlLine } from './scan-lines.js';
 
@@ -83,19 +84,7 @@ export function addNamedTable(text: string, parent: readonly string[], name: str
   const header = `[${[...parent, name].map(formatKey).join('.')}]`;
   const body = Object.entries(fields).flatMap(([key, value]) => (value === undefined ? [] : [`${formatKey(key)} = ${formatValue(value, `${name}.${key}`)}`]));
   const block = [header, ...body].join(eol) + eol;
-  const last = layout.blocks.at(-1);
-  if (last === undefined) {
-    if (text === '') return block;
-    const lastLine = layout.lines.at(-1);
-    const newline = lastLine?.terminated === false ? eol : '';
-    const gap = lastLine === undefined || lastLine.kind === 'blank' ? '' : eol;
-    return text + newline + gap + block;
-  }
-  const after = layout.lines[last.lastLine]!;
-  const following = layout.lines[last.lastLine + 1];
-  const head = text.slice(0, after.end) + (after.terminated ? '' : eol);
-  const gapAfter = following === undefined || following.kind === 'blank' ? '' : eol;
-  return head + eol + block + gapAfter + text.slice(after.end);
+  return insertBlockAfter(text, layout.lines, layout.blocks.at(-1)?.lastLine, block, eol);
 }
 
 /** Removes `[parent.NAME]`, its sub-tables and the comments attached above it, and one blank line beside it. */
@@ -103,15 +92,7 @@ export function removeNamedTable(text: string, parent: readonly string[], name: 
   const layout = locateNamedTables(text, parent, file);
   const block = layout.blocks.find((b) => b.name === name);
   if (block === undefined) throw new BlitzError('NOT_FOUND', `${file} has no [${[...parent, name].join('.')}] table`, { reason: 'TABLE_NOT_FOUND' });
-  const { lines } = layout;
-  const before = block.firstLine > 0 ? lines[block.firstLine - 1] : undefined;
-  const after = lines[block.lastLine + 1];
-  let from = lines[block.firstLine]!.start;
-  let to = lines[block.lastLine]!.end;
-  const gapAfter = after === undefined || after.kind === 'blank';
-  if (before?.kind === 'blank' && gapAfter) from = before.start;
-  else if (before === undefined && after?.kind === 'blank') to = after.end;
-  return text.slice(0, from) + text.slice(to);
+  return removeBlockLines(text, layout.lines, block.firstLine, block.lastLine);
 }
 
 /** The text of one named table (comments above it included), to put back later as it was. */
@@ -126,25 +107,7 @@ export function insertNamedTableText(text: string, parent: readonly string[], ta
   const layout = locateNamedTables(text, parent, file);
   const eol = detectEol(text);
   const block = /\n$/.test(tableText) ? tableText : tableText + eol;
-  const last = layout.blocks.at(-1);
-  if (last === undefined) {
-    if (text === '') return block;
-    const lastLine = layout.lines.at(-1);
-    return text + (lastLine?.terminated === false ? eol : '') + (lastLine?.kind === 'blank' ? '' : eol) + block;
-  }
-  const after = layout.lines[last.lastLine]!;
-  const following = layout.lines[last.lastLine + 1];
-  const head = text.slice(0, after.end) + (after.terminated ? '' : eol);
-  const gapAfter = following === undefined || following.kind === 'blank' ? '' : eol;
-  return head + eol + block + gapAfter + text.slice(after.end);
-}
-
-function lastLineBefore(lines: readonly TomlLine[], headerLine: number, next: number): number {
-  const limit = next < lines.length ? attachedStart(lines, next) : lines.length;
-  let last = limit - 1;
-  while (last > headerLine && (lines[last]!.kind === 'blank' || lines[last]!.kind === 'comment')) last--;
-  while (last + 1 < limit && lines[last + 1]!.kind === 'comment') last++;
-  return last;
+  return insertBlockAfter(text, layout.lines, layout.blocks.at(-1)?.lastLine, block, eol);
 }
 
 function tableAt(doc: Record<string, unknown>, path: readonly string[]): Record<string, unknown> | undefined {

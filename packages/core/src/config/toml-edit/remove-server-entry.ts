@@ -1,3 +1,4 @@
+import { removeBlockLines } from './block-text.js';
 import { DEFAULT_FILE_LABEL, findServer, locateServers } from './locate-servers.js';
 
 /**
@@ -8,13 +9,5 @@ import { DEFAULT_FILE_LABEL, findServer, locateServers } from './locate-servers.
 export function removeServerEntry(text: string, name: string, file: string = DEFAULT_FILE_LABEL): string {
   const layout = locateServers(text, file);
   const block = findServer(layout, name, file);
-  const { lines } = layout;
-  const before = block.firstLine > 0 ? lines[block.firstLine - 1] : undefined;
-  const after = lines[block.lastLine + 1];
-  let from = lines[block.firstLine]!.start;
-  let to = lines[block.lastLine]!.end;
-  const gapAfter = after === undefined || after.kind === 'blank';
-  if (before?.kind === 'blank' && gapAfter) from = before.start;
-  else if (before === undefined && after?.kind === 'blank') to = after.end;
-  return text.slice(0, from) + text.slice(to);
+  return removeBlockLines(text, layout.lines, block.firstLine, block.lastLine);
 }
