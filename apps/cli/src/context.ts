@@ -1,21 +1,32 @@
 import { blitzHome, blitzPaths, type BlitzPaths } from '@blitz/core';
+import { OutputRedactor } from './output/output-redactor.js';
 
 /** What a command needs from the outside world, so tests and the real CLI differ only here. */
 export interface CliContext {
   paths: BlitzPaths;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Every text `out` and `err` print passes through it; a command adds the secrets it learns (OAuth tokens). */
+  redactor: OutputRedactor;
   out(text: string): void;
   err(text: string): void;
 }
 
 export function processContext(): CliContext {
+  const paths = blitzPaths(blitzHome(process.env));
+  const redactor = new OutputRedactor(paths.settings, process.env);
+  const line = (text: string) => {
+    const safe = redactor.redact(text);
+    return safe.endsWith('\n') ? safe : `${safe}\n`;
+  };
   return {
-    paths: blitzPaths(blitzHome(process.env)),
+    paths,
     env: process.env,
     cwd: process.cwd(),
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    redactor,
+    // The CLI's only way out for text (`blitz connect`'s protocol goes to stdout directly).
+    out: (text) => process.stdout.write(line(text)),
+    err: (text) => process.stderr.write(line(text)),
   };
 }
 

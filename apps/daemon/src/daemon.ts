@@ -14,6 +14,7 @@ import {
   emptySettings,
   formatProblem,
   Redactor,
+  serverSecretValues,
   systemClock,
   writeTextAtomic,
   type BlitzPaths,
@@ -127,7 +128,7 @@ export class Daemon {
         this.#watchFiles();
       },
     });
-    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log });
+    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
@@ -242,12 +243,9 @@ export class Daemon {
     return applied;
   }
 
-  /** Header and env values are secrets (MCP-42): as configured, and as expanded once a workspace resolves them. */
+  /** Header and env values and OAuth client secrets are secrets (MCP-42): as configured, and as expanded once a workspace resolves them. */
   #addSecrets(servers: readonly ServerConfig[]): void {
-    const secrets = servers.flatMap((server) => {
-      const t = server.transport;
-      return t.kind === 'stdio' ? Object.values(t.env) : Object.values(t.headers);
-    });
+    const secrets = servers.flatMap(serverSecretValues);
     for (const secret of secrets) this.#redactor.add(secret);
     this.log.addSecrets(secrets);
   }

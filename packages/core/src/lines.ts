@@ -2,3 +2,4 @@
 // without the rest of core — `blitz connect` loads this alone (bench/startup.mjs).
 export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './connection/json-lines/index.js';
 export { answerId, isNotification, isRequest, looksLikeMessage } from './connection/jsonrpc-shape.js';
+export { MAX_MESSAGE_DEPTH } from './connection/message-depth.js';

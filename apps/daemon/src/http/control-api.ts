@@ -5,6 +5,7 @@ import {
   isTable,
   loadSettings,
   MASK,
+  maskArgs,
   maskServerSecrets,
   serverToEntry,
   SettingsEditor,
@@ -139,6 +140,11 @@ function keepMaskedSecrets(entry: ServerEntry, current: ServerEntry): ServerEntr
     const old = current[field];
     if (!isTable(next) || !isTable(old)) continue;
     merged[field] = Object.fromEntries(Object.entries(next).map(([k, v]) => [k, typeof v === 'string' && v.includes(MASK) && typeof old[k] === 'string' ? old[k] : v]));
+  }
+  // An argument comes back masked as it was shown (`Bearer ***`): the stored one at its place stays.
+  if (Array.isArray(entry.args) && Array.isArray(current.args)) {
+    const shown = maskArgs(current.args);
+    merged.args = entry.args.map((arg, i) => (typeof arg === 'string' && arg.includes(MASK) && arg === shown[i] ? current.args![i]! : arg));
   }
   return merged as ServerEntry;
 }

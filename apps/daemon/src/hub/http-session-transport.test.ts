@@ -35,6 +35,19 @@ const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content
 const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
 
 describe('HttpSessionTransport', () => {
+  it('answers a request nested too deep with -32602 on its own POST, passing nothing of it on; the rest of a batch is served', async () => {
+    await post(initialize);
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const body = `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"x":${deep}}}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`;
+    const response = await post(body);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      { jsonrpc: '2.0', id: 2, result: { method: 'ping' } },
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on' } },
+    ]);
+    expect(received.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'ping']);
+  });
+
   it('gives the session id on initialize and answers a request with plain JSON', async () => {
     const response = await post(initialize);
     expect(response.headers.get('mcp-session-id')).toBe('session-1');

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, isRequest, looksLikeMessage } from '@blitz/core';
+import { answerId, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseTooDeep, tooDeepMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import { readBody } from '../http/read-body.js';
 
@@ -102,28 +102,36 @@ export class HttpSessionTransport implements Transport {
     }
     const raw = Array.isArray(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
+    /** Answers to requests nested too deep: they go to this client only, and never further. */
+    const refusals: Array<JSONRPCMessage & { id: RequestId }> = [];
     // The shape only: the SDK server validates each message fully when it handles it.
     for (const item of raw) {
       if (!looksLikeMessage(item)) return rpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
-      messages.push(item);
+      const refusal = refuseTooDeep(item, MAX_MESSAGE_DEPTH);
+      if (refusal === undefined) messages.push(item);
+      else if (refusal) refusals.push(refusal as JSONRPCMessage & { id: RequestId });
+      else this.onerror?.(new Error(tooDeepMessage(MAX_MESSAGE_DEPTH)));
     }
     if (messages.some((m) => isRequest(m) && m.method === 'initialize')) {
       if (this.sessionId !== undefined) return rpcError(res, 400, -32600, 'Invalid Request: this session is already initialized');
       this.sessionId = this.#newSessionId();
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
-    const requests = messages.filter(isRequest);
-    if (requests.length === 0) {
+    const ids = [...messages.filter(isRequest).map((r) => r.id), ...refusals.map((r) => r.id)];
+    let stream: PostStream | undefined;
+    if (ids.length === 0) {
       res.writeHead(202, this.#headers()).end();
     } else {
-      const stream: PostStream = { res, pending: new Set(requests.map((r) => r.id)), held: [], batch: Array.isArray(body), sse: false, open: true };
-      for (const id of stream.pending) this.#streams.set(id, stream);
+      const opened: PostStream = { res, pending: new Set(ids), held: [], batch: Array.isArray(body), sse: false, open: true };
+      stream = opened;
+      for (const id of opened.pending) this.#streams.set(id, opened);
       res.on('close', () => {
-        stream.open = false;
-        for (const id of stream.pending) this.#streams.delete(id);
+        opened.open = false;
+        for (const id of opened.pending) this.#streams.delete(id);
       });
     }
     for (const message of messages) this.onmessage?.(message, extra);
+    for (const refusal of refusals) if (stream?.open) this.#deliver(stream, refusal, true);
   }
 
   #get(res: ServerResponse): void {

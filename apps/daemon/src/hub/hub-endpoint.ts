@@ -4,7 +4,7 @@ import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { JsonLinesTransport, MAIN_AGENT, type Clock, type ManagerEvent, type ServerConfig, type Settings } from '@blitz/core';
+import { JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type Clock, type ManagerEvent, type Redactor, type ServerConfig, type Settings } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
 import { HttpError } from '../http/http-error.js';
 import type { Logger } from '../log/index.js';
@@ -13,6 +13,7 @@ import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Callers, SHARED_CALLERS } from './callers.js';
 import { HttpSessionTransport, readJsonBody, refuseBody, rpcError } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
+import { RedactingTransport } from './redacting-transport.js';
 import { SessionReaper } from './session-reaper.js';
 import { prepareServerRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
@@ -29,6 +30,8 @@ export interface HubOptions {
   settings(): Settings;
   version: string;
   log: Logger;
+  /** The daemon's redactor: what a session sends its client passes through it. */
+  redactor: Redactor;
 }
 
 interface Session {
@@ -101,6 +104,7 @@ export class HubEndpoint {
     } catch (err) {
       return refuseBody(res, err);
     }
+    if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) return rpcError(res, 400, -32602, tooDeepMessage(MAX_MESSAGE_DEPTH));
     // Nothing runs, and no workspace opens, before a session exists.
     if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
       return rpcError(res, 400, -32000, 'Bad Request: no session; send initialize first');
@@ -148,13 +152,13 @@ export class HubEndpoint {
     if (typeof query === 'string') throw new HttpError(400, 'INVALID_ARGUMENT', query);
     const hub = await this.#hubFor(query);
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${MCP_LINES_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
-    const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, head, clock: this.#opts.clock });
+    const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH, head, clock: this.#opts.clock });
     const id = randomUUID();
     transport.onclose = () => this.#ended(id, hub);
     // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
     // Past the 101 the connection speaks lines: a failure now closes it rather than answer in HTTP.
-    await hub.server.connect(transport).catch(async (err: unknown) => {
+    await hub.server.connect(new RedactingTransport(transport, this.#opts.redactor)).catch(async (err: unknown) => {
       this.#opts.log.error('a blitz connect session failed to start', { session: id, error: (err as Error).message });
       await transport.close();
     });
@@ -174,7 +178,7 @@ export class HubEndpoint {
       reaper.stop();
       this.#ended(transport.sessionId, hub);
     };
-    await hub.server.connect(transport);
+    await hub.server.connect(new RedactingTransport(transport, this.#opts.redactor));
     await transport.handleRequest(req, res, body);
     // A first message that was not initialize leaves no session behind, nor a workspace held open.
     if (transport.sessionId) this.#begun(transport.sessionId, { hub, transport }, query);

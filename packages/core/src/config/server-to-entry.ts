@@ -4,6 +4,8 @@ import {
   type ServerConfig,
 } from './server-config.js';
 import type { ServerEntry, TomlValue } from './toml-edit/index.js';
+import { maskArgs } from '../redact/mask-server-secrets.js';
+import { applyTextRules } from '../redact/text-rules.js';
 
 /** A server as a `[[mcp.servers]]` table (and an API body): the file's field names, defaults left out. */
 export function serverToEntry(config: ServerConfig): ServerEntry {
@@ -43,10 +45,10 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
   return entry;
 }
 
-/** `npx -y pkg` or the URL: how a server is reached, in one line. */
+/** `npx -y pkg` or the URL: how a server is reached, in one line, secrets masked as `maskServerSecrets` masks them. */
 export function describeTransport(config: ServerConfig): string {
   const t = config.transport;
-  return t.kind === 'stdio' ? [t.command, ...t.args].map(shellQuote).join(' ') : t.url;
+  return t.kind === 'stdio' ? [t.command, ...(maskArgs(t.args) as string[])].map(shellQuote).join(' ') : applyTextRules(t.url);
 }
 
 function shellQuote(word: string): string {

@@ -9,3 +9,4 @@ export { connectHttp, isSessionExpired, type HttpLink } from './http/index.js';
 export { probeBubblewrap, findOnPath } from './stdio/index.js';
 export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './json-lines/index.js';
 export { answerId, isNotification, isRequest, looksLikeMessage } from './jsonrpc-shape.js';
+export { MAX_MESSAGE_DEPTH, nestsDeeperThan, refuseTooDeep, tooDeepMessage } from './message-depth.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskConfigValue, maskServerSecrets } from './mask-server-secrets.js';
+import { argSecrets, maskArgs, maskConfigValue, maskServerSecrets } from './mask-server-secrets.js';
 
 describe('maskConfigValue', () => {
   it.each<[string, unknown, unknown]>([
@@ -54,5 +54,30 @@ describe('maskServerSecrets', () => {
   it('keeps a client_secret reference visible and leaves entries without secrets alone', () => {
     expect(maskServerSecrets({ oauth: { client_secret: '${GH_SECRET}' } })).toEqual({ oauth: { client_secret: '${GH_SECRET}' } });
     expect(maskServerSecrets({ name: 'x', command: 'y' })).toEqual({ name: 'x', command: 'y' });
+  });
+});
+
+describe('maskArgs', () => {
+  it.each<[string, string[], string[]]>([
+    ['a Bearer token inside a header argument', ['-H', 'Authorization: Bearer abc123'], ['-H', 'Authorization: Bearer ***']],
+    ['a Bearer token on its own', ['--header', 'Bearer abc123'], ['--header', 'Bearer ***']],
+    ['a secret-named option with =', ['--api-key=k-123', '--token=${TOKEN}'], ['--api-key=***', '--token=${TOKEN}']],
+    ['the argument after a secret-named option', ['--token', 'abc123', '--access-token', '${T}'], ['--token', '***', '--access-token', '${T}']],
+    ['URL userinfo and query secrets', ['https://u:pw@h/x?api_key=k&page=2'], ['https://***@h/x?api_key=***&page=2']],
+    ['plain arguments stay', ['-y', '@scope/server', '--port', '8080', '--token-file', '/tmp/t'], ['-y', '@scope/server', '--port', '8080', '--token-file', '/tmp/t']],
+  ])('%s', (_name, args, expected) => {
+    expect(maskArgs(args)).toEqual(expected);
+  });
+
+  it('argSecrets names the literals it hides, for the redactor', () => {
+    expect(argSecrets(['-H', 'Authorization: Bearer abc123', '--token', 'tk1', '--api-key=k-9', '--token=${T}', '-y', 'pkg'])).toEqual(['abc123', 'tk1', 'k-9']);
+  });
+
+  it('is what maskServerSecrets does to args', () => {
+    expect(maskServerSecrets({ name: 'x', command: 'mcp-remote', args: ['https://h/mcp', '--header', 'Authorization: Bearer sk-live'] }).args).toEqual([
+      'https://h/mcp',
+      '--header',
+      'Authorization: Bearer ***',
+    ]);
   });
 });

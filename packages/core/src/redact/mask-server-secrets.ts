@@ -1,17 +1,20 @@
 import { ENV_REFERENCE } from '../config/expand-env.js';
 import { MASK, splitCredential } from './mask.js';
+import { isReferenceOnly } from './env-reference.js';
+import { isSecretField } from './secret-names.js';
 import { applyTextRules } from './text-rules.js';
 
 /**
  * A `[[mcp.servers]]` entry (TOML field names) for display, as `blitz config show`, `blitz
  * mcp get` and the control API return it (MCP-42): env and header values and
- * `oauth.client_secret` masked, secrets in `url` masked; everything else as it was.
+ * `oauth.client_secret` masked, secrets in `url` and `args` masked; everything else as it was.
  */
 export function maskServerSecrets<T extends Readonly<Record<string, unknown>>>(entry: T): T {
   const copy: Record<string, unknown> = { ...entry };
   if (isTable(entry.env)) copy.env = mapValues(entry.env, maskConfigValue);
   if (isTable(entry.headers)) copy.headers = mapValues(entry.headers, maskConfigValue);
   if (typeof entry.url === 'string') copy.url = applyTextRules(entry.url);
+  if (Array.isArray(entry.args)) copy.args = maskArgs(entry.args);
   if (isTable(entry.oauth) && 'client_secret' in entry.oauth) {
     copy.oauth = { ...entry.oauth, client_secret: maskConfigValue(entry.oauth.client_secret) };
   }
@@ -40,6 +43,48 @@ export function maskConfigValue(value: unknown): unknown {
   }
   if (rest.length > last) out += MASK;
   return out;
+}
+
+/**
+ * A command line's arguments for display: secrets by shape in each (`Bearer …`,
+ * `Authorization: …`, URL userinfo, `?token=`), the value of a secret-named option
+ * (`--api-key=…`, or the argument after `--token`), references kept.
+ */
+export function maskArgs(args: readonly unknown[]): unknown[] {
+  return args.map((arg, i) => {
+    if (typeof arg !== 'string') return arg;
+    const previous = args[i - 1];
+    if (typeof previous === 'string' && isSecretOption(previous) && !previous.includes('=')) return maskConfigValue(arg);
+    const option = OPTION_WITH_VALUE.exec(arg);
+    if (option && isSecretField(option[2]!)) return `${option[1]}${maskConfigValue(option[3])}`;
+    return applyTextRules(arg);
+  });
+}
+
+/**
+ * The literal secrets `maskArgs` hides, for the redactor to know as values: the credential
+ * after an authorization scheme, and the value of a secret-named option.
+ */
+export function argSecrets(args: readonly string[]): string[] {
+  const found: string[] = [];
+  args.forEach((arg, i) => {
+    const previous = args[i - 1];
+    if (previous !== undefined && isSecretOption(previous) && !previous.includes('=')) found.push(arg);
+    const option = OPTION_WITH_VALUE.exec(arg);
+    if (option && isSecretField(option[2]!)) found.push(option[3]!);
+    for (const m of arg.matchAll(SCHEME_CREDENTIAL)) found.push(m[1]!);
+  });
+  return found.filter((value) => value !== '' && !isReferenceOnly(value));
+}
+
+const SCHEME_CREDENTIAL = /\b(?:Bearer|Basic|Digest|Token|Bot)\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+
+/** `--name=value` or `-name=value`. */
+const OPTION_WITH_VALUE = /^(--?([A-Za-z][\w.-]*)=)(.*)$/s;
+
+function isSecretOption(arg: string): boolean {
+  const name = /^--?([A-Za-z][\w.-]*)$/.exec(arg)?.[1];
+  return name !== undefined && isSecretField(name);
 }
 
 function isTable(value: unknown): value is Readonly<Record<string, unknown>> {

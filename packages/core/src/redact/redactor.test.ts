@@ -17,6 +17,10 @@ describe('Redactor rules (no known secrets)', () => {
     ['secret header after another name on the line', 'request failed: x-api-key: abc', 'request failed: x-api-key: ***'],
     ['JSON token response', '{"access_token":"ya29.abc","expires_in":3600,"token_type":"Bearer"}', '{"access_token":"***","expires_in":3600,"token_type":"Bearer"}'],
     ['JSON with spaces and an escaped quote', '{ "password" : "a\\"b", "user": "bob" }', '{ "password" : "***", "user": "bob" }'],
+    ['pretty-printed JSON', '{\n  "user": "bob",\n  "client_secret": "cs-1"\n}', '{\n  "user": "bob",\n  "client_secret": "***"\n}'],
+    ['a quoted field name in prose is not a JSON key', 'field "oauth.client_secret": must be a reference', 'field "oauth.client_secret": must be a reference'],
+    ['a masked header value keeps the rest of the line', "--header 'Authorization: Bearer ***'  failed", "--header 'Authorization: Bearer ***'  failed"],
+    ['a word before a mask is no scheme', 'Authorization: hunter2 ***', 'Authorization: ***'],
     ['inspected JS object', "{ authorization: 'Bearer abc', accept: 'json' }", "{ authorization: 'Bearer ***', accept: 'json' }"],
     ['URL userinfo', 'fetch https://user:pass@example.com/x failed', 'fetch https://***@example.com/x failed'],
     ['token as URL user name', 'git clone https://ghp_abc@github.com/o/r', 'git clone https://***@github.com/o/r'],
@@ -63,6 +67,11 @@ describe('Redactor known secrets', () => {
     expect(redactor.redact('second-secret')).toBe('second-secret');
     redactor.add('second-secret');
     expect(redactor.redact('first-secret second-secret')).toBe('*** ***');
+  });
+
+  it('ignores references as configured: they name where a secret lives', () => {
+    const redactor = new Redactor(['${TOKEN}', 'Bearer ${env:API_KEY}']);
+    expect(redactor.redact('environment variable ${TOKEN} is not set; ${env:API_KEY} neither')).toBe('environment variable ${TOKEN} is not set; ${env:API_KEY} neither');
   });
 
   it('ignores empty secrets', () => {

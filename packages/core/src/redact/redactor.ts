@@ -32,6 +32,9 @@ export class Redactor {
    * URL-encoded, and for `Bearer abc` the token `abc` alone.
    */
   add(secret: string): void {
+    // `${TOKEN}` or `Bearer ${TOKEN}` as configured names where a secret lives, and stays shown.
+    const trimmed = secret.trim();
+    if (isReferenceOnly(splitCredential(trimmed)?.credential ?? trimmed)) return;
     for (const form of formsOf(secret)) {
       if (form.length >= MIN_SUBSTRING_LENGTH && !PLAIN_WORDS.has(form.toLowerCase())) this.#substrings.add(form);
       else this.#wholeValues.add(form);

@@ -23,8 +23,11 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
 const PARAM = /(^|[?&;,\s])([A-Za-z][\w.-]*)[ \t]*=[ \t]*/g;
 const PARAM_VALUE = /[^\s&#"'<>,;)}\]]*/y;
 
-/** `"name": value` in JSON or JS text. */
-const QUOTED_KEY = /(["'])([A-Za-z][\w.-]*)\1[ \t]*:[ \t]*/g;
+/**
+ * `"name": value` in JSON or JS text: a key opens an object or follows a comma, so prose
+ * that quotes a field (`field "env.API_TOKEN": must be a string`) keeps its words.
+ */
+const QUOTED_KEY = /(?<=[{,][ \t\r\n]*)(["'])([A-Za-z][\w.-]*)\1[ \t]*:[ \t]*/g;
 const JSON_LITERAL = /[\w.+-]*/y;
 
 /** `Name: value` header or YAML-like lines; an unquoted value runs to the end of the line. */
@@ -37,6 +40,8 @@ const REST_OF_LINE = /[^\r\n]*/y;
  */
 const BEARER = /\b(Bearer)(\s+)(?!(?:tokens?|auth|authentication|authorization|realm|scheme|header)\b)[A-Za-z0-9\-._~+/]+=*/gi;
 
+const MASKED_VALUE = /^["']?(?:(?:Bearer|Basic|Digest|Token|Bot|Negotiate|NTLM)\s+)?\*\*\*["']?/i;
+
 /**
  * Masks the value after each match of `key` that `isSecret` accepts. Non-secret matches
  * consume only their name, so a secret later on the same line is still seen.
@@ -48,6 +53,12 @@ function maskValuesAfter(text: string, key: RegExp, isSecret: (m: RegExpExecArra
   for (let m = key.exec(text); m; m = key.exec(text)) {
     if (!isSecret(m)) continue;
     const start = m.index + m[0].length;
+    // Masked already (text redacted twice, a masked config value shown): what follows is not the value.
+    const masked = MASKED_VALUE.exec(text.slice(start, start + 64));
+    if (masked) {
+      key.lastIndex = start + masked[0].length;
+      continue;
+    }
     const end = valueEnd(text, start, unquoted);
     out += text.slice(last, start) + maskRawValue(text.slice(start, end));
     last = end;

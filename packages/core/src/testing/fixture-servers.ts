@@ -15,6 +15,7 @@ export type FixtureName =
   | 'changing-tools'
   | 'write-file'
   | 'env-dump'
+  | 'leak-secrets'
   | 'resources';
 
 export function fixturePath(name: FixtureName): string {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { JsonLinesTransport } from '@blitz/core/lines';
+import { JsonLinesTransport, MAX_MESSAGE_DEPTH } from '@blitz/core/lines';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import type { CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';
@@ -22,7 +22,7 @@ export function registerConnect(program: Command, ctx: CliContext): void {
       // Said once per daemon: the bridge finds the daemon again after each restart.
       let told: number | undefined;
       const bridge = new StdioBridge({
-        client: new JsonLinesTransport({ input: process.stdin, output: process.stdout }, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES }),
+        client: new JsonLinesTransport({ input: process.stdin, output: process.stdout }, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH }),
         daemon: async () => {
           const { state } = await startDaemon(ctx);
           const note = daemonVersionNote(state.version, VERSION);

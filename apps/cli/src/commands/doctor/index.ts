@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createConnector, Manager, resolveServer, ServerSignIns, systemClock } from '@blitz/core';
+import { createConnector, Manager, resolveServer, secretsOf, ServerSignIns, systemClock } from '@blitz/core';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
 import { VERSION } from '../../version.js';
@@ -37,10 +37,17 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
   if (enabled.length === 0) return true;
   // Signed-in servers are reached with their tokens, as the daemon would.
   const store = openSignInStore(ctx);
+  // Any server's error may quote a token (a stderr, an echoed header): the output knows every stored one before the first line.
+  for (const s of enabled) {
+    if (s.transport.kind !== 'http') continue;
+    const creds = await store.then((st) => st.read(s.name)).catch(() => undefined);
+    if (creds) ctx.redactor.add(secretsOf(creds));
+  }
   const signIns = new ServerSignIns({
     store: () => store,
     clock: systemClock,
-    onSecrets: () => {},
+    // Tokens read for a server may come back in its errors: the output must know them.
+    onSecrets: (values) => ctx.redactor.add(values),
     onForgotten: (server, why) => ctx.err(`forgot the sign-in of MCP server ${server}: ${why}`),
     warn: (m) => ctx.err(m),
   });

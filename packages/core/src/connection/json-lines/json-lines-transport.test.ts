@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 /** A real loopback connection: the transport on the accepted side, a raw socket as its peer. */
-async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeClock): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
+async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeClock, maxDepth?: number): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
   // Half-open allowed, as Node's HTTP server does for the sockets it upgrades.
   const server = net.createServer({ allowHalfOpen: true });
   servers.push(server);
@@ -25,7 +25,7 @@ async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeCloc
   sockets.push(peer);
   const socket = await accepted;
   sockets.push(socket);
-  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(clock ? { clock } : {}) });
+  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(clock ? { clock } : {}), ...(maxDepth === undefined ? {} : { maxDepth }) });
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   transport.onmessage = (m) => received.push(m);
@@ -47,6 +47,19 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('JsonLinesTransport', () => {
+  it('with maxDepth, answers a request nested deeper with -32602 and passes nothing of it on; drops a deep notification', async () => {
+    const { peer, received, errors, peerLines } = await connected(4 * 1024 * 1024, undefined, undefined, 64);
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    peer.write(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"x":${deep}}}}\n`);
+    peer.write(`{"jsonrpc":"2.0","method":"notifications/x","params":{"x":${deep}}}\n`);
+    peer.write('{"jsonrpc":"2.0","id":6,"method":"ping"}\n');
+    const [answer] = await peerLines(1);
+    expect(answer).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on' } });
+    await until(() => received.length === 1);
+    expect(received).toEqual([{ jsonrpc: '2.0', id: 6, method: 'ping' }]);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('deeper than 64 levels'), expect.stringContaining('deeper than 64 levels')]);
+  });
+
   it('reads one message per line, across chunks and after the upgrade head; writes one per line', async () => {
     const head = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0",');
     const { transport, peer, received, peerLines } = await connected(1024, head);

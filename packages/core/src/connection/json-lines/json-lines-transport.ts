@@ -6,6 +6,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../batch-writes.js';
 import { oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';
 import { MessageLines } from '../stdio/message-lines.js';
+import { refuseTooDeep, tooDeepMessage } from '../message-depth.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
@@ -19,6 +20,12 @@ const REFUSALS = {
 export interface JsonLinesOptions {
   /** The largest message read from the peer; a larger one is skipped as it streams, never held whole. */
   maxMessageBytes: number;
+  /**
+   * The deepest message read from the peer (`MAX_MESSAGE_DEPTH` for a client): a deeper request
+   * is answered with -32602 and never passed on, a deeper notification or response dropped.
+   * No bound when absent: what the daemon sends the bridge is bounded where it is made.
+   */
+  maxDepth?: number;
   /** Bytes read past the HTTP upgrade, already the first of the stream. */
   head?: Buffer;
   /** `close()` waits this long on it for written lines to be flushed (default: the system clock, 2 s). */
@@ -43,6 +50,7 @@ export class JsonLinesTransport implements Transport {
   readonly #output: Writable;
   readonly #lines: MessageLines;
   readonly #maxBytes: number;
+  readonly #maxDepth: number | undefined;
   readonly #head: Buffer | undefined;
   readonly #clock: Clock;
   readonly #flushMs: number;
@@ -54,6 +62,7 @@ export class JsonLinesTransport implements Transport {
     this.#input = input;
     this.#output = output;
     this.#maxBytes = options.maxMessageBytes;
+    this.#maxDepth = options.maxDepth;
     this.#lines = new MessageLines(() => this.#maxBytes);
     this.#head = options.head;
     this.#clock = options.clock ?? systemClock;
@@ -112,8 +121,19 @@ export class JsonLinesTransport implements Transport {
     for (const item of this.#lines.push(chunk)) {
       if ('oversize' in item) this.#onOversize(item.oversize);
       else if ('invalid' in item) this.#refuse(null, REFUSALS[item.invalid].code, REFUSALS[item.invalid].message);
-      else this.onmessage?.(item.message);
+      else if (this.#maxDepth === undefined) this.onmessage?.(item.message);
+      else this.#deliverBounded(item.message, this.#maxDepth);
     }
+  }
+
+  #deliverBounded(message: JSONRPCMessage, maxDepth: number): void {
+    const refusal = refuseTooDeep(message, maxDepth);
+    if (refusal === undefined) {
+      this.onmessage?.(message);
+      return;
+    }
+    this.onerror?.(new Error(tooDeepMessage(maxDepth)));
+    if (refusal && !this.closed) this.#output.write(`${JSON.stringify(refusal)}\n`);
   }
 
   /** A line past the limit was skipped: a request is answered, so its sender hears why at once. */

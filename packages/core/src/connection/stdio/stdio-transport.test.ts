@@ -56,6 +56,16 @@ afterEach(async () => {
 });
 
 describe('StdioTransport with an SDK Client', () => {
+  it('a message that cannot be written as JSON fails as INVALID_ARGUMENT, not as a server that does not read; the server carries on', async () => {
+    const client = await connect(transportFor(serverConfig('fine', 'hang-call')));
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const err = await client.callTool({ name: 'echo', arguments: { text: deep } }).catch((e: unknown) => e);
+    expect(isBlitzError(err, 'INVALID_ARGUMENT')).toBe(true);
+    expect((err as Error).message).toMatch(/^the message for MCP server fine cannot be written as JSON: /);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+  });
+
   it('shakes hands, lists tools and calls one', async () => {
     const client = await connect(transportFor(serverConfig('hangs', 'hang-call')));
     expect(client.getServerVersion()?.name).toBe('hang-call');

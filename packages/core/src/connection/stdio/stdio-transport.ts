@@ -109,6 +109,13 @@ export class StdioTransport implements Transport {
       if (this.#exitError) throw this.#exitError;
       throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`);
     }
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (err) {
+      // Ours to blame, not the server's: it never saw the message, and the breaker must not count it.
+      throw new BlitzError('INVALID_ARGUMENT', `the message for MCP server ${this.name} cannot be written as JSON: ${(err as Error).message}`, { cause: err });
+    }
     const id = isRequest(message) ? message.id : undefined;
     if (id !== undefined) this.#inFlight.add(id);
     if ('method' in message && message.method === 'notifications/cancelled') {
@@ -121,7 +128,7 @@ export class StdioTransport implements Transport {
       throw this.#exitError ?? this.#errorFor(proc.exit, proc);
     }
     try {
-      await this.#write(proc.stdin, `${JSON.stringify(message)}\n`);
+      await this.#write(proc.stdin, line);
     } catch (err) {
       throw await this.#writeFailure(proc, err as Error, id);
     }
