@@ -196,4 +196,12 @@ workspace_idle_minutes = 3
     expect(settings.permissions).toEqual({ allow: ['mcp:github:*'], ask: ['mcp:*'], deny: [] });
     expect(settings.hub.maxResultMb).toBe(2);
   });
+
+  it('max_result_mb defaults below what SDK stdio clients read in one message, and warns when set above it', () => {
+    expect(parseSettings('', FILE).settings.hub.maxResultMb).toBe(8);
+    const { settings, problems } = parseSettings('[hub]\nmax_result_mb = 16\n', FILE);
+    expect(settings.hub.maxResultMb).toBe(16);
+    expect(problems.map((p) => [p.severity, p.field, p.line])).toEqual([['warning', 'hub.max_result_mb', 2]]);
+    expect(problems[0]!.message).toContain('10 MB a message');
+  });
 });

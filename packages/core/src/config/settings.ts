@@ -7,7 +7,14 @@ import { TomlLocator } from './toml-locator.js';
 
 export const DEFAULT_DAEMON_PORT = 47823;
 export const DEFAULT_WORKSPACE_IDLE_MINUTES = 10;
-export const DEFAULT_MAX_RESULT_MB = 16;
+/**
+ * Below the 10 MB the MCP TypeScript SDK's stdio client holds of one message (its
+ * `ReadBuffer`, used by Claude Code, the inspector and most Node clients): a larger answer
+ * through `blitz connect` closes that client's session instead of failing one call.
+ */
+export const DEFAULT_MAX_RESULT_MB = 8;
+/** What the SDK's stdio clients read at most, less a chunk of slack: above it their sessions die. */
+export const SDK_STDIO_SAFE_RESULT_MB = 9.9;
 
 export interface Permissions {
   allow: string[];
@@ -114,6 +121,15 @@ export function parseSettings(text: string, file: string): ParsedSettings {
     const mb = r.number('max_result_mb', { min: 0 });
     if (mb === 0) problems.push({ severity: 'error', file, line: at.table('hub', 'max_result_mb'), field: 'hub.max_result_mb', message: 'must be more than 0' });
     else settings.hub.maxResultMb = mb ?? settings.hub.maxResultMb;
+    if (mb !== undefined && mb > SDK_STDIO_SAFE_RESULT_MB) {
+      problems.push({
+        severity: 'warning',
+        file,
+        line: at.table('hub', 'max_result_mb'),
+        field: 'hub.max_result_mb',
+        message: `is above 9.9: a result that large closes the session of a client built on the MCP TypeScript SDK's stdio transport (10 MB a message), through blitz connect`,
+      });
+    }
     warnUnread(r, 'hub', at, file, problems);
   }
 
