@@ -6,8 +6,11 @@ export interface CliContext {
   paths: BlitzPaths;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Every text `out` and `err` print passes through it; a command adds the secrets it learns (OAuth tokens). */
-  redactor: OutputRedactor;
+  /**
+   * Every text `out` and `err` print passes through it (processContext); a command adds the
+   * secrets it learns (OAuth tokens). Absent in contexts that print nowhere real.
+   */
+  redactor?: OutputRedactor;
   out(text: string): void;
   err(text: string): void;
 }

@@ -41,13 +41,13 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
   for (const s of enabled) {
     if (s.transport.kind !== 'http') continue;
     const creds = await store.then((st) => st.read(s.name)).catch(() => undefined);
-    if (creds) ctx.redactor.add(secretsOf(creds));
+    if (creds) ctx.redactor?.add(secretsOf(creds));
   }
   const signIns = new ServerSignIns({
     store: () => store,
     clock: systemClock,
     // Tokens read for a server may come back in its errors: the output must know them.
-    onSecrets: (values) => ctx.redactor.add(values),
+    onSecrets: (values) => ctx.redactor?.add(values),
     onForgotten: (server, why) => ctx.err(`forgot the sign-in of MCP server ${server}: ${why}`),
     warn: (m) => ctx.err(m),
   });
