@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
-import { ApiError } from '@blitz/client';
+import { ApiError, DaemonUnreachable } from '@blitz/client';
 import { isBlitzError } from '@blitz/core';
 import { CliError, processContext } from './context.js';
 import { createProgram } from './program.js';
@@ -12,6 +12,9 @@ try {
   if (err instanceof ApiError) {
     ctx.err(`blitz: ${err.message}`);
     for (const problem of err.problems) ctx.err(`  ${problem}`);
+    process.exitCode = 1;
+  } else if (err instanceof DaemonUnreachable) {
+    ctx.err(`blitz: ${err.message}`);
     process.exitCode = 1;
   } else if (err instanceof CommanderError) {
     process.exitCode = err.exitCode;

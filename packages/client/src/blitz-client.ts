@@ -10,6 +10,7 @@ import type {
   WorkspaceServer,
   WorkspaceSummary,
 } from './api-types.js';
+import { formatDelay } from './format-delay.js';
 
 /** An error answer from the daemon, with its string code (`NOT_FOUND`, `INVALID_ARGUMENT`, …). */
 export class ApiError extends Error {
@@ -25,6 +26,20 @@ export class ApiError extends Error {
     this.code = body.code;
     this.reason = body.reason;
     this.problems = body.problems ?? [];
+  }
+}
+
+/**
+ * The daemon gave no answer: it did not answer in time (`TIMEOUT`), or nothing answers on its
+ * port (`UNREACHABLE`). The message says which, where, and what to do.
+ */
+export class DaemonUnreachable extends Error {
+  readonly code: 'TIMEOUT' | 'UNREACHABLE';
+
+  constructor(code: 'TIMEOUT' | 'UNREACHABLE', message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'DaemonUnreachable';
+    this.code = code;
   }
 }
 
@@ -109,18 +124,38 @@ export class BlitzClient {
   }
 
   async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.#fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(this.#timeoutMs),
-    });
-    const text = await response.text();
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      text = await response.text();
+    } catch (err) {
+      throw this.#unreachable(method, path, err);
+    }
     const data: unknown = text ? JSON.parse(text) : undefined;
     if (!response.ok) {
       const err = (data ?? {}) as Partial<ErrorBody>;
       throw new ApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
     }
     return data as T;
+  }
+
+  #unreachable(method: string, path: string, err: unknown): DaemonUnreachable {
+    if (err instanceof Error && err.name === 'TimeoutError') {
+      return new DaemonUnreachable(
+        'TIMEOUT',
+        `the Blitz daemon at ${this.baseUrl} did not answer ${method} ${path} within ${formatDelay(this.#timeoutMs)}; it may be busy or stuck: see its log, or restart it (blitz daemon stop, then blitz daemon start)`,
+        err,
+      );
+    }
+    // undici says only "fetch failed"; the reason (ECONNREFUSED, …) is in the cause.
+    const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+    const reason = typeof cause?.code === 'string' ? cause.code : err instanceof Error ? err.message : String(err);
+    return new DaemonUnreachable('UNREACHABLE', `cannot reach the Blitz daemon at ${this.baseUrl} (${reason}); start it with blitz daemon start`, err);
   }
 }

@@ -1,5 +1,5 @@
 export * from './api-types.js';
-export { ApiError, BlitzClient, type ClientOptions } from './blitz-client.js';
+export { ApiError, BlitzClient, DaemonUnreachable, type ClientOptions } from './blitz-client.js';
 export { daemonStatePath, isProcessAlive, readDaemonState } from './daemon-state.js';
 export { acquirePidLock, processStart, type PidLock } from './pid-lock.js';
 export { formatDelay } from './format-delay.js';

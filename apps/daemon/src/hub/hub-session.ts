@@ -7,7 +7,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
   type CallToolResult,
@@ -18,6 +17,7 @@ import { decide, isBlitzError, permissionKey, type Settings } from '@blitz/core'
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
 import { SHARED_CALLERS, type Callers } from './callers.js';
+import { RpcError } from './rpc-error.js';
 import { formatBytes, formatResourceList, formatResourceRead, LIST_RESOURCES, READ_RESOURCE, RESOURCE_TOOLS } from './resource-tools.js';
 
 export interface SessionOptions {
@@ -111,7 +111,7 @@ export class HubSession {
         if (name === LIST_RESOURCES || name === READ_RESOURCE) return await this.#resourceTool(name, args, extra.requestId, extra.signal);
         if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
         const entry = manager.catalog(agent).byExposedName(name) ?? (await manager.listTools(agent)).find((e) => e.exposedName === name);
-        if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
+        if (!entry) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${name}`);
         const config = manager.connection(entry.server).config;
         const approval = await this.#approver.approve({
           server: entry.server,
@@ -140,9 +140,8 @@ export class HubSession {
           leave();
         }
       } catch (err) {
-        if (err instanceof McpError) throw err;
         if (isBlitzError(err)) return toolError(err.message);
-        throw err;
+        throw RpcError.passOn(err);
       }
     });
 
@@ -208,9 +207,9 @@ async function rpc<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (isBlitzError(err, 'NOT_FOUND') || isBlitzError(err, 'INVALID_ARGUMENT')) {
-      throw new McpError(ErrorCode.InvalidParams, err.problems.length ? `${err.message}: ${err.problems.join('; ')}` : err.message);
+      throw new RpcError(ErrorCode.InvalidParams, err.problems.length ? `${err.message}: ${err.problems.join('; ')}` : err.message);
     }
-    if (isBlitzError(err)) throw new McpError(ErrorCode.InternalError, err.message);
-    throw err;
+    if (isBlitzError(err)) throw new RpcError(ErrorCode.InternalError, err.message);
+    throw RpcError.passOn(err);
   }
 }

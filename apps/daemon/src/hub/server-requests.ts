@@ -5,10 +5,10 @@ import {
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
-  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '@blitz/core';
 import type { Callers } from './callers.js';
+import { RpcError } from './rpc-error.js';
 
 /** Whom a server's requests concern: where its callers are recorded, and the folders it is told are its roots. */
 export interface RequestScope {
@@ -30,15 +30,19 @@ export function prepareServerRequests(client: Client, config: ServerConfig, scop
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const caller = callers.current(scope.callers, server);
     if (!caller?.server.getClientCapabilities()?.elicitation) return { action: 'decline' };
-    return caller.server.elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId });
+    return caller.server.elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
+      throw RpcError.passOn(err);
+    });
   });
   // The SDK refuses a handler for a capability the client did not declare.
   if (config.sampling) client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
     const caller = callers.current(scope.callers, server);
     if (!caller?.server.getClientCapabilities()?.sampling) {
-      throw new McpError(ErrorCode.InvalidRequest, 'sampling declined: no client that can sample is calling this server');
+      throw new RpcError(ErrorCode.InvalidRequest, 'sampling declined: no client that can sample is calling this server');
     }
-    return caller.server.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId });
+    return caller.server.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
+      throw RpcError.passOn(err);
+    });
   });
   const roots = config.roots;
   if (roots !== false) client.setRequestHandler(ListRootsRequestSchema, async () => ({

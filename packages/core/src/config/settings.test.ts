@@ -113,6 +113,8 @@ workspace_idle_minutes = 3
     ['neither', 'name = "a"', 'settings.toml:2: server "a": needs a command (stdio) or a url (streamable HTTP)'],
     ['both', 'name = "a"\ncommand = "x"\nurl = "https://h/mcp"', 'settings.toml:2: server "a": has both command and url; a server is either a command (stdio) or a url (streamable HTTP)'],
     ['bad name', 'name = "a b"\ncommand = "x"', 'settings.toml:3: server "a b", field "name": "a b" may use only letters, digits, ".", "-" and "_"'],
+    ['name "."', 'name = "."\ncommand = "x"', 'settings.toml:3: server ".", field "name": "." is not a name: use a letter, digit, "-" or "_" too'],
+    ['name ".."', 'name = ".."\ncommand = "x"', 'settings.toml:3: server "..", field "name": ".." is not a name: use a letter, digit, "-" or "_" too'],
     ['missing name', 'command = "x"', 'settings.toml:2: server "#1", field "name": is required'],
     ['bad prefix', 'name = "a"\ncommand = "x"\nprefix = "a.b"', 'settings.toml:5: server "a", field "prefix": "a.b" may use only letters, digits, "-" and "_"'],
     ['credentials in url', 'name = "a"\nurl = "https://u:p@h.example/mcp"', 'settings.toml:4: server "a", field "url": must not contain credentials; put them in headers or use OAuth (blitz mcp login)'],

@@ -40,6 +40,8 @@ describe('Redactor rules (no known secrets)', () => {
     ['TOML assignment', 'password = "hunter2"', 'password = "***"'],
     ['empty value stays empty', '?token=&code=x', '?token=&code=***'],
     ['nothing secret', 'listed 12 tools in 30ms', 'listed 12 tools in 30ms'],
+    ['a path ending in a secret-like name is not a header', 'cannot open a workspace for /etc/passwd: not a directory', 'cannot open a workspace for /etc/passwd: not a directory'],
+    ['nor is a Windows path', 'C:\\Users\\me\\token: missing', 'C:\\Users\\me\\token: missing'],
   ])('%s', (_name, text, expected) => {
     expect(redactor.redact(text)).toBe(expected);
     expect(redactor.redact(expected)).toBe(expected);

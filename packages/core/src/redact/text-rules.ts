@@ -30,8 +30,11 @@ const PARAM_VALUE = /[^\s&#"'<>,;)}\]]*/y;
 const QUOTED_KEY = /(?<=[{,][ \t\r\n]*)(["'])([A-Za-z][\w.-]*)\1[ \t]*:[ \t]*/g;
 const JSON_LITERAL = /[\w.+-]*/y;
 
-/** `Name: value` header or YAML-like lines; an unquoted value runs to the end of the line. */
-const HEADER = /(?<![\w.-])([A-Za-z][\w.-]*)[ \t]*:[ \t]*/g;
+/**
+ * `Name: value` header or YAML-like lines; an unquoted value runs to the end of the line. A
+ * name is not the end of a path (`/etc/passwd: not a directory`): a path is no secret.
+ */
+const HEADER = /(?<![\w.\-/\\])([A-Za-z][\w.-]*)[ \t]*:[ \t]*/g;
 const REST_OF_LINE = /[^\r\n]*/y;
 
 /**

@@ -1,0 +1,25 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+
+const SDK_PREFIX = /^MCP error -?\d+: /;
+
+/**
+ * A JSON-RPC error the SDK sends as it stands. An `McpError`'s message already reads
+ * "MCP error -32602: …" and the receiving SDK puts that in front once more ("MCP error
+ * -32602: MCP error -32602: unknown tool"); this one carries the bare message.
+ */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'RpcError';
+    this.code = code;
+    this.data = data;
+  }
+
+  /** An error to pass on to the other side: an SDK error keeps its code and data, loses its prefix. */
+  static passOn(err: unknown): unknown {
+    return err instanceof McpError ? new RpcError(err.code, err.message.replace(SDK_PREFIX, ''), err.data) : err;
+  }
+}
