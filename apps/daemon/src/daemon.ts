@@ -34,7 +34,7 @@ import { acquireInstanceLock } from './instance-lock.js';
 import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { SettingsSource } from './settings/settings-source.js';
-import { globalConnections, serverCopies } from './server-copies.js';
+import { globalConnections, serverCopies, type GlobalConnection } from './server-copies.js';
 import { globalServerStatus } from './status.js';
 import { FileWatcher } from './watch/index.js';
 import type { Workspace } from './workspaces/workspace.js';
@@ -193,12 +193,18 @@ export class Daemon {
   }
 
   status(after?: number): StatusResponse {
-    const running = globalConnections(this.registry.list());
+    // By name, once: a lookup per server keeps this linear in the number of servers.
+    const running = new Map<string, GlobalConnection[]>();
+    for (const r of globalConnections(this.registry.list())) {
+      const same = running.get(r.status.name);
+      if (same) same.push(r);
+      else running.set(r.status.name, [r]);
+    }
     return {
       version: this.#opts.version,
       pid: process.pid,
       servers: this.source.settings.servers.map((config) => {
-        const mine = running.filter((r) => r.status.name === config.name);
+        const mine = running.get(config.name) ?? [];
         return {
           ...globalServerStatus(
             config,

@@ -23,7 +23,8 @@ export function effectiveServers(global: readonly ServerConfig[], project: Proje
   const projectServers = project?.trusted ? project.config.servers : [];
   const byName = new Map(projectServers.map((s) => [s.name, s]));
   const merged = global.map((s) => byName.get(s.name) ?? s);
-  for (const s of projectServers) if (!global.some((g) => g.name === s.name)) merged.push(s);
+  const globalNames = new Set(global.map((g) => g.name));
+  for (const s of projectServers) if (!globalNames.has(s.name)) merged.push(s);
   const result: EffectiveServers = { servers: merged.map((s) => resolveServer(s, env)), configured: merged };
   if (project && !project.trusted && project.config.servers.length > 0) {
     result.untrusted = { root: project.config.root, servers: project.config.servers.map((s) => s.name) };

@@ -45,15 +45,17 @@ function scan(text: string): Block[] {
 
 export class TomlLocator {
   readonly #blocks: Block[];
+  /** Block index of each `[[mcp.servers]]` entry, found once: a problem per server must not rescan the file. */
+  readonly #serverStarts: number[];
 
   constructor(text: string) {
     this.#blocks = scan(text);
+    this.#serverStarts = this.#blocks.flatMap((b, i) => (b.array && b.header === 'mcp.servers' ? [i] : []));
   }
 
   /** Line of the `index`-th `[[mcp.servers]]` entry, or of one of its fields. */
   server(index: number, field?: string): number | undefined {
-    const starts = this.#blocks.map((b, i) => (b.array && b.header === 'mcp.servers' ? i : -1)).filter((i) => i >= 0);
-    const start = starts[index];
+    const start = this.#serverStarts[index];
     if (start === undefined) return undefined;
     const entry = this.#blocks[start]!;
     if (field === undefined) return entry.line;
@@ -62,7 +64,8 @@ export class TomlLocator {
     const [first, ...rest] = field.split('.');
     const inline = entry.keys.get(first!);
     if (inline !== undefined) return inline;
-    for (const block of this.#blocks.slice(start + 1)) {
+    for (let i = start + 1; i < this.#blocks.length; i++) {
+      const block = this.#blocks[i]!;
       if (!block.header.startsWith('mcp.servers.')) break;
       if (block.header === `mcp.servers.${first}`) return rest.length ? (block.keys.get(rest.join('.')) ?? block.line) : block.line;
     }

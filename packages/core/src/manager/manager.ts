@@ -90,9 +90,11 @@ export class Manager {
   async update(set: ServerSet): Promise<{ problems: readonly Problem[]; changed: string[] }> {
     const problems = set.problems ?? [];
     if (hasErrors(problems)) return { problems, changed: [] };
-    const names = set.servers.map((s) => s.config.name);
-    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
-    if (duplicate !== undefined) throw new BlitzError('INVALID_ARGUMENT', `MCP server "${duplicate}" is defined twice`);
+    const names = new Set<string>();
+    for (const s of set.servers) {
+      if (names.has(s.config.name)) throw new BlitzError('INVALID_ARGUMENT', `MCP server "${s.config.name}" is defined twice`);
+      names.add(s.config.name);
+    }
 
     const old = new Map(this.#connections.map((c) => [c.name, c]));
     const next: ServerConnection[] = [];
@@ -117,7 +119,8 @@ export class Manager {
     this.#catalogs.clear();
     await Promise.all(retired.map((c) => this.#retire(c)));
     if (changed.length > 0) {
-      for (const c of next.filter((n) => changed.includes(n.name) && !this.#leases.has(n))) this.#emit({ type: 'status', status: c.status() });
+      const touched = new Set(changed);
+      for (const c of next.filter((n) => touched.has(n.name) && !this.#leases.has(n))) this.#emit({ type: 'status', status: c.status() });
       this.#catalogChanged();
     }
     return { problems, changed };
@@ -130,8 +133,9 @@ export class Manager {
    * `list_changed`); a failed start is a breaker failure, so it becomes a notice.
    */
   startInBackground(names: readonly string[]): void {
+    const wanted = new Set(names);
     for (const c of this.#connections) {
-      if (names.includes(c.name) && !c.config.disabled) void c.tools().catch(() => undefined);
+      if (wanted.has(c.name) && !c.config.disabled) void c.tools().catch(() => undefined);
     }
   }
 
