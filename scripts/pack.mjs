@@ -17,12 +17,14 @@
 // own `dist-static/`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAGE = path.join(ROOT, 'build', 'package');
+// Staged in a folder of its own, so that two packs at once (a test and a benchmark) never mix.
+const STAGE = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-pack-'));
 
 /** The package's name on npm: `blitz` is taken there, so a scoped name (a placeholder until published). */
 const PACKAGE_NAME = '@blitz-mcp/blitz';
@@ -104,7 +106,6 @@ function copyStatic() {
 
 async function main() {
   const { out } = parseArgs(process.argv.slice(2));
-  fs.rmSync(STAGE, { recursive: true, force: true });
   fs.mkdirSync(path.join(STAGE, 'bin'), { recursive: true });
   await bundle();
   fs.writeFileSync(path.join(STAGE, 'package.json'), `${JSON.stringify(manifest(), null, 2)}\n`);
@@ -122,4 +123,8 @@ async function main() {
   process.stdout.write(`${path.join(out, packed.filename)}\n`);
 }
 
-await main();
+try {
+  await main();
+} finally {
+  fs.rmSync(STAGE, { recursive: true, force: true });
+}
