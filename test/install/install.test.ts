@@ -166,7 +166,7 @@ describe('the installed package', () => {
     expect((await pkg.run(['autostart', 'disable'], { home, env })).code).toBe(0);
   });
 
-  it('after an upgrade with the daemon running, blitz connect says the daemon is older; blitz daemon restart starts the new one', async () => {
+  it('after an upgrade with the daemon running, blitz connect and doctor say the daemon is older; blitz daemon restart starts the new one', async () => {
     const before = readDaemonState(home)!;
     // What installing a newer tarball changes on disk, while the old daemon runs on.
     const manifestPath = path.join(pkg.packageDir, 'package.json');
@@ -185,6 +185,9 @@ describe('the installed package', () => {
       await client.close();
     }
     expect(stderr).toBe(`blitz connect: the running daemon is Blitz ${CLI_VERSION}, older than this blitz (99.0.0): restart it with \`blitz daemon restart\`\n`);
+
+    const doctor = await pkg.run(['doctor'], { home });
+    expect(doctor.stdout).toContain(`warn  daemon: running (pid ${before.pid}) and answering on http://127.0.0.1:${before.port}; the running daemon is Blitz ${CLI_VERSION}, older than this blitz (99.0.0): restart it with \`blitz daemon restart\`\n`);
 
     const restart = await pkg.run(['daemon', 'restart'], { home });
     expect(restart.code).toBe(0);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, type BlitzPaths, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
+import { daemonVersionNote } from '../../daemon-version.js';
 
 export interface Check {
   name: string;
@@ -76,7 +77,8 @@ export async function keychainCheck(paths: BlitzPaths, env: NodeJS.ProcessEnv): 
 }
 
 /** Whether the daemon runs and answers; when it does, where it looks for commands. */
-export async function daemonCheck(home: string): Promise<{ check: Check; search?: DaemonSearch }> {
+/** `version`: this blitz's, so that a daemon of another version (an upgrade while it ran) is a warning with the fix. */
+export async function daemonCheck(home: string, version?: string): Promise<{ check: Check; search?: DaemonSearch }> {
   const state = readDaemonState(home);
   if (!state) return { check: { name: 'daemon', ok: false, detail: 'not running; start it: blitz daemon start' } };
   try {
@@ -84,7 +86,9 @@ export async function daemonCheck(home: string): Promise<{ check: Check; search?
     // A daemon from before /v1/environment: commands are then checked on this shell's PATH.
     const [status, search] = await Promise.all([client.status(Number.MAX_SAFE_INTEGER), client.environment().catch(() => undefined)]);
     const problems = status.problems.length ? `; settings problems: ${status.problems.join('; ')}` : '';
-    const check = { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}` };
+    const stale = version === undefined ? undefined : daemonVersionNote(status.version, version);
+    const check: Check = { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}${stale ? `; ${stale}` : ''}` };
+    if (stale && check.ok) check.warning = true;
     return search ? { check, search } : { check };
   } catch (err) {
     return { check: { name: 'daemon', ok: false, detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}` } };

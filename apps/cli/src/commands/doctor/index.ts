@@ -20,7 +20,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const { check, servers } = settingsCheck(ctx.paths.settings);
       print(check);
       // Asked first: a running daemon finds commands on its own PATH, not this shell's.
-      const daemon = await daemonCheck(ctx.paths.home);
+      const daemon = await daemonCheck(ctx.paths.home, VERSION);
       for (const c of commandChecks(servers, ctx.env, daemon.search)) print(c);
       const sandbox = sandboxCheck(servers);
       if (sandbox) print(sandbox);
