@@ -15,4 +15,6 @@ export interface Link {
   readonly pid?: number;
   /** The last lines of the server's stderr, for stdio links. */
   stderrTail?(lines?: number): string;
+  /** One line explaining an error the server reported, when Blitz knows why (the sandbox kept a path read-only). */
+  explain?(text: string): string | undefined;
 }

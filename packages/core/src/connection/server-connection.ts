@@ -159,13 +159,22 @@ export class ServerConnection {
   /** Calls a tool by its original name (MCP-21), bounded by the server's timeout (MCP-31). */
   async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = this.config.timeoutSeconds * 1000;
-    return this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal) =>
+    const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal) =>
       client.callTool({ name, arguments: args }, undefined, {
         signal,
         timeout: timeoutMs,
         ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
       }) as Promise<CallToolResult>,
     );
+    return result.isError ? this.#explained(result) : result;
+  }
+
+  /** A tool error the sandbox caused gets one more line saying so, and which setting opens the path. */
+  #explained(result: CallToolResult): CallToolResult {
+    const link = this.#state.kind === 'running' ? this.#state.link : undefined;
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    const hint = link?.explain?.(text);
+    return hint ? { ...result, content: [...result.content, { type: 'text', text: hint }] } : result;
   }
 
   /** What the server said it offers at initialize; undefined until connected. */

@@ -7,6 +7,7 @@ import type { ConnectOptions } from '../connector.js';
 import { withDeadline } from '../deadline.js';
 import type { Link } from '../link.js';
 import type { Sandbox } from './sandbox.js';
+import { explainSandboxDenial } from './sandbox-denial.js';
 import { createStdioTransport } from './spawn-server.js';
 
 export interface StdioConnectDeps {
@@ -30,13 +31,20 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   });
   const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities });
   opts.prepareClient(client);
+  const explain = (text: string) => (config.sandbox ? explainSandboxDenial(text, deps.sandbox.writable(opts.workspace, config.sandboxWrite), config.name) : undefined);
+  /** The exit error, with a line on the sandbox when its stderr names a write it refused. */
+  const exitError = (): BlitzError | undefined => {
+    const error = transport.exitError;
+    const hint = error && explain(error.message);
+    return hint && error ? new BlitzError(error.code, `${error.message}\n${hint}`, { cause: error }) : error;
+  };
 
   let resolveLost!: (error: BlitzError) => void;
   const lost = new Promise<BlitzError>((resolve) => (resolveLost = resolve));
   let closing = false;
   // The SDK client calls this once the transport closes: by our close(), or because the process ended.
   client.onclose = () => {
-    if (!closing) resolveLost(transport.exitError ?? new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`));
+    if (!closing) resolveLost(exitError() ?? new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`));
   };
 
   try {
@@ -48,7 +56,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     closing = true;
     await client.close().catch(() => undefined);
     if (isBlitzError(err)) throw err;
-    throw transport.exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to initialize: ${(err as Error).message}`, { cause: err });
+    throw exitError() ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to initialize: ${(err as Error).message}`, { cause: err });
   }
 
   const proc = transport.process!;
@@ -57,6 +65,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     lost,
     pid: proc.pid,
     stderrTail: (lines = 20) => proc.stderr.lastLines(lines).join('\n'),
+    explain,
     async close() {
       closing = true;
       await client.close();
