@@ -150,12 +150,13 @@ describe('blitz clients', () => {
   it('import --project: the project files into its .mcp.json, to be trusted', async () => {
     const project = path.join(root, 'app');
     fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(project, '.vscode', 'mcp.json'), '{ "servers": { "local": { "type": "stdio", "command": "node", "args": ["tools.js"] } } }\n');
+    fs.writeFileSync(path.join(project, '.vscode', 'mcp.json'), '{ "servers": { "local": { "type": "stdio", "command": "node", "args": ["tools.js"] }, "gh": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer ghp_fromClaudeSecret99" } } } }\n');
+    await blitz('clients', 'import', 'claude-code');
     const result = await blitz('clients', 'import', '--project', project);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Blitz runs them only once you trust the project (blitz trust ${project})`);
     expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { local: { command: 'node', args: ['tools.js'] } } });
-    expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).toBe(SETTINGS);
+    expect(result.stdout).toMatch(/= gh from vscode .*: already in Blitz as github/);
   });
 
   it.each([

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isBlitzError, readProjectConfig, serverToEntry, SettingsEditor, type ServerEntry } from '@blitz/core';
 import { editClientFile, findServers, parseJsonText, planImport, setJsonValue, type FoundServer, type ImportPlan } from '@blitz/clients';
 import type { CliContext } from '../../context.js';
-import { blitzServerEntries, shortPath } from './client-context.js';
+import { blitzServerEntries, blitzServerEntriesLoose, shortPath } from './client-context.js';
 import { describeEntry, redactorFor } from './describe-server.js';
 import { clientStates } from './list.js';
 
@@ -22,7 +22,8 @@ export async function importServers(ctx: CliContext, ids: readonly string[], opt
   const states = (await clientStates(ctx, ids, opts.project)).filter((s) => s.exists);
   const { found, skipped, unreadable } = findServers(states);
   const target = project === undefined ? ctx.paths.settings : path.join(project, '.mcp.json');
-  const existing = project === undefined ? blitzServerEntries(ctx) : readProjectConfig(project).servers.map(serverToEntry);
+  // A project server that is already a global one is not copied into the project.
+  const existing = project === undefined ? blitzServerEntries(ctx) : [...readProjectConfig(project).servers.map(serverToEntry), ...blitzServerEntriesLoose(ctx)];
   const plan = planImport(found, existing);
   const redactor = redactorFor([...found.map((f) => f.entry), ...existing]);
 
