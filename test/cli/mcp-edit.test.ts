@@ -31,6 +31,7 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     ['add a server with roots and writable paths', ['mcp', 'add', 'memory', '--roots', '~/src', '--roots', '/data', '--sandbox-write', '~/.local/share/memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-roots.toml'],
     ['approve every tool of a server', ['mcp', 'approve', 'github'], 'approve-github.toml'],
     ['approve two tools', ['mcp', 'approve', 'fs', 'read_text_file', 'list_directory'], 'approve-tools.toml'],
+    ['add a shared server', ['mcp', 'add', 'memory', '--share', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-shared.toml'],
     ['remove a server with a sub-table', ['mcp', 'remove', 'github'], 'remove-github.toml'],
     ['remove the first server', ['mcp', 'remove', 'fs'], 'remove-fs.toml'],
     ['disable a server', ['mcp', 'disable', 'fs'], 'disable-fs.toml'],
@@ -56,6 +57,13 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     const nothing = await runBlitz(['mcp', 'unapprove', 'fs', 'write_file'], { home });
     expect(nothing).toMatchObject({ code: 1, stderr: expect.stringContaining('mcp:fs:write_file is not in [permissions] allow') });
     expectGolden('unapprove-fs.toml', fs.readFileSync(settings, 'utf8'));
+  });
+
+  it('a shared server says so in mcp get: share, and its roots are your home', async () => {
+    await runBlitz(['mcp', 'add', 'memory', '--share', 'npx', '-y', '@modelcontextprotocol/server-memory'], { home });
+    const shown = (await runBlitz(['mcp', 'get', 'memory'], { home })).stdout;
+    expect(shown).toMatch(/^ {2}share: +yes$/m);
+    expect(shown).toMatch(/^ {2}roots: +your home \(a shared server serves every workspace\)$/m);
   });
 
   it('disable then enable gives back the same bytes', async () => {

@@ -10,6 +10,7 @@ describe('buildAddEntry', () => {
     ['every option', ['x'], { prefix: 'p', agents: 'main, rev', timeout: '20', autoApprove: true, sandbox: false, disabled: true }, { name: 's', command: 'x', prefix: 'p', agents: ['main', 'rev'], timeout_seconds: 20, auto_approve: true, sandbox: false, disabled: true }],
     ['no roots', ['x'], { roots: false as const }, { name: 's', command: 'x', roots: false }],
     ['roots and writable paths', ['x'], { roots: ['/src', '/data'], sandboxWrite: ['/w'] }, { name: 's', command: 'x', roots: ['/src', '/data'], sandbox_write: ['/w'] }],
+    ['shared', ['npx', '-y', 'pkg'], { share: true }, { name: 's', command: 'npx', args: ['-y', 'pkg'], share: true }],
     ['no roots given is the workspace', ['x'], { roots: [], sandboxWrite: [] }, { name: 's', command: 'x' }],
   ])('%s', (_, target, opts, entry) => {
     expect(buildAddEntry('s', target, opts)).toEqual(entry);

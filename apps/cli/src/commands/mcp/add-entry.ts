@@ -13,6 +13,7 @@ export interface AddOptions {
   sandboxWrite?: string[];
   /** `--roots PATH` (repeatable), or false for `--no-roots` */
   roots?: string[] | false;
+  share?: boolean;
   disabled?: boolean;
 }
 
@@ -49,6 +50,7 @@ export function buildAddEntry(name: string, target: readonly string[], opts: Add
     entry.timeout_seconds = seconds;
   }
   if (opts.autoApprove) entry.auto_approve = true;
+  if (opts.share) entry.share = true;
   if (opts.disabled) entry.disabled = true;
   return entry;
 }

@@ -20,6 +20,7 @@ export function registerAdd(mcp: Command, ctx: CliContext): void {
     .option('--sandbox-write <path>', 'a path the sandboxed server may write (repeatable)', collect, [])
     .option('--roots <path>', "a root offered to the server instead of the workspace (repeatable)", collect, [])
     .option('--no-roots', 'offer the server no roots, so it keeps the folders given in its arguments')
+    .option('--share', 'one copy serves every workspace instead of one per workspace')
     .option('--disabled', 'add it turned off')
     // `blitz mcp add fs npx -y pkg`: options Blitz does not know belong to the server's command.
     .allowUnknownOption()
