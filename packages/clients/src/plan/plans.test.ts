@@ -55,6 +55,12 @@ describe('planConnect', () => {
     });
   });
 
+  it('a server whose name Blitz uses for another server stays, and says so', () => {
+    expect(planConnect([inClient(stdio('git', 'uvx', ['mcp-server-git']))], [stdio('git', 'uvx', ['mcp-server-git', '--repository', '/r'])], native).keep).toEqual([
+      { name: 'git', why: 'Blitz has a different server named git; rename one of them, then import it' },
+    ]);
+  });
+
   it('a second run changes nothing; a blitz entry that differs is updated', () => {
     const ours = inClient(stdio('blitz', '/b/blitz.js', ['connect']), native);
     expect(planConnect([ours], [], native)).toEqual({ blitz: 'same', remove: [], keep: [] });
