@@ -19,7 +19,7 @@ export function globalConnections(workspaces: readonly Workspace[]): GlobalConne
       if (connection.config.source.kind !== 'global') return;
       const seen = found.get(connection);
       if (seen) seen.workspaces.push(w.root);
-      else found.set(connection, { connection, status: states[i]!, workspaces: [w.root], shared: w.manager.isShared(connection.name) });
+      else found.set(connection, { connection, status: states[i]!, workspaces: [w.root], shared: w.manager.isSharedConnection(connection) });
     });
   }
   return [...found.values()];

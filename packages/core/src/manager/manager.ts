@@ -151,7 +151,12 @@ export class Manager {
   /** Whether this server's connection is shared with other workspaces (`share = true`). */
   isShared(name: string): boolean {
     const found = this.#connections.find((c) => c.name === name);
-    return found !== undefined && this.#leases.has(found);
+    return found !== undefined && this.isSharedConnection(found);
+  }
+
+  /** `isShared` for a connection in hand: no search, for callers walking every connection. */
+  isSharedConnection(connection: ServerConnection): boolean {
+    return this.#leases.has(connection);
   }
 
   /** Stops a server; it starts afresh at the next listing (MCP-47). A shared server stops for every workspace. */
