@@ -149,7 +149,7 @@ export class BlitzClient {
     if (err instanceof Error && err.name === 'TimeoutError') {
       return new DaemonUnreachable(
         'TIMEOUT',
-        `the Blitz daemon at ${this.baseUrl} did not answer ${method} ${path} within ${formatDelay(this.#timeoutMs)}; it may be busy or stuck: see its log, or restart it (blitz daemon stop, then blitz daemon start)`,
+        `the Blitz daemon at ${this.baseUrl} did not answer ${method} ${path.split('?')[0]} within ${formatDelay(this.#timeoutMs)}; it may be busy or stuck: see its log, or restart it (blitz daemon stop, then blitz daemon start)`,
         err,
       );
     }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { nestsDeeperThan } from '@blitz/core';
 import { HttpError } from './http-error.js';
 import { readBody } from './read-body.js';
 
@@ -22,6 +23,11 @@ interface Route {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A server entry nests three levels (entry, `env`, value); this leaves room and keeps every
+ * recursive step after parsing (validation, TOML formatting) far from the stack's end.
+ */
+const MAX_BODY_DEPTH = 16;
 
 /** Method + path patterns (`/v1/workspaces/:id`) to handlers; nothing more is needed here. */
 export class Router {
@@ -67,9 +73,14 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req, MAX_BODY_BYTES);
   if ('tooLarge' in body) throw new HttpError(413, 'INVALID_ARGUMENT', `request body of ${body.tooLarge} bytes is larger than 1 MB`);
   if (!body.text) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(body.text);
+    parsed = JSON.parse(body.text);
   } catch (err) {
     throw new HttpError(400, 'INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`);
   }
+  if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) {
+    throw new HttpError(400, 'INVALID_ARGUMENT', `request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels; nothing was changed`, 'BODY_TOO_DEEP');
+  }
+  return parsed;
 }
