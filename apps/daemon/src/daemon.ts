@@ -27,6 +27,7 @@ import { daemonStatePath, MCP_LINES_PROTOCOL, type DaemonState, type StatusRespo
 import { controlApi } from './http/control-api.js';
 import { HttpError, toErrorResponse } from './http/http-error.js';
 import { guardRequest } from './http/request-guard.js';
+import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import type { Router } from './http/router.js';
 import { ChildRecord } from './child-record.js';
@@ -163,6 +164,7 @@ export class Daemon {
       settingsFile: this.paths.settings,
       registry: this.registry,
       status: (after) => this.status(after),
+      identity: () => ({ service: 'blitz', pid: process.pid, home: this.paths.home, version: this.#opts.version }),
       environment: () => {
         const env = this.#opts.env ?? process.env;
         return { path: env.PATH ?? '', ...(env.PATHEXT ? { pathext: env.PATHEXT } : {}), platform: process.platform };
@@ -176,8 +178,8 @@ export class Daemon {
     await new Promise<void>((resolve, reject) => {
       this.#server.once('error', reject);
       this.#server.listen(port, '127.0.0.1', () => resolve());
-    }).catch((err: NodeJS.ErrnoException) => {
-      throw err.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is in use; set [daemon] port in ${this.paths.settings} (0 picks a free one)`) : err;
+    }).catch(async (err: NodeJS.ErrnoException) => {
+      throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port)) : err;
     });
     this.#port = (this.#server.address() as AddressInfo).port;
     const state: DaemonState = { pid: process.pid, port: this.#port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString() };
@@ -359,8 +361,8 @@ export class Daemon {
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
-      guardRequest(req, this.#port, this.token);
       const url = new URL(req.url ?? '/', this.url);
+      guardRequest(req, this.#port, this.token, { open: req.method === 'GET' && url.pathname === '/v1/health' });
       if (url.pathname === '/mcp') return await this.hub.handle(req, res, url);
       const result = await this.#router.handle(req, url);
       send(res, result.status ?? 200, this.#redactor.redactValue(result.body));

@@ -1,4 +1,4 @@
-import { blitzHome } from '@blitz/core';
+import { blitzHome, isBlitzError } from '@blitz/core';
 import { Daemon } from './daemon.js';
 import { AlreadyRunning } from './instance-lock.js';
 
@@ -17,6 +17,11 @@ export async function runDaemon(opts: { version: string; port?: number; mirrorLo
   } catch (err) {
     if (err instanceof AlreadyRunning) {
       process.stderr.write(`blitz: ${err.message}; its log is in ${home}/logs\n`);
+      return 1;
+    }
+    // Expected failures (the port is taken) are said in a line, never as a stack trace.
+    if (isBlitzError(err, 'FAILED_PRECONDITION')) {
+      process.stderr.write(`blitz: the daemon cannot start: ${err.message}\n`);
       return 1;
     }
     throw err;

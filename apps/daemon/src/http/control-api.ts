@@ -28,6 +28,15 @@ export interface ControlApiDeps {
   /** A server's OAuth sign-in changed (login, logout): drop its tokens and its live connections. */
   credentialsChanged(server: string): Promise<OAuthChange>;
   shutdown(): void;
+  /** Who answers: `GET /v1/health`, the one answer given without the token. */
+  identity(): DaemonIdentity;
+}
+
+export interface DaemonIdentity {
+  service: 'blitz';
+  pid: number;
+  home: string;
+  version: string;
 }
 
 /** The control API of DESIGN.md: ConfigService and WorkspaceService over HTTP (MCP-47). */
@@ -40,7 +49,7 @@ export function controlApi(deps: ControlApiDeps): Router {
 
   return new Router()
     // The cheapest authenticated answer: a liveness probe, and the benchmark's baseline.
-    .on('GET', '/v1/health', () => ({ body: { ok: true } }))
+    .on('GET', '/v1/health', () => ({ body: { ok: true, ...deps.identity() } }))
     .on('GET', '/v1/status', ({ query }) => {
       const after = query.get('after');
       if (after !== null && !/^\d+$/.test(after)) throw new BlitzError('INVALID_ARGUMENT', `after must be a notice id (a whole number), not ${JSON.stringify(after)}`);

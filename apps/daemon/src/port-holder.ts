@@ -1,0 +1,46 @@
+import http from 'node:http';
+import { BlitzError, type BlitzPaths } from '@blitz/core';
+import type { DaemonIdentity } from './http/control-api.js';
+
+/** How long to wait for whoever holds the port to say who it is. */
+const ASK_TIMEOUT_MS = 2_000;
+
+/** Asks the process holding `port` whether it is a Blitz daemon (`GET /v1/health`, no token needed). */
+export function askPortHolder(port: number, timeoutMs = ASK_TIMEOUT_MS): Promise<DaemonIdentity | undefined> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/v1/health', headers: { host: `127.0.0.1:${port}` }, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        if (body.length > 64 * 1024) req.destroy();
+      });
+      res.on('end', () => resolve(identityOf(body)));
+      res.on('error', () => resolve(undefined));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+  });
+}
+
+function identityOf(body: string): DaemonIdentity | undefined {
+  try {
+    const v = JSON.parse(body) as Partial<DaemonIdentity>;
+    return v.service === 'blitz' && typeof v.pid === 'number' && typeof v.home === 'string' ? { service: 'blitz', pid: v.pid, home: v.home, version: String(v.version ?? '') } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The expected failure when the port is taken: by another Blitz daemon (whose home we name), or by anything else. */
+export function portInUse(port: number, paths: Pick<BlitzPaths, 'home' | 'settings'>, holder: DaemonIdentity | undefined): BlitzError {
+  const setPort = `set [daemon] port in ${paths.settings} (0 picks a free one)`;
+  if (!holder) return new BlitzError('FAILED_PRECONDITION', `port ${port} on 127.0.0.1 is in use; ${setPort}`, { reason: 'PORT_IN_USE' });
+  return new BlitzError(
+    'FAILED_PRECONDITION',
+    `port ${port} on 127.0.0.1 is held by another Blitz daemon (pid ${holder.pid}, home ${holder.home}), not this one (home ${paths.home}). ` +
+      `To use that daemon, set BLITZ_HOME=${holder.home} where this command runs — a client that starts servers with a reduced environment, such as Codex, needs it in the entry's env; ` +
+      `to run a second daemon beside it, ${setPort}`,
+    { reason: 'PORT_IN_USE' },
+  );
+}
