@@ -112,6 +112,7 @@ export class Daemon {
         ...(opts.env ? { parentEnv: opts.env } : {}),
         ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
         maxMessageBytes: () => this.source.settings.hub.maxResultMb * 1024 * 1024,
+        onDescendants: (leader, descendants) => this.#children.setDescendants(leader, descendants),
       }),
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),

@@ -24,6 +24,8 @@ export interface ConnectorDeps {
   tmpDir?: string;
   /** The largest message held from a stdio server: `[hub] max_result_mb`, read when needed. */
   maxMessageBytes?: () => number;
+  /** Hears each stdio server's descendants as they are seen: a daemon records them to end them after a crash. */
+  onDescendants?: (leader: number, descendants: ReadonlyArray<{ pid: number; start?: string }>) => void;
 }
 
 /** The production connector: an owned (sandboxed) process for stdio servers, streamable HTTP for URLs. */
@@ -39,6 +41,7 @@ export function createConnector(deps: ConnectorDeps): Connector {
           ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
           ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
           ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+          ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
         });
       case 'http': {
         const wrapFetch = deps.authFetch?.(config);

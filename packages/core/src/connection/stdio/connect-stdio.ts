@@ -8,7 +8,7 @@ import { withDeadline } from '../deadline.js';
 import type { Link } from '../link.js';
 import type { Sandbox } from './sandbox.js';
 import { explainSandboxDenial } from './sandbox-denial.js';
-import { createStdioTransport } from './spawn-server.js';
+import { createStdioTransport, type SpawnServerDeps } from './spawn-server.js';
 
 export interface StdioConnectDeps {
   sandbox: Sandbox;
@@ -17,6 +17,7 @@ export interface StdioConnectDeps {
   parentEnv?: Readonly<Record<string, string | undefined>>;
   graceMs?: number;
   maxMessageBytes?: () => number;
+  onDescendants?: SpawnServerDeps['onDescendants'];
 }
 
 /** Spawns an owned stdio server and completes the MCP handshake within the deadline. */
@@ -28,6 +29,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
     ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
     ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+    ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
   });
   const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities });
   opts.prepareClient(client);

@@ -1,6 +1,7 @@
 export { baseEnv, childEnv } from './child-env.js';
 export { commandLine, type CommandLine } from './command-line.js';
 export { groupMembers, signalGroup } from './process-group.js';
+export { descendantsOf, isSameProcess, parsePsPairs, signalProcesses, type ProcessId } from './process-tree.js';
 export { DEFAULT_DRAIN_MS, DEFAULT_GRACE_MS, OwnedProcess, type OwnedProcessOptions, type ProcessExit } from './owned-process.js';
 export {
   bwrapArgs,

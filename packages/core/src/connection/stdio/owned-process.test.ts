@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -35,6 +35,20 @@ afterEach(async () => {
 });
 
 describe('OwnedProcess', () => {
+  it.skipIf(!existsSync('/proc/self/stat'))('ends a descendant that left its group with setsid(), on close and after it was seen by the tree scan', async () => {
+    const pidFile = path.join(tmpDir(), 'grandchild.pid');
+    const clock = new FakeClock();
+    const seen: number[][] = [];
+    const proc = own(fixtureCommand('spawn-grandchild', ['--setsid']), { env: { PATH: process.env.PATH ?? '', GRANDCHILD_PID_FILE: pidFile }, clock, treeScanMs: 1_000, onDescendants: (_leader, d) => seen.push(d.map((p) => p.pid)) });
+    await proc.spawned;
+    await vi.waitFor(() => expect(readFileSync(pidFile, 'utf8')).not.toBe(''), { timeout: 10_000 });
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    clock.advance(1_000);
+    expect(seen.at(-1)).toContain(grandchild);
+    await proc.close();
+    await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), { timeout: 5_000 });
+  });
+
   it('notices the exit code at once', async () => {
     const proc = own(nodeEval('process.exit(7)'));
     await proc.spawned;

@@ -4,12 +4,15 @@ import { systemClock, type Clock } from '../../clock/clock.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
 import { signalGroup } from './process-group.js';
+import { descendantsOf, isSameProcess, signalProcesses, type ProcessId } from './process-tree.js';
 import { StderrRing } from './stderr-ring.js';
 
 /** How long each polite step of `close()` waits before the next, harsher one. */
 export const DEFAULT_GRACE_MS = 5_000;
 /** How long after the exit we wait for the pipes to deliver what the process wrote last. */
 export const DEFAULT_DRAIN_MS = 200;
+/** How often the process tree is looked at (Linux, cheap: /proc's children files), to know descendants before they are orphaned. */
+export const DEFAULT_TREE_SCAN_MS = 2_000;
 
 /** How a process ended; `error` is set when it never started (e.g. `ENOENT`). */
 export interface ProcessExit {
@@ -31,6 +34,13 @@ export interface OwnedProcessOptions extends CommandLine {
   onStderr?: (chunk: Buffer) => void;
   /** The leader only wraps the server (bubblewrap): SIGTERM goes to the rest of its group. */
   leaderIsWrapper?: boolean;
+  /**
+   * Hears the descendants known so far whenever they change, e.g. to record them for a
+   * daemon that restarts after being killed (`state/children.json`).
+   */
+  onDescendants?: (leader: number, descendants: readonly ProcessId[]) => void;
+  /** How often to look at the tree on Linux (default 2 s; 0: only when stopping). Elsewhere only when stopping. */
+  treeScanMs?: number;
 }
 
 /**
@@ -55,6 +65,10 @@ export class OwnedProcess {
   readonly #clock: Clock;
   readonly #graceMs: number;
   readonly #leaderIsWrapper: boolean;
+  readonly #onDescendants: OwnedProcessOptions['onDescendants'];
+  /** Every descendant seen while the tree was whole, whatever its group or session: ended with the process. */
+  readonly #descendants = new Map<number, ProcessId>();
+  #scanTimer: { cancel(): void } | undefined;
   #exit: ProcessExit | undefined;
   #closing: Promise<ProcessExit> | undefined;
 
@@ -67,6 +81,7 @@ export class OwnedProcess {
     this.#clock = options.clock ?? systemClock;
     this.#graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     this.#leaderIsWrapper = options.leaderIsWrapper ?? false;
+    this.#onDescendants = options.onDescendants;
     this.stderr = new StderrRing(options.stderrBytes);
 
     let child: ChildProcess;
@@ -103,6 +118,8 @@ export class OwnedProcess {
       child.once('spawn', () => {
         started = true;
         resolve();
+        const every = options.treeScanMs ?? DEFAULT_TREE_SCAN_MS;
+        if (this.#platform === 'linux' && every > 0) this.#scanEvery(every);
       });
       child.once('error', (err) => {
         if (!started) reject(new BlitzError('SERVER_UNAVAILABLE', `could not start ${options.command}: ${err.message}`, { cause: err }));
@@ -140,6 +157,9 @@ export class OwnedProcess {
    * Calling it again, or after the process exited by itself, still makes sure the group is gone.
    */
   close(): Promise<ProcessExit> {
+    // A last look while the leader lives: what it started is still its descendant now.
+    this.#scanTree();
+    this.#scanTimer?.cancel();
     this.#closing ??= this.#closeSequence();
     return this.#closing.then((exit) => {
       this.#killGroup();
@@ -158,6 +178,8 @@ export class OwnedProcess {
     if (await this.exitsWithin(this.#graceMs)) return this.exited;
     if (this.#platform !== 'win32' && this.pid !== undefined) {
       signalGroup(this.pid, 'SIGTERM', { spareLeader: this.#leaderIsWrapper });
+      // Descendants in a session or group of their own (setsid) hear it too.
+      signalProcesses([...this.#descendants.values()], 'SIGTERM');
       if (await this.exitsWithin(this.#graceMs)) return this.exited;
     }
     this.#killGroup();
@@ -166,6 +188,7 @@ export class OwnedProcess {
 
   #onExit(exit: ProcessExit): ProcessExit {
     this.#exit = exit;
+    this.#scanTimer?.cancel();
     // Step (4) right away: the group id cannot have been reused while its members live.
     this.#killGroup();
     return exit;
@@ -184,11 +207,44 @@ export class OwnedProcess {
   #killGroup(): void {
     if (this.pid === undefined) return;
     if (this.#platform === 'win32') {
-      // Windows has no process groups; taskkill walks the tree while the root is alive.
+      // Windows has no process groups; taskkill walks the tree (by parent, as ours does) while the root is alive.
       if (this.#exit) return;
       spawn('taskkill', ['/T', '/F', '/PID', String(this.pid)], { stdio: 'ignore', windowsHide: true }).on('error', () => {});
       return;
     }
     signalGroup(this.pid, 'SIGKILL');
+    // Descendants in a session or group of their own (setsid) are not in the group.
+    signalProcesses([...this.#descendants.values()], 'SIGKILL');
+    this.#prune();
+  }
+
+  #scanEvery(ms: number): void {
+    this.#scanTimer = this.#clock.setTimeout(() => {
+      if (this.#exit || this.#closing) return;
+      this.#scanTree();
+      this.#scanEvery(ms);
+    }, ms);
+  }
+
+  /** Adds what is in the tree now to what was seen; drops what has ended; tells `onDescendants` of a change. */
+  #scanTree(): void {
+    if (this.pid === undefined || this.#exit || this.#platform === 'win32') return;
+    let changed = false;
+    for (const p of descendantsOf(this.pid, this.#platform)) {
+      if (this.#descendants.has(p.pid)) continue;
+      this.#descendants.set(p.pid, p);
+      changed = true;
+    }
+    if (this.#prune() || changed) this.#onDescendants?.(this.pid, [...this.#descendants.values()]);
+  }
+
+  #prune(): boolean {
+    let pruned = false;
+    for (const [pid, p] of this.#descendants) {
+      if (isSameProcess(p)) continue;
+      this.#descendants.delete(pid);
+      pruned = true;
+    }
+    return pruned;
   }
 }

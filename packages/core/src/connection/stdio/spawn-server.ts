@@ -4,6 +4,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import { childEnv } from './child-env.js';
 import { commandLine, resolveWindowsCommand } from './command-line.js';
 import { OwnedProcess } from './owned-process.js';
+import type { ProcessId } from './process-tree.js';
 import type { Sandbox } from './sandbox.js';
 import { StdioTransport } from './stdio-transport.js';
 
@@ -18,6 +19,8 @@ export interface SpawnServerDeps {
   onStderr?: (serverName: string, chunk: Buffer) => void;
   /** The largest message to hold from the server; see `StdioTransportOptions`. */
   maxMessageBytes?: () => number;
+  /** Hears a server's descendants as they are seen (see `OwnedProcessOptions.onDescendants`). */
+  onDescendants?: (leader: number, descendants: readonly ProcessId[]) => void;
 }
 
 /** Starts a configured stdio server: scrubbed env, Windows shim routing, sandbox, own process group. */
@@ -39,6 +42,7 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
     clock: deps.clock,
     graceMs: deps.graceMs,
     onStderr: deps.onStderr && ((chunk) => deps.onStderr!(config.name, chunk)),
+    ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
   });
 }
 
