@@ -1,5 +1,10 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import type { EnvHttpProxyAgent } from 'undici';
+
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+/** Loaded at the first remote request: undici is most of the bundle, and most commands never send one. */
+const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 
 /** Overrides for the proxy variables; by default the agent reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
 export interface ProxySettings {
@@ -21,14 +26,23 @@ export interface ProxyFetch {
  * keep-alive socket behind.
  */
 export function createProxyFetch(settings: ProxySettings = {}): ProxyFetch {
-  const agent = new EnvHttpProxyAgent(settings);
-  const fetch: FetchLike = (url, init) =>
+  let agent: Promise<EnvHttpProxyAgent> | undefined;
+  let closed = false;
+  const agentOf = () => {
+    if (closed && !agent) return Promise.reject(new Error('the connection this fetch served is closed'));
+    return (agent ??= loadUndici().then((u) => new u.EnvHttpProxyAgent(settings)));
+  };
+  const fetch: FetchLike = async (url, init) => {
+    const [u, dispatcher] = await Promise.all([loadUndici(), agentOf()]);
     // The SDK hands us the global fetch's types; undici's are the same shapes from its own copy.
-    undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent }) as unknown as Promise<Response>;
+    return (await u.fetch(url, { ...(init as Parameters<Undici['fetch']>[1]), dispatcher })) as unknown as Response;
+  };
   return {
     fetch,
     async close() {
-      await agent.destroy().catch(() => {});
+      // The agent is made by the first request; a request after close fails, as the destroyed agent's would.
+      closed = true;
+      if (agent) await (await agent).destroy().catch(() => {});
     },
   };
 }
