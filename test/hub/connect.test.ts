@@ -55,6 +55,14 @@ describe('blitz connect', () => {
     expect(readDaemonState(home)).toBeDefined();
   });
 
+  it('a --workspace that does not exist is said at once, without starting a daemon or blaming one', async () => {
+    const missing = path.join(workspace, 'no-such-project');
+    const result = await runBlitz(['connect', '--workspace', missing], { home });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toBe(`blitz: the workspace ${missing} does not exist (--workspace)\n`);
+    expect(readDaemonState(home)).toBeUndefined();
+  });
+
   it('read-only mode and agents pass through', async () => {
     client = new Client({ name: 'connect-test', version: '1' });
     await client.connect(connectTransport(['--mode', 'read-only', '--agent', 'reviewer']));

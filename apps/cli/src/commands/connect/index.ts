@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { JsonLinesTransport, MAX_MESSAGE_DEPTH } from '@blitz/core/lines';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
-import type { CliContext } from '../../context.js';
+import { CliError, type CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
@@ -17,7 +18,10 @@ export function registerConnect(program: Command, ctx: CliContext): void {
     .option('--agent <name>', 'the agent this client connects as (servers\' agents = [...] decide what it sees)', 'main')
     .option('--mode <mode>', 'read-only: every server tool refused, resource tools allowed')
     .action(async (opts: { workspace?: string; agent: string; mode?: string }) => {
-      const query = new URLSearchParams({ workspace: path.resolve(ctx.cwd, opts.workspace ?? '.'), agent: opts.agent });
+      const workspace = path.resolve(ctx.cwd, opts.workspace ?? '.');
+      // Said before any daemon is involved: it is not the daemon that is missing.
+      if (!isDirectory(workspace)) throw new CliError(`the workspace ${workspace} ${fs.existsSync(workspace) ? 'is not a folder' : 'does not exist'} (--workspace)`);
+      const query = new URLSearchParams({ workspace, agent: opts.agent });
       if (opts.mode) query.set('mode', opts.mode);
       // Said once per daemon: the bridge finds the daemon again after each restart.
       let told: number | undefined;
@@ -38,4 +42,12 @@ export function registerConnect(program: Command, ctx: CliContext): void {
       await bridge.start();
       await bridge.done;
     });
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
