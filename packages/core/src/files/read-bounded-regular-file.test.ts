@@ -74,3 +74,20 @@ describe('readBoundedRegularFile', () => {
     expect(await read(path.join(dir, 'secret'))).toEqual({ kind: 'refused', refusal: 'UNREADABLE', message: 'cannot be read: permission denied (EACCES)' });
   });
 });
+
+describe('readBoundedRegularFile on a file larger than its stat says', () => {
+  // /proc files are regular files of size 0 with content: the reader starts with room for
+  // one byte, as for a file that grew after its stat, and must read on — up to the bound.
+  it.skipIf(!onLinux)('reads on past the size it was told, and refuses once past the bound', async () => {
+    const file = '/proc/version';
+    const whole = fs.readFileSync(file);
+    expect(fs.statSync(file).size).toBe(0);
+    expect(readBoundedRegularFileSync(file, { maxBytes: 4096 })).toEqual({ kind: 'read', bytes: whole });
+    expect(await readBoundedRegularFile(file, { maxBytes: 4096 })).toEqual({ kind: 'read', bytes: whole });
+    expect(readBoundedRegularFileSync(file, { maxBytes: 16 })).toEqual({
+      kind: 'refused',
+      refusal: 'TOO_LARGE',
+      message: 'is over 16 bytes, more than the 16 bytes Blitz reads from such a file; it was not read',
+    });
+  });
+});

@@ -55,18 +55,9 @@ export async function readBoundedRegularFile(file: string, bounds: ReadBounds): 
     const opened = await handle.stat();
     const late = refusalOf(opened, bounds);
     if (late) return late;
-    let buffer: Buffer = Buffer.alloc(Math.min(opened.size, bounds.maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length === buffer.length) {
-        if (length > bounds.maxBytes) break;
-        buffer = grown(buffer, bounds);
-      }
-    }
-    return readResult(buffer, length, bounds);
+    const into = new BoundedBuffer(opened.size, bounds);
+    while (into.took((await handle.read(into.buffer, into.length, into.room, null)).bytesRead));
+    return into.result();
   } catch (err) {
     return failed(err);
   } finally {
@@ -94,18 +85,9 @@ export function readBoundedRegularFileSync(file: string, bounds: ReadBounds): Fi
     const opened = fs.fstatSync(fd);
     const late = refusalOf(opened, bounds);
     if (late) return late;
-    let buffer: Buffer = Buffer.alloc(Math.min(opened.size, bounds.maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const bytesRead = fs.readSync(fd, buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length === buffer.length) {
-        if (length > bounds.maxBytes) break;
-        buffer = grown(buffer, bounds);
-      }
-    }
-    return readResult(buffer, length, bounds);
+    const into = new BoundedBuffer(opened.size, bounds);
+    while (into.took(fs.readSync(fd, into.buffer, into.length, into.room, null)));
+    return into.result();
   } catch (err) {
     return failed(err);
   } finally {
@@ -122,18 +104,40 @@ function refusalOf(stats: fs.Stats, bounds: ReadBounds): FileRead | undefined {
 }
 
 /**
- * The buffer starts one byte larger than the file's size at its stat: filled up, the file
- * has grown since, and reading goes on into a larger one — up to one byte past the bound.
+ * What has been read so far. It starts one byte larger than the file's size at its stat:
+ * filled up, the file has grown since, and reading goes on into a larger buffer — up to one
+ * byte past the bound, which is enough to know the file is too large.
  */
-function grown(buffer: Buffer, bounds: ReadBounds): Buffer {
-  const next = Buffer.alloc(Math.min(buffer.length * 2, bounds.maxBytes + 1));
-  buffer.copy(next);
-  return next;
-}
+class BoundedBuffer {
+  buffer: Buffer;
+  length = 0;
+  readonly #bounds: ReadBounds;
 
-function readResult(buffer: Buffer, length: number, bounds: ReadBounds): FileRead {
-  if (length > bounds.maxBytes) return tooLarge(`over ${formatSize(bounds.maxBytes)}`, bounds);
-  return { kind: 'read', bytes: buffer.subarray(0, length) };
+  constructor(size: number, bounds: ReadBounds) {
+    this.buffer = Buffer.alloc(Math.min(size, bounds.maxBytes) + 1);
+    this.#bounds = bounds;
+  }
+
+  get room(): number {
+    return this.buffer.length - this.length;
+  }
+
+  /** Counts what a read brought; false when reading is over (end of file, or past the bound). */
+  took(bytesRead: number): boolean {
+    if (bytesRead === 0) return false;
+    this.length += bytesRead;
+    if (this.length < this.buffer.length) return true;
+    if (this.length > this.#bounds.maxBytes) return false;
+    const next = Buffer.alloc(Math.min(this.buffer.length * 2, this.#bounds.maxBytes + 1));
+    this.buffer.copy(next);
+    this.buffer = next;
+    return true;
+  }
+
+  result(): FileRead {
+    if (this.length > this.#bounds.maxBytes) return tooLarge(`over ${formatSize(this.#bounds.maxBytes)}`, this.#bounds);
+    return { kind: 'read', bytes: this.buffer.subarray(0, this.length) };
+  }
 }
 
 function tooLarge(size: string, bounds: ReadBounds): FileRead {
