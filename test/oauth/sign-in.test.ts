@@ -193,7 +193,7 @@ describe('a signed-in server in the daemon', () => {
     expect(remote).toMatchObject({ state: 'needsSignIn', error: 'MCP server remote needs sign-in: run blitz mcp login remote' });
     expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([expect.objectContaining({ ok: false })]);
     expect(stored()).toBeUndefined();
-    expect((await runBlitz(['mcp', 'list'], { home })).stdout).toMatch(/^remote\s+http\s+\S+\s+needs sign-in: run blitz mcp login remote$/m);
+    expect((await runBlitz(['mcp', 'list'], { home })).stdout).toMatch(/^remote\s+http\s+\S+\s+0\s+needs sign-in: run blitz mcp login remote$/m);
 
     await signIn();
     expect((await connectRemote()).remote.state).toBe('connected');
