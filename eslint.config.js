@@ -25,4 +25,9 @@ export default tseslint.config(
     files: ['packages/client/**/*.ts', 'apps/tray/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [apps, core, sdk] }] },
   },
+  {
+    // The settings page runs in a browser: only the client's plain-data subpaths, never its Node half.
+    files: ['apps/settings/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@blitz/client', message: 'Import @blitz/client/api-types (browser-safe) instead.' }], patterns: [apps, core, sdk] }] },
+  },
 );

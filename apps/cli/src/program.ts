@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   autostart: async () => (await import('./commands/autostart/index.js')).registerAutostart,
   connect: async () => (await import('./commands/connect/index.js')).registerConnect,
   clients: async () => (await import('./commands/clients/index.js')).registerClients,
+  settings: async () => (await import('./commands/settings/index.js')).registerSettings,
 };
 
 /** The commands `argv` needs: the one it names, none for `--version`, all for anything else. */

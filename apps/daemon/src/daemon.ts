@@ -20,13 +20,14 @@ import {
   type BlitzPaths,
   type Clock,
   type ConnectionEvent,
+  type Connector,
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
 import { daemonStatePath, MCP_LINES_PROTOCOL, type DaemonState, type StatusResponse } from '@blitz/client';
 import { controlApi } from './http/control-api.js';
 import { HttpError, toErrorResponse } from './http/http-error.js';
-import { guardRequest } from './http/request-guard.js';
+import { authorizeRequest, checkHostAndOrigin, guardRequest } from './http/request-guard.js';
 import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import type { Router } from './http/router.js';
@@ -36,6 +37,10 @@ import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { SettingsSource } from './settings/settings-source.js';
 import { globalConnections, serverCopies, type GlobalConnection } from './server-copies.js';
+import { defaultPageDir } from './settings-page/page-files.js';
+import { PageSessions } from './settings-page/page-sessions.js';
+import { servePage } from './settings-page/serve-page.js';
+import { testServer } from './settings-page/test-server.js';
 import { globalServerStatus } from './status.js';
 import { FileWatcher } from './watch/index.js';
 import type { Workspace } from './workspaces/workspace.js';
@@ -52,6 +57,8 @@ export interface DaemonOptions {
   mirrorLog?: boolean;
   /** Grace periods of the stdio close sequence (tests shorten them). */
   graceMs?: number;
+  /** The built settings page (default: `@blitz/settings`'s dist). */
+  settingsPageDir?: string;
 }
 
 /**
@@ -77,6 +84,9 @@ export class Daemon {
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
   readonly #children: ChildRecord;
+  readonly #connector: Connector;
+  /** The settings page's one-time codes and cookie sessions. */
+  readonly #pageSessions: PageSessions;
   #router!: Router;
   #port = 0;
   #stopping: Promise<void> | undefined;
@@ -100,20 +110,22 @@ export class Daemon {
       onForgotten: (server, why) => this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
       warn: (message) => this.log.warn(message),
     });
+    this.#pageSessions = new PageSessions(this.#clock);
+    this.#connector = createConnector({
+      blitzHome: this.paths.home,
+      clock: this.#clock,
+      clientVersion: opts.version,
+      warn: (message) => this.log.warn(message),
+      authFetch: (config) => this.#signIns.fetchFor(config),
+      ...(opts.env ? { parentEnv: opts.env } : {}),
+      ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
+      maxMessageBytes: () => this.source.settings.hub.maxResultMb * 1024 * 1024,
+      onDescendants: (leader, descendants) => this.#children.setDescendants(leader, descendants),
+    });
     this.registry = new WorkspaceRegistry({
       source: this.source,
       clock: this.#clock,
-      connector: createConnector({
-        blitzHome: this.paths.home,
-        clock: this.#clock,
-        clientVersion: opts.version,
-        warn: (message) => this.log.warn(message),
-        authFetch: (config) => this.#signIns.fetchFor(config),
-        ...(opts.env ? { parentEnv: opts.env } : {}),
-        ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
-        maxMessageBytes: () => this.source.settings.hub.maxResultMb * 1024 * 1024,
-        onDescendants: (leader, descendants) => this.#children.setDescendants(leader, descendants),
-      }),
+      connector: this.#connector,
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
       home: homeRoot(),
@@ -172,6 +184,19 @@ export class Daemon {
       },
       applySettings: () => this.reload(),
       credentialsChanged: (server) => this.#credentialsChanged(server),
+      permissions: () => this.source.settings.permissions,
+      settingsCode: () => {
+        const { code, expiresAt } = this.#pageSessions.issueCode();
+        return { url: `${this.url}/settings/?code=${code}`, expiresAt: new Date(expiresAt).toISOString() };
+      },
+      testServer: (config) =>
+        testServer(config, {
+          connector: this.#connector,
+          clock: this.#clock,
+          env: this.#opts.env ?? process.env,
+          workspace: this.paths.home,
+          onResolved: (resolved) => this.#addSecrets([resolved.config]),
+        }),
       // After the answer is on its way: stopping closes every connection, this one too.
       shutdown: () => void setImmediate(() => void this.stop()),
     });
@@ -363,9 +388,16 @@ export class Daemon {
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', this.url);
-      guardRequest(req, this.#port, this.token, { open: req.method === 'GET' && url.pathname === '/v1/health' });
-      if (url.pathname === '/mcp') return await this.hub.handle(req, res, url);
-      const result = await this.#router.handle(req, url);
+      if (url.pathname === '/settings' || url.pathname.startsWith('/settings/')) {
+        checkHostAndOrigin(req, this.#port);
+        return servePage(req, res, url, this.#pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
+      }
+      if (url.pathname === '/mcp') {
+        guardRequest(req, this.#port, this.token);
+        return await this.hub.handle(req, res, url);
+      }
+      const caller = authorizeRequest(req, this.#port, this.token, this.#pageSessions, { open: req.method === 'GET' && url.pathname === '/v1/health' });
+      const result = await this.#router.handle(req, url, caller);
       send(res, result.status ?? 200, this.#redactor.redactValue(result.body));
     } catch (err) {
       if (res.headersSent) {

@@ -19,12 +19,36 @@ export function openCommand(file: string, platform: NodeJS.Platform): { command:
   }
 }
 
+/**
+ * The command that opens an address in the default browser. On Windows `rundll32
+ * url.dll,FileProtocolHandler`, not `start`: cmd would read a `&` in the query as a
+ * command separator.
+ */
+export function openUrlCommand(url: string, platform: NodeJS.Platform): { command: string; args: string[] } {
+  switch (platform) {
+    case 'darwin':
+      return { command: 'open', args: [url] };
+    case 'win32':
+      return { command: 'rundll32', args: ['url.dll,FileProtocolHandler', url] };
+    default:
+      return { command: 'xdg-open', args: [url] };
+  }
+}
+
 /** Enough for the opener to fail fast (no handler); longer means it is showing the file. */
 const OPENER_WAIT_MS = 5_000;
 
 /** Opens the file; rejects when the opener is missing or says it failed. */
 export function openFile(file: string, platform: NodeJS.Platform = process.platform): Promise<void> {
-  const { command, args, verbatim } = openCommand(file, platform);
+  return runOpener(openCommand(file, platform));
+}
+
+/** Opens the address in the default browser; rejects when the opener is missing or says it failed. */
+export function openUrl(url: string, platform: NodeJS.Platform = process.platform): Promise<void> {
+  return runOpener(openUrlCommand(url, platform));
+}
+
+function runOpener({ command, args, verbatim }: { command: string; args: string[]; verbatim?: boolean }): Promise<void> {
   return new Promise((resolve, reject) => {
     // Detached: the editor it starts belongs to the desktop, not to the tray.
     const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true, windowsVerbatimArguments: verbatim ?? false });

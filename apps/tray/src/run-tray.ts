@@ -4,7 +4,7 @@ import { BlitzClient, readDaemonState } from '@blitz/client';
 import { systemClock, type Clock } from './clock.js';
 import { displayProblem, HEADLESS_HINT } from './display.js';
 import { desktopNotifier } from './notify/desktop-notifier.js';
-import { openFile } from './open-file.js';
+import { openFile, openUrl } from './open-file.js';
 import { SystraySurface, TrayHelperError } from './systray/systray-surface.js';
 import { notificationIcon } from './systray/tray-icon.js';
 import { TrayApp, type AutostartControl, type DaemonLink } from './tray-app.js';
@@ -22,6 +22,7 @@ export interface RunTrayOptions {
   platform?: NodeJS.Platform;
   clock?: Clock;
   openFile?(file: string): Promise<void>;
+  openUrl?(url: string): Promise<void>;
   log?(message: string): void;
 }
 
@@ -74,6 +75,13 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     cursorStore: fileCursorStore(opts.home),
     autostart: opts.autostart,
     openSettings: async () => {
+      // What `blitz settings` does: the daemon's page, by a one-time address (never the token).
+      const state = readDaemonState(opts.home);
+      if (state) {
+        const { url } = await new BlitzClient(state, { timeoutMs: 5_000 }).settingsCode();
+        return (opts.openUrl ?? ((address) => openUrl(address, platform)))(url);
+      }
+      // The page is the daemon's: with none running, settings.toml itself is the settings.
       // An editor cannot open a file that is not there yet; an empty settings file is valid.
       if (!fs.existsSync(settings)) {
         try {

@@ -98,6 +98,61 @@ export interface WorkspaceServer {
   shared: boolean;
 }
 
+/** One tool of a server as clients are offered it (a server's detail). */
+export interface ExposedTool {
+  exposedName: string;
+  originalName: string;
+  description?: string;
+  /** What a call does before it runs: `allow` runs, `ask` asks the user, `deny` refuses (MCP-30/43). */
+  approval: 'allow' | 'ask' | 'deny';
+  /** Why it is allowed or denied: the rule, or `auto_approve`. */
+  why?: string;
+}
+
+/** `GET /v1/workspaces/ID/mcp-servers/NAME`: one server in one workspace, for the settings page's detail. */
+export interface WorkspaceServerDetail extends WorkspaceServer {
+  exposedTools: ExposedTool[];
+  /** The last lines the server wrote to stderr (stdio servers), secrets masked. */
+  stderrTail: string;
+}
+
+/** One problem of a server entry, by field (`field` absent: the entry as a whole). */
+export interface FieldProblem {
+  field?: string;
+  message: string;
+  /** `field: message`, as the CLI says it. */
+  text: string;
+}
+
+/** `POST /v1/config/mcp-servers/validate`: every problem saving the server would meet; empty when it would save. */
+export interface ServerProblems {
+  problems: FieldProblem[];
+}
+
+/** `POST /v1/config/mcp-servers/NAME/test`: connected once on its own and listed its tools, as `blitz doctor --online`. */
+export interface ServerTestResult {
+  server: string;
+  ok: boolean;
+  tools: Array<{ name: string; description?: string }>;
+  error?: string;
+  elapsedMs: number;
+}
+
+/** `POST /v1/settings/code`: opens the settings page once, within a minute. */
+export interface SettingsCode {
+  /** `http://127.0.0.1:PORT/settings/?code=…` */
+  url: string;
+  /** ISO 8601 */
+  expiresAt: string;
+}
+
+/** `GET /v1/settings/session` (the page's own session): the token its writes carry in `header`. */
+export interface SettingsSession {
+  csrfToken: string;
+  header: string;
+  file: string;
+}
+
 export interface ErrorBody {
   code: string;
   reason?: string;

@@ -6,6 +6,9 @@ import type {
   McpServerConfig,
   McpServerConfigList,
   OAuthChange,
+  ServerProblems,
+  ServerTestResult,
+  SettingsCode,
   StatusResponse,
   WorkspaceServer,
   WorkspaceSummary,
@@ -111,6 +114,21 @@ export class BlitzClient {
   /** Tells the daemon a server's sign-in changed (login, logout): it drops the old tokens at once. */
   oauthChanged(name: string): Promise<OAuthChange> {
     return this.#request('POST', `/v1/oauth/${encodeURIComponent(name)}/changed`);
+  }
+
+  /** A one-time address of the settings page (valid once, for a minute): what `blitz settings` and the tray open. */
+  settingsCode(): Promise<SettingsCode> {
+    return this.#request('POST', '/v1/settings/code');
+  }
+
+  /** Every problem saving `server` would meet (`name`: the server it replaces), without saving. */
+  validateServer(server: McpServerConfig, name?: string): Promise<ServerProblems> {
+    return this.#request('POST', '/v1/config/mcp-servers/validate', { server, ...(name === undefined ? {} : { name }) });
+  }
+
+  /** Connects to a configured server on its own and lists its tools. */
+  testServer(name: string): Promise<ServerTestResult> {
+    return this.#request('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/test`);
   }
 
   /** Where the daemon looks for the commands of stdio servers. */

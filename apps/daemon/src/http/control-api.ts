@@ -1,5 +1,7 @@
 import {
   BlitzError,
+  decide,
+  formatEntryProblem,
   formatProblem,
   hasErrors,
   isTable,
@@ -7,12 +9,29 @@ import {
   MASK,
   maskArgs,
   maskServerSecrets,
+  permissionKey,
   serverToEntry,
   SettingsEditor,
+  type Permissions,
   type ServerConfig,
   type ServerEntry,
 } from '@blitz/core';
-import type { ConfigChange, DaemonEnvironment, McpServerConfig, OAuthChange, StatusResponse, WorkspaceServer, WorkspaceSummary } from '@blitz/client';
+import type {
+  ConfigChange,
+  DaemonEnvironment,
+  ExposedTool,
+  McpServerConfig,
+  OAuthChange,
+  ServerProblems,
+  ServerTestResult,
+  SettingsCode,
+  SettingsSession,
+  StatusResponse,
+  WorkspaceServer,
+  WorkspaceServerDetail,
+  WorkspaceSummary,
+} from '@blitz/client';
+import { CSRF_HEADER } from '../settings-page/page-sessions.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Router } from './router.js';
@@ -27,6 +46,12 @@ export interface ControlApiDeps {
   applySettings(): Promise<void>;
   /** A server's OAuth sign-in changed (login, logout): drop its tokens and its live connections. */
   credentialsChanged(server: string): Promise<OAuthChange>;
+  /** The permission rules in force, for whether a tool's call is asked (MCP-30). */
+  permissions(): Permissions;
+  /** A one-time address of the settings page. */
+  settingsCode(): SettingsCode;
+  /** Connects to one server on its own, lists its tools and closes (`blitz doctor --online` for one). */
+  testServer(config: ServerConfig): Promise<ServerTestResult>;
   shutdown(): void;
   /** Who answers: `GET /v1/health`, the one answer given without the token. */
   identity(): DaemonIdentity;
@@ -59,15 +84,29 @@ export function controlApi(deps: ControlApiDeps): Router {
     .on('GET', '/v1/config/mcp-servers', () => ({
       body: { file: deps.settingsFile, servers: globalServers(deps.settingsFile).map(toConfigDto) },
     }))
+    // Before `:name`: the settings page's form asks for every problem before it saves (MCP-46).
+    .on('POST', '/v1/config/mcp-servers/validate', async ({ body }) => {
+      const input = await body();
+      if (!isTable(input) || !isTable(input.server) || (input.name !== undefined && typeof input.name !== 'string')) {
+        throw new BlitzError('INVALID_ARGUMENT', 'body must be {"server": {…}, "name"?: "<the server it replaces>"}', { problems: ['server: must be an MCP server object'] });
+      }
+      const replacing = input.name as string | undefined;
+      const server = replacing === undefined ? input.server : keepMaskedSecrets(input.server as ServerEntry, serverToEntry(findServer(deps.settingsFile, replacing)));
+      const answer: ServerProblems = { problems: editor.problemsOf(server, replacing).map((p) => ({ ...p, text: formatEntryProblem(p) })) };
+      return { body: answer };
+    })
+    .on('POST', '/v1/config/mcp-servers/:name/test', async ({ params }) => ({ body: await deps.testServer(findServer(deps.settingsFile, params.name!)) }))
     .on('GET', '/v1/config/mcp-servers/:name', ({ params }) => ({ body: toConfigDto(findServer(deps.settingsFile, params.name!)) }))
     .on('PUT', '/v1/config/mcp-servers', async ({ body }) => {
       const entry = toEntry(await body());
+      assertSavable(editor, entry);
       await editor.add(entry);
       return { status: 201, ...(await change(entry.name, 'added')) };
     })
     .on('PUT', '/v1/config/mcp-servers/:name', async ({ params, body }) => {
       const current = findServer(deps.settingsFile, params.name!);
       const entry = keepMaskedSecrets(toEntry(await body()), serverToEntry(current));
+      assertSavable(editor, entry, params.name!);
       await editor.save(entry, params.name!);
       return change(entry.name, 'replaced');
     })
@@ -97,12 +136,44 @@ export function controlApi(deps: ControlApiDeps): Router {
       if (query.get('connect') === 'true') await workspace.manager.listTools();
       return { body: workspaceServers(workspace) };
     })
+    .on('GET', '/v1/workspaces/:id/mcp-servers/:name', ({ params }) => {
+      const workspace = findWorkspace(deps.registry, params.id!);
+      const server = workspaceServers(workspace).find((s) => s.name === params.name);
+      if (!server) throw new BlitzError('NOT_FOUND', `no MCP server named "${params.name}" in the workspace ${workspace.root}`, { reason: 'MCP_SERVER_NOT_FOUND' });
+      const connection = workspace.manager.connection(server.name);
+      const permissions = deps.permissions();
+      const exposedTools = workspace.manager
+        .catalog()
+        .forServer(server.name)
+        .map((e): ExposedTool => {
+          const verdict = decide(permissions, permissionKey(e.server, e.originalName), connection.config.autoApprove);
+          return {
+            exposedName: e.exposedName,
+            originalName: e.originalName,
+            ...(e.tool.description === undefined ? {} : { description: e.tool.description }),
+            approval: verdict.kind,
+            ...(verdict.kind === 'ask' ? {} : { why: verdict.why }),
+          };
+        });
+      const detail: WorkspaceServerDetail = { ...server, exposedTools, stderrTail: connection.stderrTail() };
+      return { body: detail };
+    })
     .on('POST', '/v1/workspaces/:id/mcp-servers/:name/restart', async ({ params }) => {
       const workspace = findWorkspace(deps.registry, params.id!);
       await workspace.manager.restart(params.name!);
       return { body: workspaceServers(workspace).find((s) => s.name === params.name)! };
     })
     .on('POST', '/v1/oauth/:name/changed', async ({ params }) => ({ body: await deps.credentialsChanged(params.name!) }))
+    .on('POST', '/v1/settings/code', ({ caller }) => {
+      // Only the token's holder hands out codes: a page session cannot make itself more.
+      if (caller.kind !== 'token') throw new BlitzError('PERMISSION_DENIED', 'a settings code is issued only to a holder of the bearer token');
+      return { body: deps.settingsCode() };
+    })
+    .on('GET', '/v1/settings/session', ({ caller }) => {
+      if (caller.kind !== 'page') throw new BlitzError('FAILED_PRECONDITION', 'only the settings page has a session; open it with blitz settings');
+      const session: SettingsSession = { csrfToken: caller.session.csrf, header: CSRF_HEADER, file: deps.settingsFile };
+      return { body: session };
+    })
     .on('POST', '/v1/shutdown', () => {
       deps.shutdown();
       return { status: 202, body: { stopping: true } };
@@ -119,6 +190,16 @@ function globalServers(file: string): ServerConfig[] {
     });
   }
   return settings.servers;
+}
+
+/** Every problem at once — the entry's own and a name already taken — rather than the first one met. */
+function assertSavable(editor: SettingsEditor, entry: ServerEntry, replacing?: string): void {
+  const problems = editor.problemsOf(entry, replacing);
+  if (problems.length === 0) return;
+  if (problems.every((p) => p.reason === 'MCP_SERVER_EXISTS')) {
+    throw new BlitzError('ALREADY_EXISTS', problems[0]!.message, { reason: 'MCP_SERVER_EXISTS', problems: problems.map(formatEntryProblem) });
+  }
+  throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, { reason: 'INVALID_MCP_SERVER', problems: problems.map(formatEntryProblem) });
 }
 
 function findServer(file: string, name: string): ServerConfig {
@@ -155,6 +236,8 @@ function keepMaskedSecrets(entry: ServerEntry, current: ServerEntry): ServerEntr
     const shown = maskArgs(current.args);
     merged.args = entry.args.map((arg, i) => (typeof arg === 'string' && arg.includes(MASK) && arg === shown[i] ? current.args![i]! : arg));
   }
+  // A URL is masked where it holds a secret (a token in its query): sent back as shown, it is kept.
+  if (typeof entry.url === 'string' && entry.url.includes(MASK) && typeof current.url === 'string' && maskServerSecrets(current).url === entry.url) merged.url = current.url;
   return merged as ServerEntry;
 }
 

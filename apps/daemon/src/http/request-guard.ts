@@ -1,15 +1,19 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { CSRF_HEADER, type PageSession, type PageSessions } from '../settings-page/page-sessions.js';
 import { HttpError } from './http-error.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+const SAFE_METHODS = ['GET', 'HEAD'];
+
+/** Who a request comes from: a holder of the bearer token (CLI, tray, clients), or the settings page. */
+export type Caller = { kind: 'token' } | { kind: 'page'; session: PageSession } | { kind: 'open' };
 
 /**
- * Every request must name this daemon as its Host (DNS rebinding), come from no foreign
- * Origin (cross-site requests from a browser), and carry the bearer token of daemon.json —
- * except `GET /v1/health` (`open`), which a daemon of another home asks to learn who holds a port.
+ * Every request must name this daemon as its Host (DNS rebinding) and come from no foreign
+ * Origin (cross-site requests from a browser).
  */
-export function guardRequest(req: IncomingMessage, port: number, token: string, opts: { open?: boolean } = {}): void {
+export function checkHostAndOrigin(req: IncomingMessage, port: number): void {
   const allowed = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
   const host = req.headers.host ?? '';
   if (!allowed.includes(host.toLowerCase())) throw new HttpError(403, 'PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, 'FOREIGN_HOST');
@@ -17,9 +21,39 @@ export function guardRequest(req: IncomingMessage, port: number, token: string, 
   if (origin !== undefined && !allowed.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
     throw new HttpError(403, 'PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, 'FOREIGN_ORIGIN');
   }
-  if (!opts.open && !bearerMatches(req.headers.authorization, token)) {
-    throw new HttpError(401, 'UNAUTHENTICATED', 'missing or wrong bearer token (see $BLITZ_HOME/state/token)', 'BAD_TOKEN');
+}
+
+/**
+ * Host and Origin checked, and the bearer token of daemon.json carried — except for
+ * `GET /v1/health` (`open`), which a daemon of another home asks to learn who holds a port.
+ */
+export function guardRequest(req: IncomingMessage, port: number, token: string, opts: { open?: boolean } = {}): void {
+  checkHostAndOrigin(req, port);
+  if (!opts.open && !bearerMatches(req.headers.authorization, token)) throw badToken();
+}
+
+/**
+ * A control-API request: Host and Origin checked, then the bearer token — or, without an
+ * Authorization header, nothing for an `open` request, else the settings page's session cookie, and for a request that changes
+ * something also the session's CSRF token in its header.
+ */
+export function authorizeRequest(req: IncomingMessage, port: number, token: string, sessions: PageSessions, opts: { open?: boolean } = {}): Caller {
+  checkHostAndOrigin(req, port);
+  if (req.headers.authorization !== undefined) {
+    if (!bearerMatches(req.headers.authorization, token)) throw badToken();
+    return { kind: 'token' };
   }
+  if (opts.open) return { kind: 'open' };
+  const session = sessions.fromCookie(req.headers.cookie);
+  if (!session) throw badToken();
+  if (!SAFE_METHODS.includes(req.method ?? '') && !sessions.csrfMatches(session, req.headers[CSRF_HEADER])) {
+    throw new HttpError(403, 'PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, 'BAD_CSRF_TOKEN');
+  }
+  return { kind: 'page', session };
+}
+
+function badToken(): HttpError {
+  return new HttpError(401, 'UNAUTHENTICATED', 'missing or wrong bearer token (see $BLITZ_HOME/state/token)', 'BAD_TOKEN');
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {

@@ -2,9 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import { nestsDeeperThan } from '@blitz/core';
 import { HttpError } from './http-error.js';
 import { readBody } from './read-body.js';
+import type { Caller } from './request-guard.js';
 
 export interface RouteContext {
   params: Record<string, string>;
+  /** Who asks: a holder of the bearer token, or the settings page by its session. */
+  caller: Caller;
   query: URLSearchParams;
   body(): Promise<unknown>;
 }
@@ -38,7 +41,7 @@ export class Router {
     return this;
   }
 
-  async handle(req: IncomingMessage, url: URL): Promise<RouteResult> {
+  async handle(req: IncomingMessage, url: URL, caller: Caller): Promise<RouteResult> {
     let parts: string[];
     try {
       parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -51,7 +54,7 @@ export class Router {
       if (!params) continue;
       pathMatched = true;
       if (route.method !== req.method) continue;
-      return route.handler({ params, query: url.searchParams, body: () => readJson(req) });
+      return route.handler({ params, caller, query: url.searchParams, body: () => readJson(req) });
     }
     if (pathMatched) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}`);
     throw new HttpError(404, 'NOT_FOUND', `no such endpoint: ${url.pathname}`, 'ENDPOINT_NOT_FOUND');

@@ -1,5 +1,6 @@
 import { BlitzError } from '../errors/blitz-error.js';
-import { formatProblem, type Problem } from './problem.js';
+import { loadSettings } from './load-settings.js';
+import { formatProblem, hasErrors, type Problem } from './problem.js';
 import { parseServerEntry } from './server-entry.js';
 import { parseSettings } from './settings.js';
 import {
@@ -20,6 +21,19 @@ import {
   type PermissionKind,
   type ServerEntry,
 } from './toml-edit/index.js';
+
+/** One thing wrong with a server entry, by field (`undefined`: the entry as a whole). */
+export interface EntryProblem {
+  field?: string;
+  message: string;
+  /** `MCP_SERVER_EXISTS` for a name another server has. */
+  reason?: string;
+}
+
+/** `timeout_seconds: must be a number`, as the CLI and the control API say it. */
+export function formatEntryProblem(p: EntryProblem): string {
+  return `${p.field === undefined ? '' : `${p.field}: `}${p.message}`;
+}
 
 /**
  * The edits `blitz mcp` and the control API make to settings.toml (MCP-03, MCP-47). Each
@@ -93,11 +107,22 @@ export class SettingsEditor {
     );
   }
 
+  /**
+   * Every problem saving `entry` would meet, field by field (MCP-46's form): its own, and a
+   * name another server of the file already has. `replacing` is the server being edited.
+   */
+  problemsOf(entry: unknown, replacing?: string): EntryProblem[] {
+    const problems = entryProblems(entry, this.file);
+    const name = (entry as { name?: unknown } | undefined)?.name;
+    const current = loadSettings(this.file);
+    if (typeof name === 'string' && name !== replacing && !hasErrors(current.problems) && current.settings.servers.some((s) => s.name === name)) {
+      problems.push({ field: 'name', message: `an MCP server named "${name}" already exists in ${this.file}`, reason: 'MCP_SERVER_EXISTS' });
+    }
+    return problems;
+  }
+
   #validateEntry(entry: ServerEntry): void {
-    const problems: string[] = [];
-    parseServerEntry(entry, { kind: 'global', file: this.file }, (field, message, severity = 'error') => {
-      if (severity === 'error') problems.push(`${field === undefined ? '' : `${field}: `}${message}`);
-    });
+    const problems = entryProblems(entry, this.file).map(formatEntryProblem);
     if (problems.length > 0) {
       throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, { reason: 'INVALID_MCP_SERVER', problems });
     }
@@ -115,6 +140,14 @@ export class SettingsEditor {
       });
     }
   }
+}
+
+function entryProblems(entry: unknown, file: string): EntryProblem[] {
+  const problems: EntryProblem[] = [];
+  parseServerEntry(entry, { kind: 'global', file }, (field, message, severity = 'error') => {
+    if (severity === 'error') problems.push(field === undefined ? { message } : { field, message });
+  });
+  return problems;
 }
 
 function errorsOf(text: string, file: string): Problem[] {

@@ -1,0 +1,68 @@
+import type http from 'node:http';
+import { readPageFile } from './page-files.js';
+import type { PageSessions } from './page-sessions.js';
+
+/** Nothing but the daemon itself: no CDN, fonts or scripts from elsewhere, no framing. */
+export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const HOW_TO_OPEN = 'Open the settings with <code>blitz settings</code>, or choose <b>Open settings</b> in the Blitz tray menu.';
+
+/**
+ * `/settings/…`: the page's static files, to a browser holding a session cookie. A
+ * `?code=` from `blitz settings` is traded for that cookie and the browser sent to the clean
+ * address, so the code does not stay in the address bar; a wrong, used or expired code, or
+ * no cookie, gets a page saying how to open the settings, nothing else.
+ */
+export function servePage(req: http.IncomingMessage, res: http.ServerResponse, url: URL, sessions: PageSessions, dir: string | undefined): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'The settings page only answers GET.');
+  if (url.pathname === '/settings') return redirect(res, `/settings/${url.search}`);
+  const code = url.searchParams.get('code');
+  if (code !== null) {
+    const session = sessions.redeem(code);
+    if (!session) return refuse(res, 403, `This link to the Blitz settings was already used or has expired (a link works once, for a minute). ${HOW_TO_OPEN}`);
+    return redirect(res, '/settings/', sessions.cookieFor(session));
+  }
+  if (!sessions.fromCookie(req.headers.cookie)) return refuse(res, 401, `This browser has no Blitz settings session (it ends when the daemon restarts). ${HOW_TO_OPEN}`);
+  const file = readPageFile(dir, url.pathname.slice('/settings/'.length));
+  switch (file.kind) {
+    case 'file':
+      res.writeHead(200, { ...pageHeaders(), 'content-type': file.type, 'content-length': file.body.length });
+      res.end(req.method === 'HEAD' ? undefined : file.body);
+      return;
+    case 'missing':
+      return refuse(res, 404, `There is no ${escapeHtml(url.pathname)} on the settings page.`);
+    case 'notBuilt':
+      return refuse(res, 503, `The settings page is not built${file.dir ? ` (nothing in ${escapeHtml(file.dir)})` : ''}: run <code>npm run build</code> in the Blitz checkout.`);
+    default: {
+      const _exhaustive: never = file;
+      return _exhaustive;
+    }
+  }
+}
+
+function pageHeaders(): Record<string, string> {
+  return {
+    'content-security-policy': PAGE_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+}
+
+function redirect(res: http.ServerResponse, location: string, cookie?: string): void {
+  res.writeHead(303, { ...pageHeaders(), location, 'content-length': 0, ...(cookie ? { 'set-cookie': cookie } : {}) });
+  res.end();
+}
+
+function refuse(res: http.ServerResponse, status: number, message: string): void {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Blitz settings</title></head>
+<body><main><h1>Blitz settings</h1><p>${message}</p></main></body></html>
+`;
+  res.writeHead(status, { ...pageHeaders(), 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+  res.end(html);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

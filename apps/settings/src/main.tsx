@@ -1,0 +1,15 @@
+import { render } from 'preact';
+import { App } from './app.js';
+import { PageApi, PageApiError } from './page-api.js';
+
+const root = document.getElementById('app')!;
+PageApi.open().then(
+  (api) => render(<App api={api} />, root),
+  (err: unknown) => {
+    root.textContent = '';
+    const p = document.createElement('p');
+    p.className = 'banner error';
+    p.textContent = `${err instanceof PageApiError ? err.message : String(err)}. Open the settings again with "blitz settings".`;
+    root.append(p);
+  },
+);

@@ -1,0 +1,132 @@
+import type {
+  ConfigChange,
+  ErrorBody,
+  McpServerConfig,
+  McpServerConfigList,
+  ServerProblems,
+  ServerTestResult,
+  SettingsSession,
+  StatusResponse,
+  WorkspaceServer,
+  WorkspaceServerDetail,
+  WorkspaceSummary,
+} from '@blitz/client/api-types';
+
+/** An error answer of the daemon, with its string code; `status` 0: no answer at all. */
+export class PageApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly reason: string | undefined;
+  readonly problems: string[];
+
+  constructor(status: number, body: ErrorBody) {
+    super(body.message);
+    this.status = status;
+    this.code = body.code;
+    this.reason = body.reason;
+    this.problems = body.problems ?? [];
+  }
+}
+
+/**
+ * The control API as the page uses it: authenticated by the session cookie the browser
+ * sends by itself, and every change carrying the session's CSRF token in its header.
+ */
+export class PageApi {
+  readonly #session: SettingsSession;
+
+  private constructor(session: SettingsSession) {
+    this.#session = session;
+  }
+
+  static async open(): Promise<PageApi> {
+    return new PageApi(await request<SettingsSession>('GET', '/v1/settings/session'));
+  }
+
+  get settingsFile(): string {
+    return this.#session.file;
+  }
+
+  status(): Promise<StatusResponse> {
+    return this.#get('/v1/status');
+  }
+
+  servers(): Promise<McpServerConfigList> {
+    return this.#get('/v1/config/mcp-servers');
+  }
+
+  server(name: string): Promise<McpServerConfig> {
+    return this.#get(`/v1/config/mcp-servers/${encodeURIComponent(name)}`);
+  }
+
+  workspaces(): Promise<WorkspaceSummary[]> {
+    return this.#get('/v1/workspaces');
+  }
+
+  workspaceServers(id: string): Promise<WorkspaceServer[]> {
+    return this.#get(`/v1/workspaces/${encodeURIComponent(id)}/mcp-servers`);
+  }
+
+  workspaceServer(id: string, name: string): Promise<WorkspaceServerDetail> {
+    return this.#get(`/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}`);
+  }
+
+  validate(server: McpServerConfig, name?: string): Promise<ServerProblems> {
+    return this.#change('POST', '/v1/config/mcp-servers/validate', { server, ...(name === undefined ? {} : { name }) });
+  }
+
+  /** Adds the server, or replaces the one named `name` (renaming it when the names differ). */
+  save(server: McpServerConfig, name?: string): Promise<ConfigChange> {
+    return this.#change('PUT', name === undefined ? '/v1/config/mcp-servers' : `/v1/config/mcp-servers/${encodeURIComponent(name)}`, server);
+  }
+
+  remove(name: string): Promise<ConfigChange> {
+    return this.#change('DELETE', `/v1/config/mcp-servers/${encodeURIComponent(name)}`);
+  }
+
+  setEnabled(name: string, enabled: boolean): Promise<ConfigChange> {
+    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/enabled`, { enabled });
+  }
+
+  test(name: string): Promise<ServerTestResult> {
+    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/test`);
+  }
+
+  restart(workspace: string, name: string): Promise<WorkspaceServer> {
+    return this.#change('POST', `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/restart`);
+  }
+
+  #get<T>(path: string): Promise<T> {
+    return request('GET', path);
+  }
+
+  #change<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return request(method, path, body, { [this.#session.header]: this.#session.csrfToken });
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new PageApiError(0, { code: 'UNAVAILABLE', message: 'the Blitz daemon does not answer; is it running? (blitz daemon start)' });
+  }
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new PageApiError(response.status, { code: 'INTERNAL', message: `the daemon answered ${response.status} with something that is not JSON` });
+  }
+  if (!response.ok) {
+    const err = (data ?? {}) as Partial<ErrorBody>;
+    throw new PageApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
+  }
+  return data as T;
+}

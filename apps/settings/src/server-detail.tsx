@@ -1,0 +1,214 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Ref } from 'preact';
+import type { ServerTestResult, WorkspaceServerDetail } from '@blitz/client/api-types';
+import { NoticeList } from './notice-list.js';
+import type { PageApi } from './page-api.js';
+import { hrefOf } from './route.js';
+import { plural, toolCount } from './server-list.js';
+import { stateText, targetText } from './state-text.js';
+import type { Snapshot } from './use-snapshot.js';
+
+interface Props {
+  api: PageApi;
+  snapshot: Snapshot;
+  name: string;
+  readOnly: boolean;
+  refresh(): Promise<void>;
+  headingRef: Ref<HTMLHeadingElement>;
+}
+
+type Test = { kind: 'idle' } | { kind: 'running'; since: number } | { kind: 'done'; result: ServerTestResult };
+
+/** One server: its state, Test, and per open workspace its tools, stderr tail and Restart (MCP-47). */
+export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRef }: Props) {
+  const config = snapshot.config?.servers.find((s) => s.name === name);
+  const status = snapshot.status?.servers.find((s) => s.name === name);
+  const holding = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.name === name && s.source === 'global'));
+  const [test, setTest] = useState<Test>({ kind: 'idle' });
+  const [now, setNow] = useState(Date.now());
+
+  useEffect(() => {
+    if (test.kind !== 'running') return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [test.kind]);
+
+  const runTest = async () => {
+    setTest({ kind: 'running', since: Date.now() });
+    setNow(Date.now());
+    try {
+      setTest({ kind: 'done', result: await api.test(name) });
+    } catch (err) {
+      setTest({ kind: 'done', result: { server: name, ok: false, tools: [], error: (err as Error).message, elapsedMs: 0 } });
+    }
+  };
+
+  if (snapshot.config && !config) {
+    return (
+      <section>
+        <h2 tabIndex={-1} ref={headingRef}>
+          No server named {name}
+        </h2>
+        <p>
+          It is not in settings.toml (any more). <a href={hrefOf({ view: 'list' })}>Back to the servers</a>
+        </p>
+      </section>
+    );
+  }
+  const tools = toolCount(snapshot, name);
+  return (
+    <section aria-labelledby="detail-heading">
+      <p>
+        <a href={hrefOf({ view: 'list' })}>← All servers</a>
+      </p>
+      <div class="section-head">
+        <h2 id="detail-heading" tabIndex={-1} ref={headingRef}>
+          {name}
+        </h2>
+        {!readOnly && config && (
+          <a class="button" href={hrefOf({ view: 'edit', name })}>
+            Edit
+          </a>
+        )}
+      </div>
+      {config && (
+        <dl class="facts">
+          <dt>Runs</dt>
+          <dd>
+            <code>{targetText(config)}</code>
+          </dd>
+          <dt>Transport</dt>
+          <dd>{typeof config.url === 'string' ? 'streamable HTTP' : 'stdio'}</dd>
+          <dt>State</dt>
+          <dd data-testid="detail-state">{status ? stateText(status, snapshot.at) : '…'}</dd>
+          {status?.error && (
+            <>
+              <dt>Last error</dt>
+              <dd class="server-error">{status.error}</dd>
+            </>
+          )}
+          <dt>Tools</dt>
+          <dd>{tools === undefined ? 'not listed yet' : plural(tools, 'tool')}</dd>
+        </dl>
+      )}
+
+      <section aria-labelledby="test-heading" class="card">
+        <h3 id="test-heading">Test</h3>
+        <p class="hint">Connects to the server on its own (even when switched off), lists its tools and disconnects, as blitz doctor --online does.</p>
+        <button type="button" onClick={runTest} disabled={test.kind === 'running'}>
+          Test {name}
+        </button>
+        <div aria-live="polite" class="test-result">
+          {test.kind === 'running' && (
+            <p>
+              <progress aria-label={`Testing ${name}`} /> Connecting… {Math.floor((now - test.since) / 1000)} s
+            </p>
+          )}
+          {test.kind === 'done' &&
+            (test.result.ok ? (
+              <p class="ok">
+                OK: {plural(test.result.tools.length, 'tool')} in {(test.result.elapsedMs / 1000).toFixed(1)} s
+                {test.result.tools.length > 0 && <>: {test.result.tools.map((t) => t.name).join(', ')}</>}
+              </p>
+            ) : (
+              <p class="server-error">Failed: {test.result.error}</p>
+            ))}
+        </div>
+      </section>
+
+      <h3>In open workspaces</h3>
+      {holding.length === 0 && <p class="empty">No open workspace has this server now: it starts when a client connects and lists its tools.</p>}
+      {holding.map((w) => (
+        <WorkspaceCard key={w.id} api={api} workspace={w.id} root={w.root} name={name} at={snapshot.at} readOnly={readOnly} refresh={refresh} />
+      ))}
+      <NoticeList notices={(snapshot.status?.notices ?? []).filter((n) => n.server === name)} title="Recent notices" />
+    </section>
+  );
+}
+
+function WorkspaceCard({ api, workspace, root, name, at, readOnly, refresh }: { api: PageApi; workspace: string; root: string; name: string; at: number; readOnly: boolean; refresh(): Promise<void> }) {
+  const [detail, setDetail] = useState<WorkspaceServerDetail | undefined>(undefined);
+  const [message, setMessage] = useState<string | undefined>(undefined);
+  // Read again at every poll of the page, so tools and stderr follow the server.
+  useEffect(() => {
+    api.workspaceServer(workspace, name).then(setDetail, (err: unknown) => setMessage((err as Error).message));
+  }, [api, workspace, name, at]);
+
+  const restart = async () => {
+    setMessage(undefined);
+    try {
+      const after = await api.restart(workspace, name);
+      setMessage(`Restarted; now ${stateText(after, Date.now())}.`);
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+    await refresh();
+  };
+
+  return (
+    <section class="card" aria-label={`${name} in ${root}`}>
+      <div class="section-head">
+        <h4>
+          <code>{root}</code>
+        </h4>
+        {!readOnly && (
+          <button type="button" onClick={restart} aria-label={`Restart ${name} in ${root}`}>
+            Restart
+          </button>
+        )}
+      </div>
+      {message && <p aria-live="polite">{message}</p>}
+      {detail && (
+        <>
+          <p>
+            State: <span class={`state state-${detail.state}`}>{stateText(detail, at)}</span>
+            {detail.pid !== undefined && <> (pid {detail.pid})</>}
+          </p>
+          {detail.error && <p class="server-error">{detail.error}</p>}
+          {detail.warnings.length > 0 && (
+            <ul class="warnings">
+              {detail.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          )}
+          {detail.exposedTools.length > 0 && (
+            <div class="table-wrap">
+              <table>
+                <caption>Tools as clients see them</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Exposed as</th>
+                    <th scope="col">Original name</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Approval</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {detail.exposedTools.map((t) => (
+                    <tr key={t.exposedName}>
+                      <td>
+                        <code>{t.exposedName}</code>
+                      </td>
+                      <td>
+                        <code>{t.originalName}</code>
+                      </td>
+                      <td>{t.description ?? ''}</td>
+                      <td title={t.why}>{t.approval === 'ask' ? 'asks first' : t.approval === 'allow' ? 'runs without asking' : 'denied'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {detail.stderrTail && (
+            <details>
+              <summary>Last lines of its stderr</summary>
+              <pre class="stderr">{detail.stderrTail}</pre>
+            </details>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,176 @@
+import { useRef, useState } from 'preact/hooks';
+import type { Ref } from 'preact';
+import type { GlobalServerStatus, McpServerConfig } from '@blitz/client/api-types';
+import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog.js';
+import type { PageApi } from './page-api.js';
+import { hrefOf } from './route.js';
+import { stateText, targetText } from './state-text.js';
+import type { Snapshot } from './use-snapshot.js';
+
+interface Props {
+  api: PageApi;
+  snapshot: Snapshot;
+  readOnly: boolean;
+  refresh(): Promise<void>;
+  headingRef: Ref<HTMLHeadingElement>;
+}
+
+/** The tool count of a global server: from the workspace where it last listed its tools. */
+export function toolCount(snapshot: Snapshot, name: string): number | undefined {
+  const counts = snapshot.workspaces.flatMap((w) => w.serverStates.filter((s) => s.name === name && s.source === 'global' && s.state === 'connected').map((s) => s.tools.length));
+  return counts.length === 0 ? undefined : Math.max(...counts);
+}
+
+export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Props) {
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [confirm, setConfirm] = useState<ConfirmRequest | undefined>(undefined);
+  const statusByName = new Map((snapshot.status?.servers ?? []).map((s) => [s.name, s]));
+  const servers = snapshot.config?.servers ?? [];
+  const projects = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.source !== 'global'));
+  const removeButton = useRef<HTMLButtonElement | null>(null);
+
+  const act = async (what: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await what();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+    await refresh();
+  };
+
+  return (
+    <section aria-labelledby="servers-heading">
+      <div class="section-head">
+        <h2 id="servers-heading" tabIndex={-1} ref={headingRef}>
+          MCP servers
+        </h2>
+        {!readOnly && (
+          <a class="button primary" href={hrefOf({ view: 'add' })}>
+            Add server
+          </a>
+        )}
+      </div>
+      {error && (
+        <p class="banner error" role="alert">
+          {error}
+        </p>
+      )}
+      {snapshot.config && servers.length === 0 && <p class="empty">No MCP servers yet. Add one, or run blitz mcp add in a terminal.</p>}
+      <ul class="servers" aria-label="Global MCP servers, in settings order">
+        {servers.map((config) => (
+          <ServerRow
+            key={config.name}
+            config={config}
+            status={statusByName.get(config.name)}
+            tools={toolCount(snapshot, config.name)}
+            now={snapshot.at}
+            readOnly={readOnly}
+            onToggle={(enabled) => act(() => api.setEnabled(config.name, enabled))}
+            onRemove={(button) => {
+              removeButton.current = button;
+              setConfirm({
+                title: `Remove ${config.name}?`,
+                message: `The server "${config.name}" is taken out of settings.toml. A sign-in it has is kept (blitz mcp logout ${config.name} forgets it).`,
+                confirm: 'Remove',
+                onConfirm: () => act(() => api.remove(config.name)),
+              });
+            }}
+          />
+        ))}
+      </ul>
+      {projects.map((w) => (
+        <section key={w.id} class="project" aria-label={`Project ${w.root}`}>
+          <h3>
+            Project <code>{w.root}</code> <span class="badge">read-only</span>
+          </h3>
+          <p class="hint">Defined in the project's own file; edit it there. Shown while a client has the project open.</p>
+          <ul class="servers">
+            {w.serverStates
+              .filter((s) => s.source !== 'global')
+              .map((s) => (
+                <li key={s.name} class="server">
+                  <div class="server-main">
+                    <span class="server-name">{s.name}</span>
+                    <span class={`state state-${s.state}`}>{stateText(s, snapshot.at)}</span>
+                    {s.state === 'connected' && <span class="tools">{plural(s.tools.length, 'tool')}</span>}
+                  </div>
+                  <p class="where">
+                    from <code>{s.source}</code>
+                  </p>
+                  {s.error && <p class="server-error">{s.error}</p>}
+                </li>
+              ))}
+          </ul>
+        </section>
+      ))}
+      {confirm && (
+        <ConfirmDialog
+          request={confirm}
+          onClose={() => {
+            setConfirm(undefined);
+            removeButton.current?.focus();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+interface RowProps {
+  config: McpServerConfig;
+  status: GlobalServerStatus | undefined;
+  tools: number | undefined;
+  now: number;
+  readOnly: boolean;
+  onToggle(enabled: boolean): void;
+  onRemove(button: HTMLButtonElement): void;
+}
+
+function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }: RowProps) {
+  const enabled = config.disabled !== true && config.enabled !== false;
+  const transport = typeof config.url === 'string' ? 'HTTP' : 'stdio';
+  const id = `server-${config.name}`;
+  return (
+    <li class="server" aria-labelledby={`${id}-name`}>
+      <div class="server-main">
+        <label class="switch">
+          <input type="checkbox" role="switch" checked={enabled} disabled={readOnly} onChange={(e) => onToggle(e.currentTarget.checked)} aria-describedby={`${id}-state`} />
+          <span class="visually-hidden">{config.name} on</span>
+          <span class="track" aria-hidden="true" />
+        </label>
+        <a class="server-name" id={`${id}-name`} href={hrefOf({ view: 'server', name: config.name })}>
+          {config.name}
+        </a>
+        <span class="badge">{transport}</span>
+        <span class={`state state-${status?.state ?? 'unknown'}`} id={`${id}-state`} data-state={status?.state}>
+          {status ? stateText(status, now) : '…'}
+        </span>
+        {tools !== undefined && <span class="tools">{plural(tools, 'tool')}</span>}
+      </div>
+      <p class="target">
+        <code>{targetText(config)}</code>
+      </p>
+      {status?.error && <p class="server-error">{status.error}</p>}
+      <div class="actions">
+        <a class="button" href={hrefOf({ view: 'server', name: config.name })} aria-label={`Details of ${config.name}`}>
+          Details
+        </a>
+        {!readOnly && (
+          <>
+            <a class="button" href={hrefOf({ view: 'edit', name: config.name })} aria-label={`Edit ${config.name}`}>
+              Edit
+            </a>
+            <button type="button" class="danger" aria-label={`Remove ${config.name}`} onClick={(e) => onRemove(e.currentTarget)}>
+              Remove
+            </button>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,34 @@
+import type { GlobalServerStatus, ServerState } from '@blitz/client/api-types';
+import { formatDelay } from '@blitz/client/format-delay';
+
+/** A server's live state as one short phrase, the tray's words (MCP-41). */
+export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'retryAt'>, now: number): string {
+  const state: ServerState = server.state;
+  switch (state) {
+    case 'disabled':
+      return 'off';
+    case 'idle':
+      return 'idle (starts when a client lists its tools)';
+    case 'starting':
+      return 'starting…';
+    case 'connected':
+      return 'connected';
+    case 'failed':
+      return 'failed';
+    case 'needsSignIn':
+      return `needs sign-in: blitz mcp login ${server.name}`;
+    case 'paused':
+      return server.retryAt === undefined ? 'paused' : `paused, retrying in ${formatDelay(Date.parse(server.retryAt) - now)}`;
+    default: {
+      const _exhaustive: never = state;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The command line or address a server runs, as the list shows it. */
+export function targetText(config: Record<string, unknown>): string {
+  if (typeof config.url === 'string') return config.url;
+  const args = Array.isArray(config.args) ? config.args.map(String) : [];
+  return [String(config.command ?? ''), ...args.map((a) => (/[\s"']/.test(a) || a === '' ? JSON.stringify(a) : a))].join(' ');
+}
