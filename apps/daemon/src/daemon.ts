@@ -398,7 +398,7 @@ export class Daemon {
       }
       const caller = authorizeRequest(req, this.#port, this.token, this.#pageSessions, { open: req.method === 'GET' && url.pathname === '/v1/health' });
       const result = await this.#router.handle(req, url, caller);
-      send(res, result.status ?? 200, this.#redactor.redactValue(result.body));
+      send(res, result.status ?? 200, result.credential ? result.body : this.#redactor.redactValue(result.body));
     } catch (err) {
       if (res.headersSent) {
         this.log.error('request failed after its answer began', { url: req.url, error: (err as Error).message });

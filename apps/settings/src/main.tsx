@@ -4,7 +4,11 @@ import { PageApi, PageApiError } from './page-api.js';
 
 const root = document.getElementById('app')!;
 PageApi.open().then(
-  (api) => render(<App api={api} />, root),
+  (api) => {
+    // render() keeps what is already there: the loading line goes first.
+    root.textContent = '';
+    render(<App api={api} />, root);
+  },
   (err: unknown) => {
     root.textContent = '';
     const p = document.createElement('p');

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Ref } from 'preact';
 import type { GlobalServerStatus, McpServerConfig } from '@blitz/client/api-types';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog.js';
@@ -25,18 +25,22 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
   const [error, setError] = useState<string | undefined>(undefined);
   const [confirm, setConfirm] = useState<ConfirmRequest | undefined>(undefined);
   const statusByName = new Map((snapshot.status?.servers ?? []).map((s) => [s.name, s]));
-  const servers = snapshot.config?.servers ?? [];
+  // With settings.toml in error the file gives no servers: the ones in force (the daemon's) are shown.
+  const servers: McpServerConfig[] = snapshot.config?.servers ?? (snapshot.status?.servers ?? []).map((s) => ({ name: s.name, ...(s.enabled ? {} : { disabled: true }), ...(s.transport === 'http' ? { url: '' } : {}) }));
   const projects = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.source !== 'global'));
   const removeButton = useRef<HTMLButtonElement | null>(null);
 
-  const act = async (what: () => Promise<unknown>) => {
+  const act = async (what: () => Promise<unknown>): Promise<boolean> => {
     setError(undefined);
+    let ok = true;
     try {
       await what();
     } catch (err) {
       setError((err as Error).message);
+      ok = false;
     }
     await refresh();
+    return ok;
   };
 
   return (
@@ -68,12 +72,13 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
             readOnly={readOnly}
             onToggle={(enabled) => act(() => api.setEnabled(config.name, enabled))}
             onRemove={(button) => {
+              // Kept for when the dialog closes: the focus goes back where it was.
               removeButton.current = button;
               setConfirm({
                 title: `Remove ${config.name}?`,
                 message: `The server "${config.name}" is taken out of settings.toml. A sign-in it has is kept (blitz mcp logout ${config.name} forgets it).`,
                 confirm: 'Remove',
-                onConfirm: () => act(() => api.remove(config.name)),
+                onConfirm: async () => void (await act(() => api.remove(config.name))),
               });
             }}
           />
@@ -123,19 +128,34 @@ interface RowProps {
   tools: number | undefined;
   now: number;
   readOnly: boolean;
-  onToggle(enabled: boolean): void;
+  /** Resolves false when the change was refused. */
+  onToggle(enabled: boolean): Promise<boolean>;
   onRemove(button: HTMLButtonElement): void;
 }
 
 function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }: RowProps) {
   const enabled = config.disabled !== true && config.enabled !== false;
+  // The switch shows what was asked for until the daemon's answer shows it too (or it failed).
+  const [wanted, setWanted] = useState<boolean | undefined>(undefined);
+  useEffect(() => setWanted(undefined), [enabled]);
   const transport = typeof config.url === 'string' ? 'HTTP' : 'stdio';
   const id = `server-${config.name}`;
   return (
     <li class="server" aria-labelledby={`${id}-name`}>
       <div class="server-main">
         <label class="switch">
-          <input type="checkbox" role="switch" checked={enabled} disabled={readOnly} onChange={(e) => onToggle(e.currentTarget.checked)} aria-describedby={`${id}-state`} />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={wanted ?? enabled}
+            disabled={readOnly}
+            aria-describedby={`${id}-state`}
+            onChange={(e) => {
+              const next = e.currentTarget.checked;
+              setWanted(next);
+              void onToggle(next).then((ok) => ok || setWanted(undefined));
+            }}
+          />
           <span class="visually-hidden">{config.name} on</span>
           <span class="track" aria-hidden="true" />
         </label>
@@ -148,9 +168,11 @@ function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }:
         </span>
         {tools !== undefined && <span class="tools">{plural(tools, 'tool')}</span>}
       </div>
-      <p class="target">
-        <code>{targetText(config)}</code>
-      </p>
+      {targetText(config) !== '' && (
+        <p class="target">
+          <code>{targetText(config)}</code>
+        </p>
+      )}
       {status?.error && <p class="server-error">{status.error}</p>}
       <div class="actions">
         <a class="button" href={hrefOf({ view: 'server', name: config.name })} aria-label={`Details of ${config.name}`}>

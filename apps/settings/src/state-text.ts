@@ -29,6 +29,7 @@ export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'r
 /** The command line or address a server runs, as the list shows it. */
 export function targetText(config: Record<string, unknown>): string {
   if (typeof config.url === 'string') return config.url;
+  if (typeof config.command !== 'string') return '';
   const args = Array.isArray(config.args) ? config.args.map(String) : [];
   return [String(config.command ?? ''), ...args.map((a) => (/[\s"']/.test(a) || a === '' ? JSON.stringify(a) : a))].join(' ');
 }

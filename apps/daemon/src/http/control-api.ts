@@ -167,12 +167,12 @@ export function controlApi(deps: ControlApiDeps): Router {
     .on('POST', '/v1/settings/code', ({ caller }) => {
       // Only the token's holder hands out codes: a page session cannot make itself more.
       if (caller.kind !== 'token') throw new BlitzError('PERMISSION_DENIED', 'a settings code is issued only to a holder of the bearer token');
-      return { body: deps.settingsCode() };
+      return { body: deps.settingsCode(), credential: true };
     })
     .on('GET', '/v1/settings/session', ({ caller }) => {
       if (caller.kind !== 'page') throw new BlitzError('FAILED_PRECONDITION', 'only the settings page has a session; open it with blitz settings');
       const session: SettingsSession = { csrfToken: caller.session.csrf, header: CSRF_HEADER, file: deps.settingsFile };
-      return { body: session };
+      return { body: session, credential: true };
     })
     .on('POST', '/v1/shutdown', () => {
       deps.shutdown();

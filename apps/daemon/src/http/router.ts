@@ -15,6 +15,8 @@ export interface RouteContext {
 export interface RouteResult {
   status?: number;
   body: unknown;
+  /** The answer is a credential meant for its caller (a one-time code): not masked like the rest. */
+  credential?: true;
 }
 
 type Handler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;

@@ -1,0 +1,364 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
+import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { connectHub, textOf } from '../support/hub-client.js';
+
+/** Debian's chromium (apt), driven by playwright-core; flags from DEPENDENCIES.md. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const NO_BROWSER = !fs.existsSync(CHROMIUM) && 'chromium is not installed (apt-get install chromium; scripts/install-system-packages.sh does it)';
+/** Set to a folder (docs/images) to write the screenshots of docs/settings-page.md. */
+const SCREENSHOTS = process.env.BLITZ_SCREENSHOTS;
+
+const require = createRequire(path.join(REPO_ROOT, 'packages', 'core', 'package.json'));
+const EVERYTHING = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const HEADER_SECRET = 'hdr-secret-4f1e9a';
+/** The page reads the daemon every 2 s; a loaded 2-core machine gets room beyond that. */
+const SLOW = { timeout: 15_000 };
+
+let home: string;
+let workspace: string;
+let settingsFile: string;
+let daemon: RunningDaemon;
+let hub: Client;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let base: string;
+const requested: string[] = [];
+
+function settingsText(): string {
+  const failing = fixtureCommand('exit-at-start');
+  return [
+    '# My Blitz settings: this comment must survive every edit from the page.',
+    '[daemon]',
+    'port = 0',
+    '',
+    '# The reference server.',
+    '[[mcp.servers]]',
+    'name = "everything"',
+    `command = ${JSON.stringify(process.execPath)}`,
+    `args = ${JSON.stringify([EVERYTHING, 'stdio'])}`,
+    'prefix = "ev"',
+    'sandbox = false',
+    '',
+    '[[mcp.servers]]',
+    'name = "broken"',
+    `command = ${JSON.stringify(failing.command)}`,
+    `args = ${JSON.stringify(failing.args)}`,
+    'sandbox = false',
+    '',
+    '[[mcp.servers]]',
+    'name = "remote"',
+    'url = "https://mcp.example.com/mcp"',
+    `headers = { "X-Key" = "${HEADER_SECRET}" }`,
+    'disabled = true',
+    '',
+  ].join('\n');
+}
+
+/** A one-time address as `blitz settings` prints it where no browser opens (no DISPLAY here). */
+async function settingsAddress(): Promise<string> {
+  const run = await runBlitz(['settings'], { home });
+  expect(run.code, run.stderr).toBe(0);
+  const url = /http:\/\/127\.0\.0\.1:\d+\/settings\/\?code=[\w-]+/.exec(run.stdout)?.[0];
+  expect(url, run.stdout).toBeDefined();
+  return url!;
+}
+
+async function newPage(ctx: BrowserContext): Promise<Page> {
+  const p = await ctx.newPage();
+  p.on('request', (r) => requested.push(r.url()));
+  return p;
+}
+
+async function axeViolations(p: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the page's CSP does not govern.
+  await p.evaluate(fs.readFileSync(AXE, 'utf8'));
+  const results = await p.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run());
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function shoot(p: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await p.emulateMedia({ colorScheme: scheme });
+    await p.screenshot({ path: path.join(SCREENSHOTS, `settings-${name}-${scheme}.png`), fullPage: true });
+  }
+  await p.emulateMedia({ colorScheme: 'light' });
+}
+
+async function showList(): Promise<void> {
+  await page.goto(`${base}/settings/#/`);
+  await page.locator('a.server-name').first().waitFor();
+}
+
+const row = (p: Page, name: string) => p.locator('li.server', { has: p.locator(`a.server-name:text-is("${name}")`) });
+
+async function toolNames(): Promise<string[]> {
+  return (await hub.listTools()).tools.map((t) => t.name);
+}
+
+describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    home = tempDir('blitz-page-');
+    workspace = tempDir('blitz-page-ws-');
+    settingsFile = path.join(home, 'settings.toml');
+    writeSettings(home, settingsText());
+    daemon = await startDaemonProcess(home);
+    base = `http://127.0.0.1:${daemon.state.port}`;
+    // A connected MCP client keeps a workspace open, so servers have live state and tools.
+    hub = await connectHub(daemon.state, { workspace });
+    await toolNames();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    page = await newPage(context);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+    await daemon?.stop();
+    await assertNoOrphans();
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('opens by the one-time address of blitz settings, lands on a clean address, and lists the servers in settings order with their state', async () => {
+    const address = await settingsAddress();
+    const response = await page.goto(address);
+    expect(page.url()).toBe(`${base}/settings/`);
+    expect(response!.headers()['content-security-policy']).toContain("default-src 'none'");
+    const cookies = await context.cookies(base);
+    expect(cookies).toEqual([expect.objectContaining({ name: 'blitz_settings', httpOnly: true, sameSite: 'Strict' })]);
+    await expect.poll(() => page.locator('a.server-name').allTextContents(), SLOW).toEqual(['everything', 'broken', 'remote']);
+    await expect.poll(() => row(page, 'everything').locator('.state').textContent(), SLOW).toBe('connected');
+    await expect.poll(() => row(page, 'everything').locator('.tools').textContent(), SLOW).toMatch(/^\d+ tools$/);
+    await expect.poll(() => row(page, 'broken').locator('.state').textContent(), SLOW).toBe('failed');
+    expect(await row(page, 'remote').locator('.state').textContent()).toBe('off');
+    expect(await row(page, 'remote').locator('.badge').textContent()).toBe('HTTP');
+    expect(await row(page, 'remote').textContent()).toContain('https://mcp.example.com/mcp');
+    await expect.poll(() => page.locator('.notice').count(), SLOW).toBeGreaterThan(0);
+    expect(await page.locator('.notice').first().textContent()).toContain('broken');
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, 'list');
+  });
+
+  it('refuses the used address, a wrong code, a browser without the cookie, and a foreign Origin', async () => {
+    const address = await settingsAddress();
+    const fresh = await browser.newContext();
+    try {
+      const first = await newPage(fresh);
+      await first.goto(address);
+      expect(first.url()).toBe(`${base}/settings/`);
+      const other = await browser.newContext();
+      const second = await newPage(other);
+      for (const [url, status] of [
+        [address, 403],
+        [`${base}/settings/?code=wrong`, 403],
+        [`${base}/settings/`, 401],
+        [`${base}/settings/app.js`, 401],
+      ] as const) {
+        const answer = await second.goto(url);
+        expect(answer!.status(), url).toBe(status);
+        expect(await second.locator('body').textContent(), url).toContain('blitz settings');
+        expect(await second.locator('script').count()).toBe(0);
+      }
+      expect(await other.cookies(base)).toEqual([]);
+      const api = await second.goto(`${base}/v1/config/mcp-servers`);
+      expect(api!.status()).toBe(401);
+      await other.close();
+
+      // A page of another local site (another port is the same site, so the cookie goes along) posts a change: the Origin check refuses it.
+      const before = fs.readFileSync(settingsFile, 'utf8');
+      const foreign = http.createServer((_req, res) => res.end('<!doctype html><title>elsewhere</title>'));
+      await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+      try {
+        await first.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
+        const answer = await first.evaluate(async (url) => {
+          try {
+            const r = await fetch(url, { method: 'POST', credentials: 'include', mode: 'no-cors', body: '{"enabled":false}' });
+            return r.type;
+          } catch (err) {
+            return String(err);
+          }
+        }, `${base}/v1/config/mcp-servers/everything/enabled`);
+        expect(answer).toBe('opaque');
+      } finally {
+        await new Promise((resolve) => foreign.close(resolve));
+      }
+      expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
+      const cookie = (await fresh.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
+      const forged = await fetch(`${base}/v1/config/mcp-servers/everything/enabled`, { method: 'POST', headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{"enabled":false}' });
+      expect(forged.status).toBe(403);
+      expect(((await forged.json()) as { reason: string }).reason).toBe('FOREIGN_ORIGIN');
+      const noCsrf = await fetch(`${base}/v1/config/mcp-servers/everything/enabled`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"enabled":false}' });
+      expect(((await noCsrf.json()) as { reason: string }).reason).toBe('BAD_CSRF_TOKEN');
+      expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('adds a stdio server through the form: written with the comments kept, the sandbox written only when off, and connected on the page', async () => {
+    await showList();
+    await page.getByRole('link', { name: 'Add server' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('added');
+    const envDump = fixtureCommand('env-dump');
+    await page.getByLabel('Command', { exact: true }).fill(envDump.command);
+    await page.getByLabel('Arguments, one a line').fill(envDump.args.join('\n'));
+    await page.getByLabel('Environment, NAME=value lines').fill('GREETING=hello');
+    expect(await page.getByLabel('Run it in the OS sandbox').isChecked()).toBe(true);
+    await page.getByLabel('Run it in the OS sandbox').uncheck();
+    await page.getByLabel('Timeout of one call, in seconds').fill('45');
+    await page.getByLabel('Run its tools without asking').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/#\/server\/added$/);
+    const text = fs.readFileSync(settingsFile, 'utf8');
+    expect(text).toContain('# My Blitz settings: this comment must survive every edit from the page.');
+    expect(text).toContain('# The reference server.');
+    expect(text).toMatch(/name = "added"[\s\S]*sandbox = false/);
+    expect(text).toMatch(/name = "added"[\s\S]*timeout_seconds = 45/);
+    expect(text).toMatch(/name = "added"[\s\S]*auto_approve = true/);
+    // A client lists its tools, which starts it; the page follows without a reload.
+    await expect.poll(toolNames, SLOW).toContain('env');
+    expect(textOf(await hub.callTool({ name: 'env', arguments: {} }))).toContain('"GREETING":"hello"');
+    await expect.poll(() => page.getByTestId('detail-state').textContent(), SLOW).toBe('connected');
+    await page.getByRole('link', { name: '← All servers' }).click();
+    await expect.poll(() => row(page, 'added').locator('.state').textContent(), SLOW).toBe('connected');
+  });
+
+  it('lists every problem of a form with a command and a URL, a taken name and a bad timeout, and writes nothing', async () => {
+    await showList();
+    const before = fs.readFileSync(settingsFile, 'utf8');
+    await page.getByRole('link', { name: 'Add server' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('everything');
+    await page.getByLabel('Command', { exact: true }).fill('node');
+    await page.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/mcp');
+    await page.getByLabel('Timeout of one call, in seconds').fill('soon');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const problems = page.locator('#form-problems li');
+    await expect.poll(() => problems.count(), SLOW).toBe(3);
+    const texts = await problems.allTextContents();
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'has both command and url; a server is either a command (stdio) or a url (streamable HTTP)',
+        `name: an MCP server named "everything" already exists in ${settingsFile}`,
+        expect.stringMatching(/^timeout_seconds: /),
+      ]),
+    );
+    // The same words as the CLI, which validates with the same code.
+    const cli = await runBlitz(['mcp', 'add', 'everything', 'node'], { home });
+    expect(cli.stderr).toContain(texts.find((t) => t.startsWith('name: '))!.slice('name: '.length));
+    expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Timeout of one call, in seconds').getAttribute('aria-invalid')).toBe('true');
+    expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, 'form');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+  });
+
+  it('switched off by keyboard: the page, the status API and a connected MCP client agree', async () => {
+    await showList();
+    const toggle = row(page, 'everything').getByRole('switch');
+    await toggle.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => row(page, 'everything').locator('.state').textContent(), SLOW).toBe('off');
+    expect(await toggle.isChecked()).toBe(false);
+    expect((await daemon.client.status()).servers.find((s) => s.name === 'everything')?.state).toBe('disabled');
+    await expect.poll(toolNames, SLOW).not.toContain('ev__echo');
+    expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(/name = "everything"[\s\S]*disabled = true[\s\S]*name = "broken"/);
+    await toggle.check();
+    await expect.poll(toolNames, SLOW).toContain('ev__echo');
+    await expect.poll(() => row(page, 'everything').locator('.state').textContent(), SLOW).toBe('connected');
+  });
+
+  it('edits a server whose header is masked: the stored value is kept, and never reaches the page', async () => {
+    await showList();
+    await row(page, 'remote').getByRole('link', { name: 'Edit remote' }).click();
+    const headers = page.getByLabel('Headers, "Name: value" lines');
+    await expect.poll(() => headers.inputValue(), SLOW).toBe('X-Key: ***');
+    await page.getByLabel('Timeout of one call, in seconds').fill('30');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/#\/server\/remote$/);
+    const text = fs.readFileSync(settingsFile, 'utf8');
+    expect(text).toContain(HEADER_SECRET);
+    expect(text).toMatch(/name = "remote"[\s\S]*timeout_seconds = 30/);
+    expect(text).toMatch(/name = "remote"[\s\S]*disabled = true/);
+    expect(await page.content()).not.toContain(HEADER_SECRET);
+  });
+
+  it('shows a server’s detail: its tools with their approval, Test with its result, and Restart per workspace', async () => {
+    await page.goto(`${base}/settings/#/server/everything`);
+    const tools = page.locator('table tbody tr');
+    await expect.poll(() => tools.count(), SLOW).toBeGreaterThan(3);
+    const echo = page.locator('tr', { has: page.locator('code:text-is("ev__echo")') });
+    expect(await echo.locator('td').allTextContents()).toEqual(['ev__echo', 'echo', expect.any(String), 'asks first']);
+    await page.getByRole('button', { name: 'Test everything' }).click();
+    await expect.poll(() => page.locator('.test-result').textContent(), { timeout: 30_000 }).toMatch(/^OK: \d+ tools in/);
+    expect(await axeViolations(page)).toEqual([]);
+    await shoot(page, 'detail');
+
+    const { id } = (await daemon.client.listWorkspaces()).find((w) => w.root === workspace)!;
+    const pidBefore = (await daemon.client.listWorkspaceServers(id)).find((s) => s.name === 'everything')!.pid;
+    await page.getByRole('button', { name: `Restart everything in ${workspace}` }).click();
+    await expect.poll(() => page.locator('.card p[aria-live]').textContent(), SLOW).toMatch(/^Restarted; now /);
+    await expect.poll(toolNames, SLOW).toContain('ev__echo');
+    const after = (await daemon.client.listWorkspaceServers(id)).find((s) => s.name === 'everything')!;
+    expect(after.state).toBe('connected');
+    expect(after.pid).not.toBe(pidBefore);
+  });
+
+  it('removes a server after asking; the comments stay', async () => {
+    await showList();
+    await row(page, 'added').getByRole('button', { name: 'Remove added' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('sign-in it has is kept');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(fs.readFileSync(settingsFile, 'utf8')).toContain('name = "added"');
+    await row(page, 'added').getByRole('button', { name: 'Remove added' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.locator('a.server-name').allTextContents(), SLOW).toEqual(['everything', 'broken', 'remote']);
+    const text = fs.readFileSync(settingsFile, 'utf8');
+    expect(text).not.toContain('name = "added"');
+    expect(text).toContain('# The reference server.');
+  });
+
+  it('with settings.toml in error shows its problems in a banner and offers nothing that writes; readable at 400 px', async () => {
+    await showList();
+    await page.setViewportSize({ width: 400, height: 800 });
+    // The test's own types have no DOM: the page's width is read by name.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    await shoot(page, 'narrow');
+    const good = fs.readFileSync(settingsFile, 'utf8');
+    fs.writeFileSync(settingsFile, `${good}\n[[mcp.servers]]\nname = "half"\n`);
+    try {
+      await expect.poll(() => page.locator('.banner[role=alert]').textContent(), SLOW).toContain('needs a command (stdio) or a url');
+      expect(await page.getByRole('link', { name: 'Add server' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+      expect(await row(page, 'everything').getByRole('switch').isDisabled()).toBe(true);
+    } finally {
+      fs.writeFileSync(settingsFile, good);
+    }
+    await expect.poll(() => page.getByRole('link', { name: 'Add server' }).count(), SLOW).toBe(1);
+    await page.setViewportSize({ width: 1000, height: 900 });
+  });
+
+  it('asked nothing of any host but the daemon', () => {
+    expect(requested.length).toBeGreaterThan(10);
+    const elsewhere = requested.filter((url) => !url.startsWith(`${base}/`) && !/^http:\/\/127\.0\.0\.1:\d+\/$/.test(url));
+    expect(elsewhere).toEqual([]);
+  });
+});
