@@ -1,5 +1,5 @@
-// Builds the settings page into dist/: one script bundle (Preact included), the stylesheet
-// and index.html. Nothing is fetched from elsewhere at run time; the daemon serves dist/.
+// Builds the settings page into dist-static/: one script bundle (Preact included), the stylesheet
+// and index.html. Nothing is fetched from elsewhere at run time; the daemon serves that folder.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.join(here, 'dist');
+// dist-static/, not dist/: scripts/pack.mjs copies a workspace's dist-static/ into the package as is.
+const dist = path.join(here, 'dist-static');
 /** The bar for the framework runtime; the whole page stays under it. */
 const MAX_GZIPPED_BYTES = 50 * 1024;
 

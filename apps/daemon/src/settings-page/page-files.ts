@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -11,11 +12,18 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Where `npm run build` put the settings page (apps/settings/dist), or undefined when it is not installed. */
+/** Set by scripts/pack.mjs in the bundled package: where its `static/` folder is, relative to the bundle. */
+declare const __BLITZ_STATIC_DIR__: string | undefined;
+
+/**
+ * Where the built settings page is: the package's `static/settings/` when bundled, otherwise
+ * `@blitz/settings`'s `dist-static/` (what `npm run build` made); undefined when neither is there.
+ */
 export function defaultPageDir(): string | undefined {
+  if (typeof __BLITZ_STATIC_DIR__ === 'string') return fileURLToPath(new URL(`${__BLITZ_STATIC_DIR__}settings/`, import.meta.url));
   try {
     const manifest = createRequire(import.meta.url).resolve('@blitz/settings/package.json');
-    return path.join(path.dirname(manifest), 'dist');
+    return path.join(path.dirname(manifest), 'dist-static');
   } catch {
     return undefined;
   }
