@@ -8,7 +8,7 @@ import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js'
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { nodeServer, startTray, stopLeftDaemon, type RunningTray } from './tray-process.js';
+import { fakeOpener, nodeServer, startTray, stopLeftDaemon, type RunningTray } from './tray-process.js';
 
 const SETTINGS = `# my servers, kept by every edit
 [daemon]
@@ -100,6 +100,28 @@ describe('blitz tray with a fake systray helper', () => {
     // Redraws sent only what changed: one whole menu, then single items.
     expect(helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0)).toHaveLength(1);
     expect(helper.sent().at(-1)).toEqual({ type: 'exit' });
+  });
+
+  it('Open settings opens the settings page in the browser by a one-time address (never the token); with no daemon, settings.toml', async () => {
+    const helper = new FakeHelper(home);
+    const binDir = path.join(cwd, 'bin');
+    const opened = fakeOpener(binDir, 'xdg-open');
+    daemon = await startDaemonProcess(home);
+    tray = startTray({ home, cwd, binDir });
+    helper.click(await waitFor(() => helper.idOf('Open settings'), 'the menu', 20_000, tray.output));
+    const [url] = await waitFor(() => opened()[0], 'xdg-open to be run', 15_000, tray.output);
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${daemon.state.port}/settings/\\?code=[\\w-]{43}$`));
+    expect(url).not.toContain(daemon.state.token);
+    const first = await fetch(url!, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('set-cookie')).toMatch(/^blitz_settings=[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect((await fetch(url!, { redirect: 'manual' })).status).toBe(403);
+
+    await daemon.stop();
+    daemon = undefined;
+    helper.click(await waitFor(() => helper.idOf('Start daemon') !== undefined && helper.idOf('Open settings'), 'the daemon-down menu', 15_000, tray.output));
+    await waitFor(() => opened()[1], 'xdg-open to be run again', 15_000, tray.output);
+    expect(opened()[1]).toEqual([path.join(home, 'settings.toml')]);
   });
 
   it('says when the daemon is down, recovers by itself when it is back, and starts it on request', async () => {

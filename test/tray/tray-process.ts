@@ -64,6 +64,24 @@ export function fakeNotifySend(binDir: string): { calls(): string[][] } {
   };
 }
 
+/** An opener (`xdg-open`) first on PATH that records the arguments of each run and succeeds. */
+export function fakeOpener(binDir: string, name: string): () => string[][] {
+  const log = path.join(binDir, `${name}.jsonl`);
+  fs.mkdirSync(binDir, { recursive: true });
+  fs.writeFileSync(path.join(binDir, name), `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`, { mode: 0o755 });
+  return () => {
+    try {
+      return fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as string[]);
+    } catch {
+      return [];
+    }
+  };
+}
+
 /** A `[[mcp.servers]]` entry running a Node script, outside the sandbox. */
 export function nodeServer(name: string, script: string, extra = ''): string {
   return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(script)}]\nsandbox = false\n${extra}`;

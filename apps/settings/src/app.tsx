@@ -14,8 +14,12 @@ export function App({ api }: { api: PageApi }) {
   // With settings.toml in error nothing that writes is offered: the file is fixed first.
   const readOnly = problems.length > 0 || snapshot.configError !== undefined;
   const heading = useRef<HTMLHeadingElement>(null);
-  // A new view moves the focus to its heading, so keyboard and screen-reader users follow.
-  useEffect(() => heading.current?.focus(), [route.view, route.view === 'list' || route.view === 'add' ? '' : route.name]);
+  // A new view moves the focus to its heading, so keyboard and screen-reader users follow —
+  // unless the focus is already on something of the new view (never taken away from the user).
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active === null || active === document.body) heading.current?.focus();
+  }, [route.view, route.view === 'list' || route.view === 'add' ? '' : route.name]);
 
   return (
     <>
