@@ -13,6 +13,11 @@ export interface CliContext {
   redactor?: OutputRedactor;
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Prints, unmasked, a credential that is the command's answer and no secret of the
+   * settings (`blitz settings`' one-time address, whose `?code=` the redactor would mask).
+   */
+  outCredential?(text: string): void;
 }
 
 export function processContext(): CliContext {
@@ -29,6 +34,7 @@ export function processContext(): CliContext {
     redactor,
     // The CLI's only way out for text (`blitz connect`'s protocol goes to stdout directly).
     out: (text) => process.stdout.write(line(text)),
+    outCredential: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => process.stderr.write(line(text)),
   };
 }
