@@ -12,32 +12,16 @@
 // request and Node warns about it; that is the client's, not the hub's.)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readDaemonState } from '../packages/client/dist/index.js';
+import { BLITZ as blitz, EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report } from './stats.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const require = createRequire(path.join(root, 'packages', 'core', 'package.json'));
-const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const blitz = path.join(root, 'apps', 'cli', 'bin', 'blitz.js');
 const TOTAL = Number(process.env.BENCH_CALLS ?? 1000);
 
-const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-'));
-const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-ws-'));
-fs.writeFileSync(
-  path.join(home, 'settings.toml'),
-  `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\nsandbox = false\nauto_approve = true\n`,
-);
-const env = { ...process.env, BLITZ_HOME: home };
-const daemon = spawn(process.execPath, [blitz, 'daemon'], { env, stdio: 'ignore' });
-let state;
-while (!(state = readDaemonState(home))) await new Promise((r) => setTimeout(r, 50));
+const { workspace, env, state, stop } = await startEverythingDaemon();
 
 const stdioClient = async (args, extra = {}) => {
   const client = new Client({ name: 'bench', version: '0' });
@@ -77,10 +61,7 @@ for (const concurrency of [1, 16]) {
 
 await Promise.all([direct.close(), overHttp.close(), bridged.close(), relayed.close(), cannedClient.close()]);
 canned.close();
-daemon.kill('SIGTERM');
-await new Promise((r) => daemon.once('exit', r));
-fs.rmSync(home, { recursive: true, force: true });
-fs.rmSync(workspace, { recursive: true, force: true });
+await stop();
 
 /** bench/canned-http.mjs in a process of its own; ends when our stdin to it closes. */
 async function cannedHttpServer() {

@@ -5,15 +5,11 @@
 // by the duration, every call by a timeout.
 //
 //   node bench/soak.mjs [SECONDS=60] [--rate CALLS_PER_SECOND_PER_CLIENT=20]
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readDaemonState } from '../packages/client/dist/index.js';
+import { BLITZ as blitz, startEverythingDaemon } from './everything-daemon.mjs';
 import { percentile } from './stats.mjs';
 
 const args = process.argv.slice(2);
@@ -24,24 +20,7 @@ if (!(seconds > 0) || !(rate > 0)) throw new Error('usage: node bench/soak.mjs [
 const CLIENTS_PER_TRANSPORT = 5;
 const CALL_TIMEOUT_MS = 30_000;
 
-const root = path.resolve(import.meta.dirname, '..');
-const require = createRequire(path.join(root, 'packages', 'core', 'package.json'));
-const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const blitz = path.join(root, 'apps', 'cli', 'bin', 'blitz.js');
-
-const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-soak-'));
-const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-soak-ws-'));
-fs.writeFileSync(
-  path.join(home, 'settings.toml'),
-  `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(everything)}, "stdio"]\nsandbox = false\nauto_approve = true\n`,
-);
-const env = { ...process.env, BLITZ_HOME: home };
-const daemon = spawn(process.execPath, [blitz, 'daemon'], { env, stdio: 'ignore' });
-let state;
-for (const deadline = Date.now() + 20_000; !(state = readDaemonState(home)); ) {
-  if (Date.now() > deadline || daemon.exitCode !== null) throw new Error('the daemon did not start');
-  await new Promise((r) => setTimeout(r, 50));
-}
+const { workspace, env, state, stop } = await startEverythingDaemon();
 
 /** The daemon's resident memory and open file descriptors, from /proc (Linux). */
 function usage() {
@@ -121,7 +100,4 @@ console.log(`  daemon RSS every ${(seconds / 6).toFixed(0)} s: ${samples.join(',
 console.log(`  daemon fds: ${atStart.fds} at start, ${atEnd.fds} at end, ${afterLeaving.fds} after the clients left`);
 for (const e of firstErrors) console.log(`  error: ${e}`);
 
-daemon.kill('SIGTERM');
-await new Promise((r) => (daemon.exitCode !== null ? r() : daemon.once('exit', r)));
-fs.rmSync(home, { recursive: true, force: true });
-fs.rmSync(workspace, { recursive: true, force: true });
+await stop();
