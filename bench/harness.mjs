@@ -1,0 +1,161 @@
+// What the hub benchmarks share: where the real servers and `blitz` are, a daemon started in
+// a temporary home with the given settings, SDK clients over stdio and over HTTP, and the
+// processes a benchmark started with their memory, read from /proc (Linux).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readDaemonState } from '../packages/client/dist/index.js';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const blitz = path.join(root, 'apps', 'cli', 'bin', 'blitz.js');
+const require = createRequire(path.join(root, 'package.json'));
+
+/** The entry script of an installed MCP server package, e.g. `server-everything`. */
+export function serverScript(name) {
+  return path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
+}
+export const everything = serverScript('server-everything');
+
+export function tempDir(prefix) {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/** A TOML string or array literal. */
+export const toml = (value) => (Array.isArray(value) ? `[${value.map(toml).join(', ')}]` : JSON.stringify(value));
+
+/** A `[[mcp.servers]]` entry running `node script args…`, approved and unsandboxed. */
+export function serverEntry(name, script, args = [], extra = '') {
+  return `[[mcp.servers]]\nname = ${toml(name)}\ncommand = ${toml(process.execPath)}\nargs = ${toml([script, ...args])}\nsandbox = false\nauto_approve = true\n${extra}`;
+}
+
+async function until(what, test, { timeoutMs = 30_000, everyMs = 20 } = {}) {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const value = test();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Waits (bounded) for the daemon of `home` to write its state file: { port, token, pid }. */
+export const daemonState = (home, timeoutMs) => until('the daemon did not start', () => readDaemonState(home), { timeoutMs });
+
+/** `blitz daemon` in the foreground, our child, in `home` with `settings` as settings.toml. */
+export async function startDaemon(home, settings) {
+  fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n${settings}`);
+  const env = { ...process.env, BLITZ_HOME: home };
+  const child = spawn(process.execPath, [blitz, 'daemon'], { env, stdio: 'ignore' });
+  const state = await daemonState(home);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+  };
+  return { child, state, env, stop };
+}
+
+/** An SDK client of `command args` over stdio (the transport spawns and ends the child). */
+export async function stdioClient(command, args, extra = {}) {
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore', ...extra }));
+  return client;
+}
+
+/** An SDK client of a streamable HTTP endpoint, with a bearer token if given. */
+export async function httpClient(url, token) {
+  const client = new Client({ name: 'bench', version: '0' });
+  const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+  return client;
+}
+
+/** `blitz connect` for `workspace`, through the daemon of `env.BLITZ_HOME`. */
+export const connectClient = (workspace, env) => stdioClient(process.execPath, [blitz, 'connect', '--workspace', workspace], { env });
+
+/** The daemon's `/mcp` for `workspace`. */
+export const mcpClient = (state, workspace) => httpClient(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, state.token);
+
+function readProc(pid, file) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/** Every live descendant of `pid` (not `pid` itself), found by parent pid in /proc. */
+export function descendants(pid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readProc(entry, 'stat');
+    if (!stat) continue;
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(entry));
+  }
+  const found = [];
+  for (let queue = [...(children.get(pid) ?? [])]; queue.length; ) {
+    const next = queue.shift();
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+/**
+ * Processes and memory of `pids`: their count, the sum of their RSS (shared pages counted in
+ * each process, as `ps` adds them up) and of their PSS (shared pages divided among their
+ * users), in MB.
+ */
+export function usage(pids) {
+  let rss = 0;
+  let pss = 0;
+  let count = 0;
+  for (const pid of pids) {
+    const rollup = readProc(pid, 'smaps_rollup');
+    if (!rollup) continue;
+    count++;
+    rss += Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
+    pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
+  }
+  return { processes: count, rssMb: rss, pssMb: pss };
+}
+
+/** CPU time (user + system) of `pid` so far, in seconds. */
+export function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / Number(process.env.CLK_TCK ?? 100);
+}
+
+/** Ends whatever this process started that is still running (after a benchmark's teardown). */
+export function endLeftovers() {
+  const left = descendants(process.pid);
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return left.length;
+}
+
+/** `promise`, or an error naming `what` after `ms`. */
+export function within(ms, what, promise) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export const loadNote = () => `${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`;
