@@ -4,7 +4,8 @@ import { startOAuthServer, type OAuthFixture } from '../../../../test/fixtures/o
 import { FakeClock } from '../clock/fake-clock.js';
 import type { CredentialStore } from './credential-store.js';
 import { SIGN_IN_TIMEOUT_MS } from './sign-in.js';
-import { fileStore, httpServer, startSignIn } from '../testing/oauth-sign-in.js';
+import type { ServerConfig } from '../config/server-config.js';
+import { fileStore, httpServer, playBrowser, startSignIn } from '../testing/oauth-sign-in.js';
 
 let fixture: OAuthFixture;
 let store: CredentialStore;
@@ -66,5 +67,48 @@ describe('signIn', () => {
     const config = httpServer(fixture.url, { authorizationServer: 'http://auth.example.com' });
     await expect(start(new FakeClock(), config).done).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'INSECURE_OAUTH_ENDPOINT' });
     expect(fixture.log()).toEqual([]);
+  });
+});
+
+describe('signIn asks for the least it needs', () => {
+  let guarded: OAuthFixture;
+  afterEach(async () => {
+    await guarded?.close();
+  });
+
+  async function scopesAskedFor(config: ServerConfig): Promise<{ asked: string | null; authorized: string[] }> {
+    const { done, authorizationUrl } = startSignIn(store, new FakeClock(), config);
+    const url = new URL(await authorizationUrl);
+    await playBrowser(url.href);
+    await done;
+    const authorize = guarded.log().find((e) => e.kind === 'authorize');
+    return { asked: url.searchParams.get('scope'), authorized: authorize && 'scopes' in authorize ? authorize.scopes : [] };
+  }
+
+  it('a server that lets initialize through and challenges tools/list: asks for the scope that challenge names', async () => {
+    guarded = await startOAuthServer({ openInitialize: true, requiredScopes: ['mcp:basic'], scopesSupported: ['mcp:basic', 'mcp:admin', 'files:write'] });
+    expect(await scopesAskedFor(httpServer(guarded.url))).toEqual({ asked: 'mcp:basic', authorized: ['mcp:basic'] });
+    // Probed as a client starts: initialize answered, tools/list challenged, both without a token.
+    expect(guarded.log().filter((e) => e.kind === 'mcp').slice(0, 3)).toEqual([
+      { kind: 'mcp', method: 'initialize', status: 200, authorization: 'none' },
+      { kind: 'mcp', method: 'notifications/initialized', status: 202, authorization: 'none' },
+      { kind: 'mcp', method: 'tools/list', status: 401, authorization: 'none' },
+    ]);
+  });
+
+  it('a challenge to initialize itself is the one used, and nothing more is probed', async () => {
+    guarded = await startOAuthServer({ requiredScopes: ['mcp:basic'], scopesSupported: ['mcp:basic', 'mcp:admin'] });
+    expect((await scopesAskedFor(httpServer(guarded.url))).asked).toBe('mcp:basic');
+    expect(guarded.log().filter((e) => e.kind === 'mcp').map((e) => e.kind === 'mcp' && e.method)).toEqual(['initialize']);
+  });
+
+  it('with no scope in any challenge, falls back to the resource metadata scopes_supported', async () => {
+    guarded = await startOAuthServer({ openInitialize: true, scopesSupported: ['mcp:basic', 'mcp:admin'] });
+    expect((await scopesAskedFor(httpServer(guarded.url))).asked).toBe('mcp:basic mcp:admin');
+  });
+
+  it('scopes configured in the oauth table win over the challenge', async () => {
+    guarded = await startOAuthServer({ openInitialize: true, requiredScopes: ['mcp:basic'], scopesSupported: ['mcp:basic', 'mcp:admin'] });
+    expect((await scopesAskedFor(httpServer(guarded.url, { scopes: ['mcp:admin'] }))).asked).toBe('mcp:admin');
   });
 });

@@ -1,7 +1,6 @@
 import readline from 'node:readline';
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { formatDelay } from '@blitz/client';
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -12,6 +11,7 @@ import { startCallbackListener } from './callback-listener.js';
 import type { CredentialStore } from './credential-store.js';
 import { describeOAuthError } from './describe-oauth-error.js';
 import { LoginProvider } from './login-provider.js';
+import { probeChallenge } from './probe-challenge.js';
 import { remoteSession, systemBrowserOpener, type BrowserOpener } from './open-browser.js';
 import { judgeRedirect, parsePastedRedirect, type RedirectParams } from './redirect-params.js';
 import { noRedirectFetch } from './secure-endpoints.js';
@@ -77,8 +77,9 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
       ...(oauth?.clientId ? { preRegistered: { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) } } : {}),
       ...(oauth?.authorizationServer ? { authorizationServer: oauth.authorizationServer } : {}),
     });
-    const challenge = await askServer(name, serverUrl, config.transport.headers, fetchFn);
-    // Scopes the user configured win over what the server's 401 suggests.
+    const challenge = await probeChallenge(name, serverUrl, config.transport.headers, fetchFn);
+    // Scopes the user configured win over what the server's challenge names; with neither,
+    // the SDK asks for the protected resource's scopes_supported.
     const scope = oauth?.scopes?.length ? oauth.scopes.join(' ') : challenge.scope;
     const authOptions = {
       serverUrl,
@@ -153,36 +154,6 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
     await listener.close();
     await proxy?.close();
   }
-}
-
-/**
- * An unauthenticated initialize, to read the server's `WWW-Authenticate` challenge: it may
- * name the resource metadata and the scopes. A server that does not answer 401 is signed in
- * to all the same, through discovery.
- */
-async function askServer(name: string, url: string, headers: Record<string, string>, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
-  let response: Response;
-  try {
-    response = await fetchFn(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'blitz-login', version: '0' } },
-      }),
-    });
-  } catch (err) {
-    // A server URL that redirects is no challenge: sign in through discovery, like any non-401.
-    if (isBlitzError(err) && err.reason === 'OAUTH_REDIRECT_REFUSED') return {};
-    if (isBlitzError(err)) throw err;
-    throw new BlitzError('SERVER_UNAVAILABLE', `cannot reach MCP server ${name}: ${describeOAuthError(err)}`, { cause: err });
-  }
-  await response.body?.cancel().catch(() => {});
-  if (response.status !== 401) return {};
-  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
 }
 
 async function runAuth(name: string, step: () => Promise<unknown>): Promise<void> {
