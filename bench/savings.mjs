@@ -8,7 +8,8 @@
 // For each side: the processes this benchmark started (the servers, or the daemon, its
 // servers and the five `blitz connect`) and the sum of their RSS and PSS from /proc, taken when
 // all five clients have listed their tools; and the time from the clients' start until all
-// five have listed them (the daemon is already running: its own start is printed apart, and
+// five have listed them (each server has its name as its tools' prefix, as copies of one
+// package offer the same tool names; the daemon is already running: its own start is printed apart, and
 // bench/cold-start.mjs measures a start with none). Both sides and the ratio are printed.
 //
 //   node bench/savings.mjs     (BENCH_SIZES=5,20 changes the sizes)
@@ -57,7 +58,8 @@ async function direct(servers) {
           servers.map(async (s) => {
             const client = await stdioClient(process.execPath, [s.script, ...s.args], { cwd, env: { ...process.env, ...s.env } });
             clients.push(client);
-            count += (await client.listTools()).tools.length;
+            const { tools: listed } = await client.listTools();
+            count += listed.length;
           }),
         );
         if (c === 0) tools = count;
@@ -74,7 +76,7 @@ async function throughBlitz(servers) {
   const home = path.join(tmp, `home-${servers.length}`);
   fs.mkdirSync(home);
   const settings = servers
-    .map((s) => serverEntry(s.name, s.script, s.args, `share = true\nstartup_timeout_seconds = 120\n${Object.keys(s.env).length ? `env = { ${Object.entries(s.env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : ''}`))
+    .map((s) => serverEntry(s.name, s.script, s.args, `share = true\nprefix = ${toml(s.name)}\nstartup_timeout_seconds = 120\n${Object.keys(s.env).length ? `env = { ${Object.entries(s.env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : ''}`))
     .join('\n');
   const t = performance.now();
   const daemon = await startDaemon(home, settings);
