@@ -1,0 +1,117 @@
+// Issue 18, cold start: from spawning `blitz connect` with no daemon running (it starts one)
+// to the client's first `tools/list` answer, with 10 real stdio servers from npm configured —
+// against the slowest of those servers' own start (spawn, initialize and tools/list over a
+// direct SDK stdio connection, each server alone), measured in the same run. Each of the 5
+// runs measures every server alone, then the cold start; the daemon is stopped after each.
+// Target: the median cold start at most the median slowest server + 300 ms. Shown for
+// information too: all 10 started at once directly (what starting them together costs this
+// machine before any hub is involved).
+//
+//   node bench/cold-start.mjs     (BENCH_ROUNDS=5 changes the number of runs)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { readDaemonState, isProcessAlive } from '../packages/client/dist/index.js';
+import { blitz, connectClient, endLeftovers, loadNote, median, serverEntry, serverScript, stdioClient, tempDir, toml, within } from './harness.mjs';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SERVERS = 10;
+const MARGIN_MS = 300;
+const RUN_TIMEOUT_MS = 120_000;
+
+const tmp = tempDir('blitz-bench-cold-');
+const home = path.join(tmp, 'home');
+const workspace = path.join(tmp, 'project');
+const files = path.join(tmp, 'files');
+for (const dir of [home, workspace, files]) fs.mkdirSync(dir);
+const memoryFile = path.join(tmp, 'memory.jsonl');
+const KINDS = [
+  (i) => ({ name: `everything-${i}`, script: serverScript('server-everything'), args: ['stdio'], env: {} }),
+  (i) => ({ name: `filesystem-${i}`, script: serverScript('server-filesystem'), args: [files], env: {} }),
+  (i) => ({ name: `memory-${i}`, script: serverScript('server-memory'), args: [], env: { MEMORY_FILE_PATH: memoryFile } }),
+  (i) => ({ name: `thinking-${i}`, script: serverScript('server-sequential-thinking'), args: [], env: {} }),
+];
+const servers = Array.from({ length: SERVERS }, (_, i) => KINDS[i % KINDS.length](i));
+const envLine = (env) => (Object.keys(env).length ? `env = { ${Object.entries(env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : '');
+fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n${servers.map((s) => serverEntry(s.name, s.script, s.args, `prefix = ${toml(s.name)}\n${envLine(s.env)}`)).join('\n')}`);
+const env = { ...process.env, BLITZ_HOME: home };
+
+/** One server alone, directly: ms from spawn to its tools/list answer. */
+async function alone(s) {
+  const t0 = performance.now();
+  const client = await stdioClient(process.execPath, [s.script, ...s.args], { cwd: workspace, env: { ...process.env, ...s.env } });
+  try {
+    await client.listTools();
+    return performance.now() - t0;
+  } finally {
+    await client.close();
+  }
+}
+
+/** All servers at once, directly: ms from the first spawn to the last tools/list answer. */
+async function allAtOnce() {
+  const t0 = performance.now();
+  await Promise.all(servers.map((s) => alone(s)));
+  return performance.now() - t0;
+}
+
+/** `blitz connect` with no daemon: ms from spawn to the first tools/list answer, and its tool count. */
+async function coldStart() {
+  if (readDaemonState(home)) throw new Error('a daemon is still running in the benchmark home');
+  const t0 = performance.now();
+  const client = await connectClient(workspace, env);
+  try {
+    const { tools } = await client.listTools();
+    return { ms: performance.now() - t0, tools: tools.length };
+  } finally {
+    await client.close();
+    await stopDaemon();
+  }
+}
+
+async function stopDaemon() {
+  const state = readDaemonState(home);
+  execFileSync(process.execPath, [blitz, 'daemon', 'stop'], { env, stdio: 'ignore', timeout: 30_000 });
+  for (const deadline = Date.now() + 15_000; state && isProcessAlive(state.pid); ) {
+    if (Date.now() > deadline) throw new Error(`the daemon (pid ${state.pid}) did not stop`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const slowest = [];
+const slowestName = [];
+const colds = [];
+const together = [];
+let tools = 0;
+try {
+  for (let r = 0; r < ROUNDS; r++) {
+    let worst = 0;
+    let worstName = '';
+    for (const s of servers) {
+      const ms = await within(RUN_TIMEOUT_MS, `${s.name} alone`, alone(s));
+      if (ms > worst) [worst, worstName] = [ms, s.name];
+    }
+    slowest.push(worst);
+    slowestName.push(worstName);
+    together.push(await within(RUN_TIMEOUT_MS, 'all servers at once', allAtOnce()));
+    const cold = await within(RUN_TIMEOUT_MS, 'blitz connect from cold', coldStart());
+    colds.push(cold.ms);
+    tools = cold.tools;
+  }
+} finally {
+  if (readDaemonState(home)) await stopDaemon().catch(() => undefined);
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+const leftovers = endLeftovers();
+
+const slow = median(slowest);
+const cold = median(colds);
+const ok = cold <= slow + MARGIN_MS;
+console.log(`\ncold start with ${SERVERS} stdio servers from npm, median of ${ROUNDS} runs (${loadNote()})`);
+console.log(`  slowest server alone (spawn → tools/list, direct SDK stdio): ${slow.toFixed(0)} ms  (each run: ${slowest.map((ms, i) => `${ms.toFixed(0)} ${slowestName[i]}`).join(', ')})`);
+console.log(`  all ${SERVERS} at once, direct (information): ${median(together).toFixed(0)} ms  (each run: ${together.map((ms) => ms.toFixed(0)).join(', ')})`);
+console.log(`  blitz connect, no daemon running → first tools/list (${tools} tools): ${cold.toFixed(0)} ms  (each run: ${colds.map((ms) => ms.toFixed(0)).join(', ')})`);
+console.log(`  cold start − slowest server: ${(cold - slow).toFixed(0)} ms; ratio ${(cold / slow).toFixed(2)}×`);
+console.log(`  verdict (≤ slowest + ${MARGIN_MS} ms): ${ok ? 'ok' : 'OVER'}`);
+if (leftovers) console.log(`  ${leftovers} process(es) were still running after the teardown and were ended`);
+if (!ok || leftovers) process.exitCode = 1;
