@@ -27,11 +27,11 @@ export function globalConnections(workspaces: readonly Workspace[]): GlobalConne
 
 /**
  * The copies of a server that run now: a connection with a live process, or connected or
- * connecting. An idle or failed connection runs nothing and is no copy.
+ * connecting, or live but short of a scope. An idle or failed connection runs nothing and is no copy.
  */
 export function serverCopies(connections: readonly GlobalConnection[]): ServerCopy[] {
   return connections
-    .filter((c) => c.connection.pid !== undefined || c.status.state === 'connected' || c.status.state === 'starting')
+    .filter((c) => c.connection.pid !== undefined || c.status.state === 'connected' || c.status.state === 'needsMoreAccess' || c.status.state === 'starting')
     .map((c) => ({
       workspaces: [...c.workspaces],
       shared: c.shared,

@@ -2,7 +2,7 @@ import type { ServerConfig, ServerStatus } from '@blitz/core';
 import type { GlobalServerStatus, ServerState } from '@blitz/client';
 
 /** When workspaces disagree, the state the user most needs to hear wins. */
-const PRECEDENCE: ServerState[] = ['paused', 'failed', 'needsSignIn', 'connected', 'starting', 'idle', 'disabled'];
+const PRECEDENCE: ServerState[] = ['paused', 'failed', 'needsSignIn', 'needsMoreAccess', 'connected', 'starting', 'idle', 'disabled'];
 
 /**
  * A global server's state for the tray: disabled when switched off, otherwise the most
@@ -18,5 +18,6 @@ export function globalServerStatus(config: ServerConfig, running: readonly Serve
     state: worst.state,
     ...(worst.error === undefined ? {} : { error: worst.error }),
     ...(worst.retryAt === undefined ? {} : { retryAt: new Date(worst.retryAt).toISOString() }),
+    ...(worst.scope === undefined ? {} : { scope: worst.scope }),
   };
 }

@@ -17,6 +17,8 @@ export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'r
       return 'failed';
     case 'needsSignIn':
       return `needs sign-in: blitz mcp login ${server.name}`;
+    case 'needsMoreAccess':
+      return `needs more access: blitz mcp login ${server.name}`;
     case 'paused':
       return server.retryAt === undefined ? 'paused' : `paused, retrying in ${formatDelay(Date.parse(server.retryAt) - now)}`;
     default: {

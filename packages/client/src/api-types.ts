@@ -3,7 +3,7 @@
  * them and the CLI and tray that read them. Plain data only: no MCP SDK, no core.
  */
 
-export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'paused';
+export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'needsMoreAccess' | 'paused';
 
 export type NoticeKind = 'failed' | 'paused' | 'recovered';
 
@@ -26,6 +26,8 @@ export interface GlobalServerStatus {
   error?: string;
   /** While paused: when the next trial may run (ISO 8601). */
   retryAt?: string;
+  /** While needsMoreAccess: the scope the server asked for, which `blitz mcp login` will ask for. */
+  scope?: string;
   /** The copies of it running now (set by every daemon since `share`): one per workspace, or one shared by all. */
   copies?: ServerCopy[];
 }

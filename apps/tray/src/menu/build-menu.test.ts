@@ -120,6 +120,7 @@ describe('the tray menu as a pure function of the status', () => {
     ['connected and idle', [server('fs', 'connected'), server('git', 'idle')], 'Blitz — 1 connected, 1 idle'],
     ['trouble first', [server('fs', 'connected'), server('git', 'failed'), server('gh', 'failed')], 'Blitz — 2 failed, 1 connected'],
     ['all need sign-in', [server('a', 'needsSignIn'), server('b', 'needsSignIn')], 'Blitz — 2 servers need sign-in'],
+    ['one needs more access', [server('a', 'needsMoreAccess'), server('b', 'connected')], 'Blitz — 1 needs more access, 1 connected'],
   ])('the header by state: %s', (_name, servers, header) => {
     const model = buildMenu(up(status(servers)), NOW);
     expect([model.items[0], model.tooltip]).toEqual([{ kind: 'note', key: 'header', text: header }, header]);

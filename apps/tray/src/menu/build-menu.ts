@@ -13,7 +13,7 @@ export const DAEMON_DOWN_TEXT = 'Blitz daemon not running';
 
 /** A menu item wider than this is cut by some panels: a settings problem is wrapped at it instead. */
 const LINE_CHARS = 64;
-const ATTENTION_STATES = new Set<GlobalServerStatus['state']>(['failed', 'paused', 'needsSignIn']);
+const ATTENTION_STATES = new Set<GlobalServerStatus['state']>(['failed', 'paused', 'needsSignIn', 'needsMoreAccess']);
 
 /** The menu as a pure function of the view and the time (for "retrying in 30s"). */
 export function buildMenu(view: TrayView, now: number): MenuModel {
@@ -69,6 +69,7 @@ const SUMMARY: readonly { state: GlobalServerStatus['state']; one: string; many:
   { state: 'failed', one: 'failed', many: 'failed' },
   { state: 'paused', one: 'paused', many: 'paused' },
   { state: 'needsSignIn', one: 'needs sign-in', many: 'need sign-in' },
+  { state: 'needsMoreAccess', one: 'needs more access', many: 'need more access' },
   { state: 'starting', one: 'starting', many: 'starting' },
   { state: 'connected', one: 'connected', many: 'connected' },
   { state: 'idle', one: 'idle', many: 'idle' },

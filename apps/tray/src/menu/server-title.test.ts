@@ -10,6 +10,7 @@ describe('server titles', () => {
     expect(serverTitle({ ...base, state: 'paused' }, now)).toBe('github — paused, retrying now');
     expect(serverTitle({ ...base, state: 'failed' }, now)).toBe('github — failed');
     expect(serverTitle({ ...base, state: 'needsSignIn' }, now)).toBe('github — needs sign-in');
+    expect(serverTitle({ ...base, state: 'needsMoreAccess', scope: 'repo admin:org' }, now)).toBe('github — needs more access (repo admin:org)');
   });
 
   it('keeps an error to its first non-empty line, squeezed and cut', () => {

@@ -20,6 +20,8 @@ export function serverTitle(server: GlobalServerStatus, now: number): string {
       return server.error ? `${name} — failed: ${shortError(server.error, ERROR_CHARS, name)}` : `${name} — failed`;
     case 'needsSignIn':
       return `${name} — needs sign-in`;
+    case 'needsMoreAccess':
+      return server.scope ? `${name} — needs more access (${truncate(server.scope, ERROR_CHARS)})` : `${name} — needs more access`;
     case 'paused':
       return `${name} — paused, ${retryText(server.retryAt, now)}`;
     default: {

@@ -1,4 +1,6 @@
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { NeedsMoreAccess } from '../connection/http/http-failure.js';
 import type { ServerSignIn } from './server-sign-in.js';
 
 /**
@@ -7,12 +9,22 @@ import type { ServerSignIn } from './server-sign-in.js';
  * refresh. Doing this under the SDK transport, rather than through its auth provider, is what
  * lets concurrent requests share one refresh: the SDK runs a refresh per failed request, and
  * with rotating refresh tokens all but the first would be refused and sign the user out.
- * A 401 that no token cures goes up unchanged and becomes "needs sign-in".
+ * A 401 that no token cures goes up unchanged and becomes "needs sign-in"; a 403
+ * insufficient_scope is thrown as `NeedsMoreAccess`, its scope kept for the next login.
  */
 export function authorizedFetch(signIn: ServerSignIn, base: FetchLike): FetchLike {
   return async (url, init) => {
     const sent = await signIn.authorization();
     const first = await base(url, withAuthorization(init, sent));
+    if (first.status === 403 && sent !== undefined) {
+      const { error, scope } = extractWWWAuthenticateParams(first);
+      if (error === 'insufficient_scope') {
+        await first.body?.cancel().catch(() => {});
+        // Step-up: remembered for the next login, and never retried here (only the user can grant it).
+        await signIn.insufficientScope(scope ?? '');
+        throw new NeedsMoreAccess(signIn.name, scope ?? '');
+      }
+    }
     if (first.status !== 401 || !replayable(init)) return first;
     const next = await signIn.rejected(sent);
     if (next === undefined || next === sent) return first;

@@ -6,7 +6,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CredentialStore } from './credential-store.js';
 import { describeOAuthError, isRejectedGrant } from './describe-oauth-error.js';
-import { isExpired, matchesServerUrl, needsRefresh, secretsOf, withNewTokens, type StoredCredentials } from './stored-credentials.js';
+import { isExpired, matchesServerUrl, needsRefresh, scopeUnion, secretsOf, withNewTokens, type StoredCredentials } from './stored-credentials.js';
 
 export interface ServerSignInDeps {
   /** The store, opened (keychain probed) once and shared. */
@@ -92,6 +92,25 @@ export class ServerSignIn {
     }
     const refreshed = await this.#refresh(creds.tokens.access_token);
     return refreshed ? header(refreshed) : undefined;
+  }
+
+  /**
+   * The server refused the token for want of `scope`: kept with the sign-in (the store is
+   * shared with the CLI) so `blitz mcp login` asks for it together with what is held.
+   */
+  async insufficientScope(scope: string): Promise<void> {
+    try {
+      const store = await this.#deps.store();
+      const creds = await store.read(this.name);
+      if (!creds) return;
+      const challengedScope = scopeUnion(creds.challengedScope, scope);
+      if (challengedScope === creds.challengedScope) return;
+      const next = { ...creds, challengedScope };
+      await store.write(next);
+      if (this.#cached.kind === 'some') this.#cached = { kind: 'some', creds: { ...this.#cached.creds, challengedScope } };
+    } catch (err) {
+      this.#deps.warn(`could not keep the scope MCP server ${this.name} asked for: ${(err as Error).message}`);
+    }
   }
 
   async #current(): Promise<StoredCredentials | undefined> {

@@ -15,7 +15,7 @@ import { probeChallenge } from './probe-challenge.js';
 import { remoteSession, systemBrowserOpener, type BrowserOpener } from './open-browser.js';
 import { judgeRedirect, parsePastedRedirect, type RedirectParams } from './redirect-params.js';
 import { noRedirectFetch } from './secure-endpoints.js';
-import type { StoredCredentials } from './stored-credentials.js';
+import { matchesServerUrl, scopeUnion, type StoredCredentials } from './stored-credentials.js';
 
 /** How long a sign-in waits for the browser (or a pasted address) before giving up. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -80,7 +80,11 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
     const challenge = await probeChallenge(name, serverUrl, config.transport.headers, fetchFn);
     // Scopes the user configured win over what the server's challenge names; with neither,
     // the SDK asks for the protected resource's scopes_supported.
-    const scope = oauth?.scopes?.length ? oauth.scopes.join(' ') : challenge.scope;
+    const leastScope = oauth?.scopes?.length ? oauth.scopes.join(' ') : challenge.scope;
+    // Step-up: a tool call was refused for want of a scope; ask for it and keep what is held.
+    const held = await heldSignIn(opts.store, name, serverUrl);
+    const scope = held?.challengedScope ? scopeUnion(held.tokens.scope ?? leastScope, held.challengedScope) : leastScope;
+    if (held?.challengedScope) opts.print(`MCP server ${name} asked for more access; asking for scope "${scope}".`);
     const authOptions = {
       serverUrl,
       fetchFn,
@@ -154,6 +158,12 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
     await listener.close();
     await proxy?.close();
   }
+}
+
+/** The sign-in kept for this server's URL, if any; unreadable counts as none (the login replaces it). */
+async function heldSignIn(store: CredentialStore, name: string, url: string): Promise<StoredCredentials | undefined> {
+  const creds = await store.read(name).catch(() => undefined);
+  return creds && matchesServerUrl(creds, url) ? creds : undefined;
 }
 
 async function runAuth(name: string, step: () => Promise<unknown>): Promise<void> {

@@ -27,6 +27,13 @@ export interface StoredCredentials {
   /** When the tokens were obtained and when the access token expires (epoch ms). */
   obtainedAt: number;
   expiresAt?: number;
+  /** Scopes a server asked for since (403 insufficient_scope): the next login asks for them too. */
+  challengedScope?: string;
+}
+
+/** Space-separated scopes, each once, in order of first appearance. */
+export function scopeUnion(...scopes: Array<string | undefined>): string {
+  return [...new Set(scopes.flatMap((s) => (s ?? '').split(' ')).filter((s) => s !== ''))].join(' ');
 }
 
 /** The most a token is refreshed ahead of its expiry. */

@@ -20,6 +20,7 @@ import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { classifyFailure } from './call-errors.js';
+import { NeedsMoreAccess } from './http/http-failure.js';
 import { isSessionExpired } from './http/session-expired.js';
 import type { Connector } from './connector.js';
 import type { Link } from './link.js';
@@ -30,7 +31,7 @@ import { toServerStatus, type ConnectionView, type ServerStatus } from './server
 type State =
   | { kind: 'stopped'; lastError?: BlitzError }
   | { kind: 'starting'; attempt: Promise<Running> }
-  | { kind: 'running'; link: Link; tools: Tool[] }
+  | { kind: 'running'; link: Link; tools: Tool[]; moreAccess?: NeedsMoreAccess }
   | { kind: 'unavailable'; error: BlitzError };
 
 type Running = Extract<State, { kind: 'running' }>;
@@ -254,6 +255,8 @@ export class ServerConnection {
       else if (isBlitzError(error, 'SERVER_EXITED')) this.#countLoss(running.link, error.message);
       else this.breaker.record('failure', (error as Error).message);
       if (isBlitzError(error, 'NEEDS_SIGN_IN')) this.#signedOut(running.link, error);
+      // The link stays: other tools still work; the status asks for a login with more scope.
+      if (error instanceof NeedsMoreAccess && this.#state === running) this.#set({ ...running, moreAccess: error });
       throw error;
     }
   }
@@ -310,7 +313,7 @@ export class ServerConnection {
     } catch (err) {
       await link?.close().catch(() => undefined);
       const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
-      if (error.code !== 'NEEDS_SIGN_IN') this.breaker.record('failure', error.message);
+      if (error.code !== 'NEEDS_SIGN_IN' && error.code !== 'NEEDS_MORE_ACCESS') this.breaker.record('failure', error.message);
       if (this.#state.kind === 'starting') this.#set({ kind: 'stopped', lastError: error });
       throw error;
     }
@@ -409,7 +412,12 @@ export class ServerConnection {
       case 'starting':
         return { kind: 'starting' };
       case 'running':
-        return { kind: 'running', tools: s.tools.map((t) => t.name), ...(s.link.pid === undefined ? {} : { pid: s.link.pid }) };
+        return {
+          kind: 'running',
+          tools: s.tools.map((t) => t.name),
+          ...(s.link.pid === undefined ? {} : { pid: s.link.pid }),
+          ...(s.moreAccess ? { moreAccess: { message: s.moreAccess.message, scope: s.moreAccess.scope } } : {}),
+        };
       case 'unavailable':
         return { kind: 'failed', message: s.error.message, needsSignIn: false };
       default: {

@@ -16,6 +16,12 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
   it.each<[string, ConnectionView, BreakerStatus, Shown]>([
     ['never started', { kind: 'stopped' }, closed, { state: 'idle', tools: [] }],
     ['connected, last call fine', running, closed, { state: 'connected', tools: ['echo'], pid: 7 }],
+    [
+      'connected, but a call was refused for want of a scope: needs more access, with the scope',
+      { ...running, moreAccess: { message: 'MCP server s needs more access (scope "admin"): run blitz mcp login s to ask for it', scope: 'admin' } },
+      closed,
+      { state: 'needsMoreAccess', error: 'MCP server s needs more access (scope "admin"): run blitz mcp login s to ask for it', scope: 'admin', tools: ['echo'], pid: 7 },
+    ],
     ['connected, but the last call timed out: failed with the reason, tools still offered', running, failing, { state: 'failed', error: 'MCP tool echo timed out after 5s', tools: ['echo'], pid: 7 }],
     ['stopped after a failure (restart): still failed until a call succeeds', { kind: 'stopped' }, failing, { state: 'failed', error: 'MCP tool echo timed out after 5s', tools: [] }],
     ['exited: the exit (with its stderr) is the reason', exited, failing, { state: 'failed', error: 'MCP server s exited with code 1', tools: [] }],

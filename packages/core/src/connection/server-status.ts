@@ -2,9 +2,10 @@ import type { BreakerStatus } from '../breaker/breaker-status.js';
 
 /**
  * What the API, CLI and tray see of one server (MCP-47). `needsSignIn` is a failure the
- * user fixes with `blitz mcp login`, not one the breaker retries.
+ * user fixes with `blitz mcp login`, not one the breaker retries; so is `needsMoreAccess`
+ * (signed in, but a call was refused for want of a scope, which `scope` names).
  */
-export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'paused';
+export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'needsMoreAccess' | 'paused';
 
 export interface ServerStatus {
   name: string;
@@ -17,13 +18,15 @@ export interface ServerStatus {
   /** Catalog and listing warnings for this server. */
   warnings: string[];
   pid?: number;
+  /** While `needsMoreAccess`: the scope the server asked for. */
+  scope?: string;
 }
 
 /** Inputs of the public status; the connection's private state maps onto these. */
 export type ConnectionView =
   | { kind: 'stopped'; lastError?: { message: string; needsSignIn: boolean } }
   | { kind: 'starting' }
-  | { kind: 'running'; tools: string[]; pid?: number }
+  | { kind: 'running'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
   | { kind: 'failed'; message: string; needsSignIn: boolean };
 
 /**
@@ -68,6 +71,7 @@ export function toServerStatus(
     case 'running': {
       const running = { ...base, tools: [...view.tools], ...(view.pid === undefined ? {} : { pid: view.pid }) };
       if (breaker.lastFailure !== undefined) return { ...running, state: 'failed', error: breaker.lastFailure };
+      if (view.moreAccess) return { ...running, state: 'needsMoreAccess', error: view.moreAccess.message, scope: view.moreAccess.scope };
       return { ...running, state: 'connected' };
     }
     case 'failed':

@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'SERVER_UNAVAILABLE'
   | 'SERVER_EXITED'
   | 'NEEDS_SIGN_IN'
+  /** Signed in, but the token lacks a scope this request needs (a 403 insufficient_scope). */
+  | 'NEEDS_MORE_ACCESS'
   | 'PERMISSION_DENIED'
   | 'RESULT_TOO_LARGE'
   | 'CANCELLED'

@@ -24,7 +24,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           transport: s.transport.kind,
           target: describeTransport(s),
           enabled: !s.disabled,
-          ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}) } : {}),
+          ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}), ...(state.scope ? { scope: state.scope } : {}) } : {}),
           ...(state?.copies ? { copies: state.copies } : {}),
           ...(signIns && maySignIn(s) ? { signedIn: signIns.servers.has(s.name) } : {}),
         };
@@ -43,6 +43,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         if (!r.state) return `enabled${signedIn}`;
         // The error repeats the state in other words; the fix is what the user needs (MCP-38).
         if (r.state === 'needsSignIn') return `needs sign-in: run blitz mcp login ${r.name}`;
+        if (r.state === 'needsMoreAccess') return `needs more access${r.scope ? ` (scope "${r.scope}")` : ''}: run blitz mcp login ${r.name}`;
         // One line per server: the stderr tail stays for mcp get and --json.
         return r.error ? `${stateText(r.state)}${signedIn}: ${oneLineError(r.error)}` : `${stateText(r.state)}${signedIn}`;
       };
@@ -92,5 +93,5 @@ function describeCopy(copy: ServerCopy): string {
 }
 
 function stateText(state: GlobalServerStatus['state']): string {
-  return state === 'idle' ? 'enabled (not started)' : state === 'needsSignIn' ? 'needs sign-in' : state;
+  return state === 'idle' ? 'enabled (not started)' : state === 'needsSignIn' ? 'needs sign-in' : state === 'needsMoreAccess' ? 'needs more access' : state;
 }

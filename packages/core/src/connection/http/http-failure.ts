@@ -17,6 +17,17 @@ export function needsSignIn(server: string, cause?: unknown): BlitzError {
   return new BlitzError('NEEDS_SIGN_IN', `MCP server ${server} needs sign-in: run blitz mcp login ${server}`, { cause });
 }
 
+/** Signed in, but the server wants a scope the token lacks: the scope it named, for the status and the next login. */
+export class NeedsMoreAccess extends BlitzError {
+  readonly scope: string;
+
+  constructor(server: string, scope: string) {
+    const asked = scope ? ` (scope "${scope}")` : '';
+    super('NEEDS_MORE_ACCESS', `MCP server ${server} needs more access${asked}: run blitz mcp login ${server} to ask for it`, { reason: 'INSUFFICIENT_SCOPE' });
+    this.scope = scope;
+  }
+}
+
 export function initializeTimeout(server: string, deadlineMs: number, cause?: unknown): BlitzError {
   return new BlitzError('TIMEOUT', `MCP server ${server} did not answer initialize within ${formatDelay(deadlineMs)}`, { cause });
 }

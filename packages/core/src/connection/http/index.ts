@@ -1,5 +1,5 @@
 export { connectHttp, DELETE_TIMEOUT_MS, type HttpConnectOptions, type HttpLink } from './connect-http.js';
-export { connectFailure, initializeTimeout, isUnauthorized, needsSignIn } from './http-failure.js';
+export { connectFailure, initializeTimeout, isUnauthorized, NeedsMoreAccess, needsSignIn } from './http-failure.js';
 export { createProxyFetch, type ProxyFetch, type ProxySettings } from './proxy-fetch.js';
 export {
   backoffMs,
