@@ -13,30 +13,21 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BLITZ as blitz, EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
+import { connectClient, httpClient, mcpClient, stdioClient } from './harness.mjs';
+import { EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report } from './stats.mjs';
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 1000);
 
 const { workspace, env, state, stop } = await startEverythingDaemon();
 
-const stdioClient = async (args, extra = {}) => {
-  const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', ...extra }));
-  return client;
-};
-const direct = await stdioClient([everything, 'stdio']);
+const direct = await stdioClient(process.execPath, [everything, 'stdio']);
 const relay = path.join(import.meta.dirname, 'byte-relay.mjs');
-const relayed = await stdioClient([relay, process.execPath, relay, process.execPath, everything, 'stdio']);
+const relayed = await stdioClient(process.execPath, [relay, process.execPath, relay, process.execPath, everything, 'stdio']);
 const canned = await cannedHttpServer();
-const cannedClient = new Client({ name: 'bench', version: '0' });
-await cannedClient.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${canned.port}/mcp`)));
-const overHttp = new Client({ name: 'bench', version: '0' });
-await overHttp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`), { requestInit: { headers: { authorization: `Bearer ${state.token}` } } }));
-const bridged = await stdioClient([blitz, 'connect', '--workspace', workspace], { env });
+const cannedClient = await httpClient(`http://127.0.0.1:${canned.port}/mcp`);
+const overHttp = await mcpClient(state, workspace);
+const bridged = await connectClient(workspace, env);
 await overHttp.listTools();
 await bridged.listTools();
 

@@ -27,12 +27,13 @@ export async function measure(call, { total, concurrency = 1, warmup = 20 }) {
 }
 
 export function report(title, rows, baseline) {
+  const width = Math.max(26, ...rows.map(([name]) => name.length));
   console.log(`\n${title}`);
-  console.log('  variant                      p50 ms   p99 ms   calls/s   p50 ratio  calls/s ratio');
+  console.log(`  ${'variant'.padEnd(width)}   p50 ms   p99 ms   calls/s   p50 ratio  calls/s ratio`);
   for (const [name, r] of rows) {
     const base = rows.find(([n]) => n === baseline)[1];
     console.log(
-      `  ${name.padEnd(26)} ${r.p50.toFixed(3).padStart(8)} ${r.p99.toFixed(3).padStart(8)} ${r.perSecond.toFixed(0).padStart(9)} ${(r.p50 / base.p50).toFixed(2).padStart(10)} ${(r.perSecond / base.perSecond).toFixed(2).padStart(14)}`,
+      `  ${name.padEnd(width)} ${r.p50.toFixed(3).padStart(8)} ${r.p99.toFixed(3).padStart(8)} ${r.perSecond.toFixed(0).padStart(9)} ${(r.p50 / base.p50).toFixed(2).padStart(10)} ${(r.perSecond / base.perSecond).toFixed(2).padStart(14)}`,
     );
   }
 }
