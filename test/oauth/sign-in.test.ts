@@ -33,9 +33,12 @@ afterEach(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-async function setUp(opts: { oauth?: string; ttl?: number; clients?: Array<{ client_id: string; client_secret?: string }> } = {}): Promise<void> {
-  fixture = await startOAuthServer({ accessTtlSeconds: opts.ttl ?? 3600, clients: opts.clients ?? [] });
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\nauto_approve = true\n${opts.oauth ?? ''}`);
+async function setUp(
+  opts: { oauth?: string; ttl?: number; clients?: Array<{ client_id: string; client_secret?: string }>; server?: Parameters<typeof startOAuthServer>[0]; blitzOAuth?: string } = {},
+): Promise<void> {
+  fixture = await startOAuthServer({ accessTtlSeconds: opts.ttl ?? 3600, clients: opts.clients ?? [], ...opts.server });
+  const top = opts.blitzOAuth ? `[oauth]\n${opts.blitzOAuth}\n` : '';
+  writeSettings(home, `${top}[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\nauto_approve = true\n${opts.oauth ?? ''}`);
 }
 
 function login(env?: NodeJS.ProcessEnv, args?: string[]): LoginProcess {
@@ -116,6 +119,57 @@ describe('blitz mcp login', () => {
     await daemon.client.restartServer(ws.id, 'remote');
     expect((await connectRemote()).remote.state).toBe('connected');
     expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([expect.objectContaining({ ok: true, clientId: 'blitz-pre' })]);
+  });
+
+  describe('the client: pre-registered, else a client ID metadata document where supported, else dynamic registration', () => {
+    const DOC = 'https://blitz.example/oauth/client.json';
+    const documents = { [DOC]: { client_name: 'Blitz', redirect_uris: ['http://127.0.0.1/callback'] } };
+    const authorizedClient = () => fixture.log().flatMap((e) => (e.kind === 'authorize' ? [e.clientId] : []));
+
+    it('uses the server\'s client_metadata_url as the client ID where the authorization server supports it, registers nothing, and says so', async () => {
+      await setUp({ server: { cimd: true, metadataDocuments: documents }, oauth: `[mcp.servers.oauth]\nclient_metadata_url = "${DOC}"\n` });
+      const { stdout } = await signIn();
+      expect(stdout).toContain(`Client: the client ID metadata document ${DOC}.`);
+      expect(count('register')).toBe(0);
+      expect(count('metadata-document')).toBeGreaterThan(0);
+      expect(authorizedClient()).toEqual([DOC]);
+      expect(stored()!.client).toMatchObject({ client_id: DOC });
+      expect(fixture.log().filter((e) => e.kind === 'token')).toEqual([expect.objectContaining({ grant: 'authorization_code', ok: true, clientId: DOC })]);
+    });
+
+    it('uses the Blitz-wide [oauth] client_metadata_url when the server names none', async () => {
+      await setUp({ server: { cimd: true, metadataDocuments: documents }, blitzOAuth: `client_metadata_url = "${DOC}"` });
+      const { stdout } = await signIn();
+      expect(stdout).toContain(`Client: the client ID metadata document ${DOC}.`);
+      expect(authorizedClient()).toEqual([DOC]);
+    });
+
+    it('falls back to dynamic registration when the authorization server does not advertise metadata documents', async () => {
+      await setUp({ server: { metadataDocuments: documents }, blitzOAuth: `client_metadata_url = "${DOC}"` });
+      const { stdout } = await signIn();
+      expect(stdout).toMatch(/^Client: a client registered on the spot \(dynamic client registration\), [\w-]+\.$/m);
+      expect(count('register')).toBe(1);
+      expect(count('metadata-document')).toBe(0);
+    });
+
+    it('a pre-registered client_id comes first, even where metadata documents are supported; and is the way in with neither', async () => {
+      await setUp({
+        server: { cimd: true, metadataDocuments: documents, registration: false },
+        clients: [{ client_id: 'blitz-pre' }],
+        oauth: `[mcp.servers.oauth]\nclient_id = "blitz-pre"\nclient_metadata_url = "${DOC}"\n`,
+      });
+      const { stdout } = await signIn();
+      expect(stdout).toContain('Client: the pre-registered client blitz-pre (oauth.client_id).');
+      expect(authorizedClient()).toEqual(['blitz-pre']);
+      expect(count('metadata-document')).toBe(0);
+    });
+
+    it('a client_metadata_url that is not https with a path is a settings error naming the field', async () => {
+      await setUp({ blitzOAuth: 'client_metadata_url = "http://blitz.example/client.json"' });
+      const result = await runBlitz(['mcp', 'login', 'remote', '--no-browser'], { home });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('settings.toml:2: field "oauth.client_metadata_url": must be an https URL (the address of your client ID metadata document), not http:');
+    });
   });
 
   it('over SSH asks for the address the browser ends on, refuses one from another attempt, and takes code#state', async () => {

@@ -3,7 +3,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import { assertSecureDiscovery } from './secure-endpoints.js';
-import type { StoredCredentials } from './stored-credentials.js';
+import type { ClientSource, StoredCredentials } from './stored-credentials.js';
 
 export interface LoginProviderOptions {
   server: string;
@@ -14,6 +14,8 @@ export interface LoginProviderOptions {
   preRegistered?: { client_id: string; client_secret?: string };
   /** `oauth.authorization_server`: used instead of the one the server's metadata names. */
   authorizationServer?: string;
+  /** `oauth.client_metadata_url` (or `[oauth]`'s): the client ID where the authorization server takes metadata documents. */
+  clientMetadataUrl?: string;
   now(): number;
 }
 
@@ -38,6 +40,23 @@ export class LoginProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.#opts.redirectUrl;
+  }
+
+  /**
+   * The SDK uses it as the client ID when the authorization server advertises
+   * `client_id_metadata_document_supported` and no client is known; otherwise it registers.
+   * A pre-registered client comes first (the spec's order), so none is offered then.
+   */
+  get clientMetadataUrl(): string | undefined {
+    return this.#opts.preRegistered ? undefined : this.#opts.clientMetadataUrl;
+  }
+
+  /** How the client of this sign-in came to be, once the SDK has one. */
+  get clientSource(): ClientSource | undefined {
+    const client = this.clientInformation();
+    if (!client) return undefined;
+    if (this.#opts.preRegistered) return 'preRegistered';
+    return client.client_id === this.clientMetadataUrl ? 'metadataDocument' : 'dynamicRegistration';
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -146,6 +165,7 @@ export class LoginProvider implements OAuthClientProvider {
     const kept: OAuthClientInformationMixed = { ...client };
     if (this.#opts.preRegistered) delete kept.client_secret;
     const resource = discovery.resourceMetadata?.resource;
+    const source = this.clientSource;
     return {
       version: 1,
       server: this.#opts.server,
@@ -154,6 +174,7 @@ export class LoginProvider implements OAuthClientProvider {
       ...(discovery.authorizationServerMetadata ? { authorizationServerMetadata: discovery.authorizationServerMetadata } : {}),
       ...(resource === undefined ? {} : { resource }),
       client: kept,
+      ...(source ? { clientSource: source } : {}),
       tokens,
       obtainedAt: this.#obtainedAt,
       ...(tokens.expires_in === undefined ? {} : { expiresAt: this.#obtainedAt + tokens.expires_in * 1000 }),

@@ -34,6 +34,8 @@ export interface SignInOptions {
   platform?: NodeJS.Platform;
   clock?: Clock;
   timeoutMs?: number;
+  /** `[oauth] client_metadata_url`: used when the server's `oauth` table names none. */
+  clientMetadataUrl?: string;
   /** The fetch under every OAuth request; by default undici's, through the environment's proxy. */
   fetch?: FetchLike;
 }
@@ -69,6 +71,7 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
   let lines: readline.Interface | undefined;
   try {
     const oauth = config.oauth;
+    const metadataUrl = oauth?.clientMetadataUrl ?? opts.clientMetadataUrl;
     const provider = new LoginProvider({
       server: name,
       redirectUrl: listener.redirectUrl,
@@ -76,6 +79,7 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
       ...(oauth?.scopes ? { scopes: oauth.scopes } : {}),
       ...(oauth?.clientId ? { preRegistered: { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) } } : {}),
       ...(oauth?.authorizationServer ? { authorizationServer: oauth.authorizationServer } : {}),
+      ...(metadataUrl ? { clientMetadataUrl: metadataUrl } : {}),
     });
     const challenge = await probeChallenge(name, serverUrl, config.transport.headers, fetchFn);
     // Scopes the user configured win over what the server's challenge names; with neither,

@@ -23,6 +23,8 @@ export interface StoredCredentials {
   resource?: string;
   /** A pre-registered client is kept by id only: its secret stays in the environment. */
   client: OAuthClientInformationMixed;
+  /** Where the client came from (absent in sign-ins kept before it was recorded). */
+  clientSource?: ClientSource;
   tokens: OAuthTokens;
   /** When the tokens were obtained and when the access token expires (epoch ms). */
   obtainedAt: number;
@@ -34,6 +36,31 @@ export interface StoredCredentials {
 /** Space-separated scopes, each once, in order of first appearance. */
 export function scopeUnion(...scopes: Array<string | undefined>): string {
   return [...new Set(scopes.flatMap((s) => (s ?? '').split(' ')).filter((s) => s !== ''))].join(' ');
+}
+
+/**
+ * The client a sign-in used, in the order Blitz tries them: the `client_id` of the server's
+ * `oauth` table, a client ID metadata document (`client_metadata_url`) where the
+ * authorization server supports them, else one registered on the spot.
+ */
+export type ClientSource = 'preRegistered' | 'metadataDocument' | 'dynamicRegistration';
+
+/** `blitz mcp login`'s words for it. */
+export function describeClientSource(creds: StoredCredentials): string {
+  const id = creds.client.client_id;
+  switch (creds.clientSource) {
+    case 'preRegistered':
+      return `the pre-registered client ${id} (oauth.client_id)`;
+    case 'metadataDocument':
+      return `the client ID metadata document ${id}`;
+    case 'dynamicRegistration':
+    case undefined:
+      return `a client registered on the spot (dynamic client registration), ${id}`;
+    default: {
+      const _exhaustive: never = creds.clientSource;
+      return _exhaustive;
+    }
+  }
 }
 
 /** The most a token is refreshed ahead of its expiry. */

@@ -11,6 +11,8 @@ export interface OAuthConfig {
   scopes?: string[];
   callbackPort?: number;
   authorizationServer?: string;
+  /** `client_metadata_url`: an HTTPS client ID metadata document, used as the client ID where the authorization server supports it. */
+  clientMetadataUrl?: string;
 }
 
 /** Where a server's definition comes from. */

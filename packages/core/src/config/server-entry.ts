@@ -1,7 +1,7 @@
 import { FieldReader, isTable } from './field-reader.js';
 import { hasEnvReference, workspaceReference } from './expand-env.js';
 import { absolutePathProblem } from './home-path.js';
-import { urlProblem } from './url-rules.js';
+import { clientMetadataUrlProblem, urlProblem } from './url-rules.js';
 import {
   DEFAULT_STARTUP_TIMEOUT_SECONDS,
   DEFAULT_TIMEOUT_SECONDS,
@@ -20,7 +20,7 @@ export const SERVER_FIELDS = [
   'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'share', 'oauth',
 ] as const;
 
-const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server'];
+const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server', 'client_metadata_url'];
 
 export type ReportFn = (field: string | undefined, message: string, severity?: 'error' | 'warning') => void;
 
@@ -191,6 +191,9 @@ function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string,
   const scopes = r.strings('scopes');
   const callbackPort = r.number('callback_port', { min: 1, max: 65535, integer: true });
   const authorizationServer = r.string('authorization_server');
+  const clientMetadataUrl = r.string('client_metadata_url');
+  const metadataProblem = clientMetadataUrl === undefined ? undefined : clientMetadataUrlProblem(clientMetadataUrl);
+  if (metadataProblem) error('oauth.client_metadata_url', metadataProblem);
   if (clientSecret !== undefined && !hasEnvReference(clientSecret)) {
     error('oauth.client_secret', 'must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself');
   }
@@ -206,5 +209,6 @@ function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string,
   if (scopes !== undefined) oauth.scopes = scopes;
   if (callbackPort !== undefined) oauth.callbackPort = callbackPort;
   if (authorizationServer !== undefined) oauth.authorizationServer = authorizationServer;
+  if (clientMetadataUrl !== undefined && !metadataProblem) oauth.clientMetadataUrl = clientMetadataUrl;
   return oauth;
 }

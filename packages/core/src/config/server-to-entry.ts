@@ -40,6 +40,7 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
       ...(o.scopes === undefined ? {} : { scopes: [...o.scopes] }),
       ...(o.callbackPort === undefined ? {} : { callback_port: o.callbackPort }),
       ...(o.authorizationServer === undefined ? {} : { authorization_server: o.authorizationServer }),
+      ...(o.clientMetadataUrl === undefined ? {} : { client_metadata_url: o.clientMetadataUrl }),
     };
   }
   return entry;

@@ -126,6 +126,8 @@ workspace_idle_minutes = 3
     ['contradiction', 'name = "a"\ncommand = "x"\ndisabled = true\nenabled = true', 'settings.toml:6: server "a", field "enabled": contradicts disabled = true; keep one of them'],
     ['oauth with static auth', 'name = "a"\nurl = "https://h/mcp"\nheaders = { Authorization = "Bearer x" }\noauth = { client_id = "c" }', 'settings.toml:5: server "a", field "headers": a static Authorization header cannot be combined with oauth; remove one of them'],
     ['literal client secret', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_secret = "s3cr3t" }', 'settings.toml:5: server "a", field "oauth.client_secret": must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself'],
+    ['a client metadata document over http', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_metadata_url = "http://blitz.example/client.json" }', 'settings.toml:5: server "a", field "oauth.client_metadata_url": must be an https URL (the address of your client ID metadata document), not http:'],
+    ['a client metadata document without a path', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_metadata_url = "https://blitz.example" }', 'settings.toml:5: server "a", field "oauth.client_metadata_url": must have a path, such as https://example.com/blitz/client.json'],
     ['roots = true', 'name = "a"\ncommand = "x"\nroots = true', 'settings.toml:5: server "a", field "roots": must be false (roots are not offered to the server) or an array of paths; leave it out for the workspace'],
     ['a relative root', 'name = "a"\ncommand = "x"\nroots = ["/data", "src"]', 'settings.toml:5: server "a", field "roots": "src" is not an absolute path (start it with "/" or "~/")'],
     ['another user\'s home', 'name = "a"\ncommand = "x"\nroots = ["~bob/src"]', 'settings.toml:5: server "a", field "roots": "~bob/src": only "~" and "~/…" (your home) are expanded, not another user\'s home'],
@@ -197,6 +199,17 @@ workspace_idle_minutes = 3
     const { settings } = parseSettings('[permissions]\nallow = ["mcp:github:*"]\nask = ["mcp:*"]\n[hub]\nmax_result_mb = 2\n', FILE);
     expect(settings.permissions).toEqual({ allow: ['mcp:github:*'], ask: ['mcp:*'], deny: [] });
     expect(settings.hub.maxResultMb).toBe(2);
+  });
+
+  it('[oauth] client_metadata_url: a Blitz-wide client ID metadata document, https with a path, and nothing else known there', () => {
+    const { settings, problems } = parseSettings('[oauth]\nclient_metadata_url = "https://blitz.example/oauth/client.json"\n', FILE);
+    expect(problems).toEqual([]);
+    expect(settings.oauth).toEqual({ clientMetadataUrl: 'https://blitz.example/oauth/client.json' });
+    expect(parseSettings('', FILE).settings.oauth).toEqual({});
+    expect(problemsOf('[oauth]\nclient_metadata_url = "https://blitz.example/"\nclient_id = "x"\n')).toEqual([
+      `${FILE}:2: field "oauth.client_metadata_url": must have a path, such as https://example.com/blitz/client.json`,
+      `${FILE}:3: warning: field "oauth.client_id": is not a known setting and is ignored`,
+    ]);
   });
 
   it('max_result_mb defaults below what SDK stdio clients read in one message, and warns when set above it', () => {

@@ -4,6 +4,7 @@ import { parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
 import type { ServerConfig } from './server-config.js';
 import { TomlLocator } from './toml-locator.js';
+import { clientMetadataUrlProblem } from './url-rules.js';
 
 export const DEFAULT_DAEMON_PORT = 47823;
 export const DEFAULT_WORKSPACE_IDLE_MINUTES = 10;
@@ -27,6 +28,8 @@ export interface Settings {
   permissions: Permissions;
   daemon: { port: number; workspaceIdleMinutes: number };
   hub: { maxResultMb: number };
+  /** `[oauth]`: Blitz-wide sign-in defaults. */
+  oauth: { clientMetadataUrl?: string };
 }
 
 export interface ParsedSettings {
@@ -41,6 +44,7 @@ export function emptySettings(): Settings {
     permissions: { allow: [], ask: [], deny: [] },
     daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
     hub: { maxResultMb: DEFAULT_MAX_RESULT_MB },
+    oauth: {},
   };
 }
 
@@ -131,6 +135,16 @@ export function parseSettings(text: string, file: string): ParsedSettings {
       });
     }
     warnUnread(r, 'hub', at, file, problems);
+  }
+
+  const oauth = top.table('oauth');
+  if (oauth) {
+    const r = new FieldReader(oauth, (field, message) => problems.push({ severity: 'error', file, line: at.table('oauth', field), field: `oauth.${field}`, message }));
+    const url = r.string('client_metadata_url');
+    const problem = url === undefined ? undefined : clientMetadataUrlProblem(url);
+    if (problem) problems.push({ severity: 'error', file, line: at.table('oauth', 'client_metadata_url'), field: 'oauth.client_metadata_url', message: problem });
+    else if (url !== undefined) settings.oauth.clientMetadataUrl = url;
+    warnUnread(r, 'oauth', at, file, problems);
   }
 
   for (const key of top.unread()) {

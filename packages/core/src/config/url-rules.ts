@@ -4,6 +4,24 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/**
+ * Why a client ID metadata document address is unacceptable: the client ID it becomes must
+ * be an https URL with a path (2025-11-25 authorization spec), no credentials, no fragment.
+ */
+export function clientMetadataUrlProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `is not a valid URL: ${JSON.stringify(text)}`;
+  }
+  if (url.protocol !== 'https:') return `must be an https URL (the address of your client ID metadata document), not ${url.protocol}`;
+  if (url.username || url.password) return 'must not contain credentials';
+  if (url.pathname === '/' || url.pathname === '') return 'must have a path, such as https://example.com/blitz/client.json';
+  if (url.hash) return 'must not have a fragment';
+  return undefined;
+}
+
 /** Why a server URL is unacceptable, or undefined when it is fine. */
 export function urlProblem(text: string): string | undefined {
   let url: URL;

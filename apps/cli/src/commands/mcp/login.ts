@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveServer, signIn, SIGN_IN_TIMEOUT_MS } from '@blitz/core';
+import { describeClientSource, resolveServer, signIn, SIGN_IN_TIMEOUT_MS } from '@blitz/core';
 import { CliError, type CliContext } from '../../context.js';
 import { loadSettingsOrFail } from '../../load.js';
 import { openSignInStore, tellDaemon } from '../../sign-in-store.js';
@@ -23,8 +23,9 @@ export function registerLogin(mcp: Command, ctx: CliContext): void {
       if (resolved.unavailable) throw new CliError(`MCP server ${name} cannot sign in: ${resolved.unavailable}`);
 
       const store = await openSignInStore(ctx);
+      let credentials;
       try {
-        await signIn({
+        credentials = await signIn({
           config: resolved.config,
           store,
           print: (text) => ctx.err(text),
@@ -32,12 +33,14 @@ export function registerLogin(mcp: Command, ctx: CliContext): void {
           input: process.stdin,
           env: ctx.env,
           timeoutMs,
+          ...(settings.oauth.clientMetadataUrl ? { clientMetadataUrl: settings.oauth.clientMetadataUrl } : {}),
         });
       } finally {
         // Done reading pasted addresses: the terminal must not keep the command alive.
         process.stdin.destroy();
       }
       ctx.out(`Signed in to MCP server ${name}. The sign-in is kept in ${store.describe()}.`);
+      ctx.out(`Client: ${describeClientSource(credentials)}.`);
       await tellDaemon(ctx, name);
     });
 }
