@@ -77,7 +77,7 @@ export function mapping(name: string, raw: unknown, read: (fields: Fields, entry
     if (err instanceof SkipServer) return { kind: 'skipped', reason: err.message };
     throw err;
   }
-  for (const key of fields.unread()) warnings.push(`${key}: not imported (Blitz has no such setting)`);
+  for (const key of fields.unread()) warnings.push(`${key} is not imported (Blitz has no such setting)`);
   return { kind: 'server', entry: entry as ServerEntry, warnings };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Redactor } from '@blitz/core';
 import type { ClientId, ServerMapping } from '../client-spec.js';
 import { clientById } from './index.js';
 
@@ -34,13 +35,29 @@ describe('client fields map to Blitz fields', () => {
     expect(map('vscode', { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } })).toEqual({
       kind: 'server',
       entry: { name: 's', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${API_KEY}' } },
-      warnings: [expect.stringMatching(/^headers\.Authorization: \$\{input:api-key\} is a VS Code input prompt.*imported as \$\{API_KEY\}/)],
+      warnings: [expect.stringMatching(/^headers\.Authorization holds \$\{input:api-key\}, a VS Code input prompt.*imported as \$\{API_KEY\}/)],
     });
+  });
+
+  // The CLI prints every warning through its redactor, which masks a `field: value` text whole when
+  // the field looks secret (headers.Authorization, env.API_KEY): the warning must still say what it says.
+  it.each([
+    ['vscode', { type: 'http', url: 'https://x/mcp', headers: { Authorization: 'Bearer ${input:gh-token}' } }, '${input:gh-token}'],
+    ['vscode', { command: 'node', env: { API_KEY: '${input:key}' } }, 'set KEY'],
+    ['cursor', { command: 'node', env: { SECRET_TOKEN: '${workspaceFolder}/t' } }, '${workspaceFolder}'],
+    ['opencode', { type: 'remote', url: 'https://x/mcp', headers: { Authorization: '{file:~/.token}' } }, '{file:~/.token}'],
+    ['claude-code', { command: 'npx', apiToken: 'x', password: 'y' }, 'apiToken is not imported'],
+  ] as const)('a %s warning on a secret-like field reads the same after the redactor', (client, raw, says) => {
+    const m = map(client, raw);
+    const warnings = m.kind === 'server' ? m.warnings : [];
+    expect(warnings.join('\n')).toContain(says);
+    const redactor = new Redactor();
+    for (const w of warnings) expect(redactor.redact(w)).toBe(w);
   });
 
   it('unknown fields are named, never silently dropped', () => {
     const m = map('claude-code', { command: 'npx', alwaysAllow: ['x'], description: 'd' });
-    expect(m.kind === 'server' && m.warnings).toEqual(['alwaysAllow: not imported (Blitz has no such setting)', 'description: not imported (Blitz has no such setting)']);
+    expect(m.kind === 'server' && m.warnings).toEqual(['alwaysAllow is not imported (Blitz has no such setting)', 'description is not imported (Blitz has no such setting)']);
   });
 
   it('a name Blitz cannot use is made usable, and said so', () => {

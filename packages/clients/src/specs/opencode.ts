@@ -8,7 +8,7 @@ const opencodeRefs: RefConverter = (text, field, warn) =>
   text
     .replace(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string, at: number) => (text[at - 1] === '$' ? whole : `\${${name}}`))
     .replace(/\{file:[^}]+\}/g, (whole) => {
-      warn(`${field}: ${whole} reads a file, which Blitz does not do; kept as text`);
+      warn(`${field} holds ${whole}, a file reference, which Blitz does not read; kept as text`);
       return whole;
     });
 

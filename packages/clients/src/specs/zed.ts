@@ -42,7 +42,7 @@ function mapNested(name: string, raw: Record<string, unknown>) {
     const command = new Fields({ ...inner, command: inner.path });
     readStdio(command, entry);
     command.ignore('path');
-    for (const key of command.unread()) warn(`command.${key}: not imported (Blitz has no such setting)`);
+    for (const key of command.unread()) warn(`command.${key} is not imported (Blitz has no such setting)`);
     if (fields.boolean('enabled') === false) entry.disabled = true;
     fields.ignore('source', 'settings');
     convertRefs(entry, keepRefs, warn);
