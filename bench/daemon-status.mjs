@@ -11,7 +11,7 @@ import { BlitzClient, readDaemonState } from '../packages/client/dist/index.js';
 import { compare, report } from './stats.mjs';
 import { connectClient, loadNote } from './harness.mjs';
 
-const CLIENTS = 5;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5);
 const P99_BAR_MS = 2;
 const CPU_BAR_PERCENT = 0.5;
 
