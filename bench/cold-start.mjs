@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readDaemonState, isProcessAlive } from '../packages/client/dist/index.js';
-import { blitz, connectClient, endLeftovers, loadNote, median, serverEntry, serverScript, stdioClient, tempDir, toml, within } from './harness.mjs';
+import { blitz, connectClient, endLeftovers, envLine, loadNote, median, npmServers, serverEntry, stdioClient, tempDir, toml, within } from './harness.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SERVERS = 10;
@@ -24,15 +24,7 @@ const home = path.join(tmp, 'home');
 const workspace = path.join(tmp, 'project');
 const files = path.join(tmp, 'files');
 for (const dir of [home, workspace, files]) fs.mkdirSync(dir);
-const memoryFile = path.join(tmp, 'memory.jsonl');
-const KINDS = [
-  (i) => ({ name: `everything-${i}`, script: serverScript('server-everything'), args: ['stdio'], env: {} }),
-  (i) => ({ name: `filesystem-${i}`, script: serverScript('server-filesystem'), args: [files], env: {} }),
-  (i) => ({ name: `memory-${i}`, script: serverScript('server-memory'), args: [], env: { MEMORY_FILE_PATH: memoryFile } }),
-  (i) => ({ name: `thinking-${i}`, script: serverScript('server-sequential-thinking'), args: [], env: {} }),
-];
-const servers = Array.from({ length: SERVERS }, (_, i) => KINDS[i % KINDS.length](i));
-const envLine = (env) => (Object.keys(env).length ? `env = { ${Object.entries(env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : '');
+const servers = npmServers(SERVERS, { files, memoryFile: path.join(tmp, 'memory.jsonl') });
 fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n${servers.map((s) => serverEntry(s.name, s.script, s.args, `prefix = ${toml(s.name)}\n${envLine(s.env)}`)).join('\n')}`);
 const env = { ...process.env, BLITZ_HOME: home };
 

@@ -33,6 +33,24 @@ export function serverEntry(name, script, args = [], extra = '') {
   return `[[mcp.servers]]\nname = ${toml(name)}\ncommand = ${toml(process.execPath)}\nargs = ${toml([script, ...args])}\nsandbox = false\nauto_approve = true\n${extra}`;
 }
 
+/** `env = { K = "v", … }` for a server entry, or nothing for no variables. */
+export const envLine = (env) => (Object.keys(env).length ? `env = { ${Object.entries(env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : '');
+
+/**
+ * `n` real stdio servers from npm, taking server-everything, server-filesystem (serving
+ * `files`), server-memory (its file `memoryFile`) and server-sequential-thinking in turn:
+ * each `{ name, script, args, env }`, named by kind and index.
+ */
+export function npmServers(n, { files, memoryFile }) {
+  const kinds = [
+    (i) => ({ name: `everything-${i}`, script: serverScript('server-everything'), args: ['stdio'], env: {} }),
+    (i) => ({ name: `filesystem-${i}`, script: serverScript('server-filesystem'), args: [files], env: {} }),
+    (i) => ({ name: `memory-${i}`, script: serverScript('server-memory'), args: [], env: { MEMORY_FILE_PATH: memoryFile } }),
+    (i) => ({ name: `thinking-${i}`, script: serverScript('server-sequential-thinking'), args: [], env: {} }),
+  ];
+  return Array.from({ length: n }, (_, i) => kinds[i % kinds.length](i));
+}
+
 async function until(what, test, { timeoutMs = 30_000, everyMs = 20 } = {}) {
   for (const deadline = Date.now() + timeoutMs; ; ) {
     const value = test();

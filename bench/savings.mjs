@@ -15,7 +15,7 @@
 //   node bench/savings.mjs     (BENCH_SIZES=5,20 changes the sizes)
 import fs from 'node:fs';
 import path from 'node:path';
-import { connectClient, descendants, endLeftovers, loadNote, serverEntry, serverScript, startDaemon, stdioClient, tempDir, toml, usage, within } from './harness.mjs';
+import { connectClient, descendants, endLeftovers, envLine, loadNote, npmServers, serverEntry, startDaemon, stdioClient, tempDir, toml, usage, within } from './harness.mjs';
 
 const SIZES = (process.env.BENCH_SIZES ?? '5,20').split(',').map(Number);
 const CLIENTS = 5;
@@ -29,16 +29,7 @@ const projects = Array.from({ length: CLIENTS }, (_, i) => {
 });
 const files = path.join(tmp, 'files');
 fs.mkdirSync(files);
-const memoryFile = path.join(tmp, 'memory.jsonl');
-
-/** The i-th server: its name, script, arguments and environment. */
-const KINDS = [
-  (i) => ({ name: `everything-${i}`, script: serverScript('server-everything'), args: ['stdio'], env: {} }),
-  (i) => ({ name: `filesystem-${i}`, script: serverScript('server-filesystem'), args: [files], env: {} }),
-  (i) => ({ name: `memory-${i}`, script: serverScript('server-memory'), args: [], env: { MEMORY_FILE_PATH: memoryFile } }),
-  (i) => ({ name: `thinking-${i}`, script: serverScript('server-sequential-thinking'), args: [], env: {} }),
-];
-const serversOf = (n) => Array.from({ length: n }, (_, i) => KINDS[i % KINDS.length](i));
+const serversOf = (n) => npmServers(n, { files, memoryFile: path.join(tmp, 'memory.jsonl') });
 
 /** Waits for this process's children to end (bounded); ends and counts any still there. */
 async function reaped() {
@@ -76,7 +67,7 @@ async function throughBlitz(servers) {
   const home = path.join(tmp, `home-${servers.length}`);
   fs.mkdirSync(home);
   const settings = servers
-    .map((s) => serverEntry(s.name, s.script, s.args, `share = true\nprefix = ${toml(s.name)}\nstartup_timeout_seconds = 120\n${Object.keys(s.env).length ? `env = { ${Object.entries(s.env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : ''}`))
+    .map((s) => serverEntry(s.name, s.script, s.args, `share = true\nprefix = ${toml(s.name)}\nstartup_timeout_seconds = 120\n${envLine(s.env)}`))
     .join('\n');
   const t = performance.now();
   const daemon = await startDaemon(home, settings);
