@@ -28,7 +28,10 @@ export function parseJsonText(text: string, file: string): Record<string, unknow
 /** Sets (or, with `undefined`, removes) the value at `path`, formatted like the rest of the file. */
 export function setJsonValue(text: string, path: readonly string[], value: unknown): string {
   if (value === undefined) return removeJsonProperty(text, path);
-  const edits = modify(text, [...path], value, { formattingOptions: formatting(text) });
+  // jsonc-parser formats whole lines around an edit: in a file on one line (a minified
+  // claude_desktop_config.json) that is the whole file, so there the value goes in compact instead.
+  const oneLine = text.trim() !== '' && !text.trim().includes('\n');
+  const edits = modify(text, [...path], value, oneLine ? {} : { formattingOptions: formatting(text) });
   return applyEdits(text, edits);
 }
 
