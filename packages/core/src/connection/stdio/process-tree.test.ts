@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { isAlive } from '../../testing/no-orphans.js';
-import { descendantsOf, isSameProcess, parsePsPairs, signalProcesses } from './process-tree.js';
+import { byParent, descendantsOf, isSameProcess, parsePsPairs, signalProcesses } from './process-tree.js';
 
 describe('parsePsPairs', () => {
   it('reads `ps -A -o pid=,ppid=` as macOS prints it (right-aligned, blank lines)', () => {
@@ -11,6 +11,23 @@ describe('parsePsPairs', () => {
       [312, 1],
       [4711, 312],
     ]);
+  });
+});
+
+describe('byParent', () => {
+  it('groups every child under its parent in one pass, however many one parent has', () => {
+    // Copying a parent's list for each child (as it once did) was quadratic: 30,000 children of
+    // one parent took 9 s of blocked event loop here. What is checked is the grouping.
+    const pairs: Array<[number, number]> = [[1, 0]];
+    for (let pid = 2; pid <= 30_001; pid++) pairs.push([pid, 1]);
+    pairs.push([300_000, 7]);
+    const children = byParent(pairs);
+    const ofInit = children(1);
+    expect(ofInit).toHaveLength(30_000);
+    expect([ofInit[0], ofInit.at(-1)]).toEqual([2, 30_001]);
+    expect(children(7)).toEqual([300_000]);
+    expect(children(0)).toEqual([1]);
+    expect(children(42)).toEqual([]);
   });
 });
 

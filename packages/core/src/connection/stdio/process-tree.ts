@@ -126,8 +126,13 @@ export function parsePsPairs(text: string): Array<[number, number]> {
   return pairs;
 }
 
-function byParent(pairs: ReadonlyArray<[number, number]>): ChildrenOf {
+/** Children by parent from (pid, ppid) pairs, in one pass: init alone may have thousands of children. */
+export function byParent(pairs: ReadonlyArray<[number, number]>): ChildrenOf {
   const map = new Map<number, number[]>();
-  for (const [pid, ppid] of pairs) map.set(ppid, [...(map.get(ppid) ?? []), pid]);
+  for (const [pid, ppid] of pairs) {
+    const siblings = map.get(ppid);
+    if (siblings) siblings.push(pid);
+    else map.set(ppid, [pid]);
+  }
   return (pid) => map.get(pid) ?? [];
 }
