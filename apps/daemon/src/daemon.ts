@@ -205,7 +205,7 @@ export class Daemon {
       this.#server.once('error', reject);
       this.#server.listen(port, '127.0.0.1', () => resolve());
     }).catch(async (err: NodeJS.ErrnoException) => {
-      throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port)) : err;
+      throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port, { clock: this.#clock })) : err;
     });
     this.#port = (this.#server.address() as AddressInfo).port;
     const state: DaemonState = { pid: process.pid, port: this.#port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString() };

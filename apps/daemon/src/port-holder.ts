@@ -1,25 +1,36 @@
 import http from 'node:http';
-import { BlitzError, type BlitzPaths } from '@blitz/core';
+import { BlitzError, systemClock, type BlitzPaths, type Clock } from '@blitz/core';
 import type { DaemonIdentity } from './http/control-api.js';
 
-/** How long to wait for whoever holds the port to say who it is. */
+/** How long, in all, to wait for whoever holds the port to say who it is. */
 const ASK_TIMEOUT_MS = 2_000;
 
-/** Asks the process holding `port` whether it is a Blitz daemon (`GET /v1/health`, no token needed). */
-export function askPortHolder(port: number, timeoutMs = ASK_TIMEOUT_MS): Promise<DaemonIdentity | undefined> {
+/**
+ * Asks the process holding `port` whether it is a Blitz daemon (`GET /v1/health`, no token needed).
+ * Bounded in all by `timeoutMs` on `clock`: a holder that streams its answer (an event stream,
+ * a byte at a time) must not hold the daemon's start for ever.
+ */
+export function askPortHolder(port: number, opts: { timeoutMs?: number; clock?: Clock } = {}): Promise<DaemonIdentity | undefined> {
+  const clock = opts.clock ?? systemClock;
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/v1/health', headers: { host: `127.0.0.1:${port}` }, timeout: timeoutMs }, (res) => {
+    const deadline = clock.setTimeout(() => req.destroy(), opts.timeoutMs ?? ASK_TIMEOUT_MS);
+    const settle = (identity: DaemonIdentity | undefined) => {
+      deadline.cancel();
+      resolve(identity);
+    };
+    const req = http.get({ host: '127.0.0.1', port, path: '/v1/health', headers: { host: `127.0.0.1:${port}` } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         body += chunk;
         if (body.length > 64 * 1024) req.destroy();
       });
-      res.on('end', () => resolve(identityOf(body)));
-      res.on('error', () => resolve(undefined));
+      res.on('end', () => settle(identityOf(body)));
+      res.on('error', () => settle(undefined));
+      // Destroyed mid-answer (the deadline, or too much said): no 'end' comes.
+      res.on('close', () => settle(undefined));
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
+    req.on('error', () => settle(undefined));
   });
 }
 
