@@ -20,7 +20,7 @@ beforeEach(async () => {
   home = tempDir('blitz-stepup-');
   workspace = tempDir('blitz-stepup-ws-');
   fixture = await startOAuthServer({ openInitialize: true, requiredScopes: ['mcp:basic'], toolScopes: { whoami: ['mcp:admin'] }, scopesSupported: ['mcp:basic', 'mcp:admin', 'files:write'] });
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\nauto_approve = true\n`);
+  writeServer();
 });
 
 afterEach(async () => {
@@ -34,6 +34,10 @@ afterEach(async () => {
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(workspace, { recursive: true, force: true });
 });
+
+function writeServer(oauth = ''): void {
+  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\nauto_approve = true\n${oauth}`);
+}
 
 async function login(): Promise<string> {
   const process = startLogin(home, 'remote');
@@ -89,5 +93,22 @@ describe('scope step-up', () => {
     } finally {
       await hub.close();
     }
+  });
+
+  it('refused at connect for want of a scope (a token of configured scopes that are not enough): needs more access there too, never paused, and login adds the scope', async () => {
+    writeServer('[mcp.servers.oauth]\nscopes = ["files:write"]\n');
+    await login();
+    expect(authorizedScopes()).toEqual([['files:write']]);
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    for (let i = 0; i < 4; i++) {
+      const remote = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'remote')!;
+      expect(remote).toMatchObject({ state: 'needsMoreAccess', error: 'MCP server remote needs more access (scope "mcp:basic"): run blitz mcp login remote to ask for it' });
+    }
+    expect((await daemon.client.status()).servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'needsMoreAccess', scope: 'mcp:basic' });
+    expect(await login()).toContain('asking for scope "files:write mcp:basic"');
+    expect(authorizedScopes()[1]).toEqual(['files:write', 'mcp:basic']);
+    const remote = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'remote')!;
+    expect(remote.state).toBe('connected');
   });
 });

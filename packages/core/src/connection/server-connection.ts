@@ -408,7 +408,16 @@ export class ServerConnection {
     const s = this.#state;
     switch (s.kind) {
       case 'stopped':
-        return s.lastError ? { kind: 'stopped', lastError: { message: s.lastError.message, needsSignIn: s.lastError.code === 'NEEDS_SIGN_IN' } } : { kind: 'stopped' };
+        if (!s.lastError) return { kind: 'stopped' };
+        return {
+          kind: 'stopped',
+          lastError: {
+            message: s.lastError.message,
+            needsSignIn: s.lastError.code === 'NEEDS_SIGN_IN',
+            // Refused at connect (initialize or tools/list) for want of a scope.
+            ...(s.lastError instanceof NeedsMoreAccess ? { moreAccessScope: s.lastError.scope } : {}),
+          },
+        };
       case 'starting':
         return { kind: 'starting' };
       case 'running':

@@ -17,6 +17,12 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
     ['never started', { kind: 'stopped' }, closed, { state: 'idle', tools: [] }],
     ['connected, last call fine', running, closed, { state: 'connected', tools: ['echo'], pid: 7 }],
     [
+      'refused at connect for want of a scope: needs more access, with the scope',
+      { kind: 'stopped', lastError: { message: 'MCP server s needs more access (scope "read"): run blitz mcp login s to ask for it', needsSignIn: false, moreAccessScope: 'read' } },
+      closed,
+      { state: 'needsMoreAccess', error: 'MCP server s needs more access (scope "read"): run blitz mcp login s to ask for it', scope: 'read', tools: [] },
+    ],
+    [
       'connected, but a call was refused for want of a scope: needs more access, with the scope',
       { ...running, moreAccess: { message: 'MCP server s needs more access (scope "admin"): run blitz mcp login s to ask for it', scope: 'admin' } },
       closed,

@@ -24,7 +24,7 @@ export interface ServerStatus {
 
 /** Inputs of the public status; the connection's private state maps onto these. */
 export type ConnectionView =
-  | { kind: 'stopped'; lastError?: { message: string; needsSignIn: boolean } }
+  | { kind: 'stopped'; lastError?: { message: string; needsSignIn: boolean; moreAccessScope?: string } }
   | { kind: 'starting' }
   | { kind: 'running'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
   | { kind: 'failed'; message: string; needsSignIn: boolean };
@@ -63,6 +63,7 @@ export function toServerStatus(
   }
   switch (view.kind) {
     case 'stopped':
+      if (view.lastError?.moreAccessScope !== undefined) return { ...base, state: 'needsMoreAccess', error: view.lastError.message, scope: view.lastError.moreAccessScope };
       if (view.lastError) return { ...base, state: view.lastError.needsSignIn ? 'needsSignIn' : 'failed', error: view.lastError.message };
       if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', error: breaker.lastFailure };
       return { ...base, state: 'idle' };
