@@ -46,12 +46,17 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
   const first = planDisconnect(record, text, names);
   if (first.kind === 'restore') {
     const original = await store.readBackup(record);
-    if (original === undefined) await rm(file, { force: true });
-    else await writeTextAtomic(file, original);
-    await store.drop(spec.id, file);
-    return { kind: 'restored', file, backup: record.backup };
+    await options.beforeWrite?.();
+    // Read again just before writing, as every edit does: a change made meanwhile is not written over.
+    const now = await readClientFile(file);
+    if (now.exists === read.exists && (!now.exists || now.text === text)) {
+      if (original === undefined) await rm(file, { force: true });
+      else await writeTextAtomic(file, original);
+      await store.drop(spec.id, file);
+      return { kind: 'restored', file, backup: record.backup };
+    }
   }
-  let plan = first;
+  let plan: Extract<DisconnectPlan, { kind: 'undo' }> = first.kind === 'undo' ? first : { kind: 'undo', removeBlitz: false, restoreBlitz: null, putBack: [], present: [] };
   await editClientFile(
     file,
     (current) => {

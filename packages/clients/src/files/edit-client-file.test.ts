@@ -119,6 +119,23 @@ describe('connect while another process writes the same file', () => {
     expect(writes).toBe(2);
   });
 
+  it("disconnect that would restore the bytes keeps a change made just before it writes, undoing only connect's", async () => {
+    fs.writeFileSync(file, CURSOR);
+    await connect();
+    const connected = fs.readFileSync(file, 'utf8');
+    const theirs = connected.replace('"mcpServers"', '"theirs": true,\n  "mcpServers"');
+    let writes = 0;
+    const result = await disconnectClient(cursor, file, store, {
+      beforeWrite: () => {
+        if (writes++ === 0) writeFromAnotherProcess(file, theirs);
+      },
+    });
+    expect(result.kind).toBe('undone');
+    const data = parseJsonText(fs.readFileSync(file, 'utf8'), file);
+    expect(data.theirs).toBe(true);
+    expect(data.mcpServers).toEqual({ fs: { command: 'npx', args: ['-y', 'fs'] } });
+  });
+
   it('refuses, writing nothing, when the file keeps changing', async () => {
     fs.writeFileSync(file, CURSOR);
     let n = 0;
