@@ -145,6 +145,16 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); to allow it, run: blitz mcp approve fix echo');
   });
 
+  it('a client that cannot be asked, refused by an [permissions] ask rule, is told of the rule — blitz mcp approve would not pass it', async () => {
+    await start(`[permissions]\nallow = ["mcp:fix:echo"]\nask = ["mcp:fix:*"]\n\n` + fixture('fix', 'env-dump', 'auto_approve = true'));
+    const mute = await client(via);
+    await mute.listTools();
+    const refused = await mute.callTool({ name: 'echo', arguments: { text: 'x' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); it is asked about by the rule "mcp:fix:*" in [permissions] ask');
+    expect(textOf(refused)).not.toContain('blitz mcp approve fix echo');
+  });
+
   it('a toggle through the control API reaches a connected client as list_changed, and the tool is gone', async () => {
     await start(fixture('a', 'env-dump', 'auto_approve = true') + fixture('b', 'resources', 'prefix = "b"'));
     const c = await client(via);

@@ -34,7 +34,7 @@ export class Approver {
         return { ok: false, message: `${opts.tool} (MCP server "${opts.server}") was refused: ${verdict.why}` };
       case 'ask':
         if (this.#allowed.has(key)) return { ok: true };
-        return this.#ask(key, opts);
+        return this.#ask(key, opts, verdict.rule);
       default: {
         const _exhaustive: never = verdict;
         return _exhaustive;
@@ -42,8 +42,8 @@ export class Approver {
     }
   }
 
-  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; requestId: RequestId; signal?: AbortSignal }): Promise<Approval> {
-    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool)}` });
+  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; requestId: RequestId; signal?: AbortSignal }, askRule: string | undefined): Promise<Approval> {
+    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool, askRule)}` });
     if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
     let answer;
     try {

@@ -50,4 +50,15 @@ describe('approvalDetail', () => {
     );
     expect(howToAllow('github', "it's")).toContain("blitz mcp approve github 'it'\\''s'");
   });
+
+  it('names the ask rule, not blitz mcp approve, when an ask rule is what asks (approve would change nothing)', () => {
+    const permissions = { allow: ['mcp:github:create_issue'], ask: ['mcp:github:create_*'], deny: [] };
+    expect(decide(permissions, 'mcp:github:create_issue', true)).toEqual({ kind: 'ask', rule: 'mcp:github:create_*' });
+    expect(decide(none, 'mcp:github:create_issue', false)).toEqual({ kind: 'ask' });
+    const how = howToAllow('github', 'create_issue', 'mcp:github:create_*');
+    expect(how).toBe(
+      'it is asked about by the rule "mcp:github:create_*" in [permissions] ask, which blitz mcp approve and auto_approve do not override; to run it without asking, remove that rule from [permissions] ask in settings.toml, or call it from a client that can be asked',
+    );
+    expect(how).not.toContain('run: blitz mcp approve');
+  });
 });

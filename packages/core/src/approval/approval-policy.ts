@@ -1,7 +1,11 @@
 import type { Permissions } from '../config/settings.js';
 
 /** What to do with one call (MCP-30/43). */
-export type Verdict = { kind: 'allow'; why: string } | { kind: 'deny'; why: string } | { kind: 'ask' };
+export type Verdict =
+  | { kind: 'allow'; why: string }
+  | { kind: 'deny'; why: string }
+  /** `rule`: the `[permissions] ask` pattern that asks, which neither an allow rule nor auto_approve passes. */
+  | { kind: 'ask'; rule?: string };
 
 /** The permission key of a call: `mcp:<server>:<tool>` (MCP-30). */
 export function permissionKey(server: string, tool: string): string {
@@ -23,7 +27,8 @@ export function patternMatches(pattern: string, key: string): boolean {
 export function decide(permissions: Permissions, key: string, autoApprove: boolean): Verdict {
   const deny = permissions.deny.find((p) => patternMatches(p, key));
   if (deny) return { kind: 'deny', why: `denied by the rule "${deny}" in [permissions] deny` };
-  if (permissions.ask.some((p) => patternMatches(p, key))) return { kind: 'ask' };
+  const ask = permissions.ask.find((p) => patternMatches(p, key));
+  if (ask) return { kind: 'ask', rule: ask };
   const allow = permissions.allow.find((p) => patternMatches(p, key));
   if (allow) return { kind: 'allow', why: `allowed by the rule "${allow}"` };
   if (autoApprove) return { kind: 'allow', why: 'the server is auto_approve' };
@@ -38,8 +43,14 @@ export function approvalDetail(tool: string, server: string, args: Record<string
   return [`${tool} (MCP server "${server}")`, ...lines].join('\n');
 }
 
-/** How to stop being asked, for a refusal's message. */
-export function howToAllow(server: string, tool: string): string {
+/**
+ * How to stop being asked, for a refusal's message. A call an `[permissions] ask` rule asks
+ * about is asked whatever allow and auto_approve say: `blitz mcp approve` would change nothing.
+ */
+export function howToAllow(server: string, tool: string, askRule?: string): string {
+  if (askRule !== undefined) {
+    return `it is asked about by the rule "${askRule}" in [permissions] ask, which blitz mcp approve and auto_approve do not override; to run it without asking, remove that rule from [permissions] ask in settings.toml, or call it from a client that can be asked`;
+  }
   const word = (w: string) => (/^[A-Za-z0-9._-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
   return `to allow it, run: blitz mcp approve ${word(server)} ${word(tool)} (adds "${permissionKey(server, tool)}" to [permissions] allow in settings.toml), or blitz mcp approve ${word(server)} for every tool of the server (auto_approve = true)`;
 }
