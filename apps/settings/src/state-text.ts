@@ -2,7 +2,7 @@ import type { GlobalServerStatus, ServerState } from '@blitz/client/api-types';
 import { formatDelay } from '@blitz/client/format-delay';
 
 /** A server's live state as one short phrase, the tray's words (MCP-41). */
-export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'retryAt'>, now: number): string {
+export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'retryAt' | 'scope'>, now: number): string {
   const state: ServerState = server.state;
   switch (state) {
     case 'disabled':
@@ -18,7 +18,7 @@ export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'r
     case 'needsSignIn':
       return `needs sign-in: blitz mcp login ${server.name}`;
     case 'needsMoreAccess':
-      return `needs more access: blitz mcp login ${server.name}`;
+      return `needs more access${server.scope ? ` (scope "${server.scope}")` : ''}: blitz mcp login ${server.name}`;
     case 'paused':
       return server.retryAt === undefined ? 'paused' : `paused, retrying in ${formatDelay(Date.parse(server.retryAt) - now)}`;
     default: {
