@@ -24,7 +24,8 @@ export class Approver {
   }
 
   /** `requestId`: the client's call being decided, so the question travels on its stream. */
-  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; permissions: Permissions; requestId: RequestId; signal?: AbortSignal }): Promise<Approval> {
+  /** `inSettings`: the server is an entry of settings.toml (not a project's), so `blitz mcp approve NAME` can set its auto_approve. */
+  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; inSettings: boolean; permissions: Permissions; requestId: RequestId; signal?: AbortSignal }): Promise<Approval> {
     const key = permissionKey(opts.server, opts.tool);
     const verdict = decide(opts.permissions, key, opts.autoApprove);
     switch (verdict.kind) {
@@ -42,8 +43,8 @@ export class Approver {
     }
   }
 
-  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; requestId: RequestId; signal?: AbortSignal }, askRule: string | undefined): Promise<Approval> {
-    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool, askRule)}` });
+  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: AbortSignal }, askRule: string | undefined): Promise<Approval> {
+    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool, askRule, opts.inSettings)}` });
     if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
     let answer;
     try {

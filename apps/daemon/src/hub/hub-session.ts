@@ -118,6 +118,7 @@ export class HubSession {
           tool: entry.originalName,
           args,
           autoApprove: config.autoApprove,
+          inSettings: config.source.kind === 'global',
           permissions: this.#opts.settings().permissions,
           requestId: extra.requestId,
           signal: extra.signal,
@@ -174,7 +175,7 @@ export class HubSession {
     if (server !== undefined) {
       const config = workspace.manager.connections().find((c) => c.name === server)?.config;
       if (!config) return toolError(`no MCP server named "${server}" in this workspace`);
-      const approval = await this.#approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, permissions: this.#opts.settings().permissions, requestId, signal });
+      const approval = await this.#approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, inSettings: config.source.kind === 'global', permissions: this.#opts.settings().permissions, requestId, signal });
       if (!approval.ok) return toolError(approval.message);
     }
     if (name === LIST_RESOURCES) {

@@ -51,6 +51,12 @@ describe('approvalDetail', () => {
     expect(howToAllow('github', "it's")).toContain("blitz mcp approve github 'it'\\''s'");
   });
 
+  it("offers a pattern, not auto_approve, for a project's server (blitz mcp approve NAME edits only settings.toml's own entries)", () => {
+    expect(howToAllow('local', 'build', undefined, false)).toBe(
+      'to allow it, run: blitz mcp approve local build (adds "mcp:local:build" to [permissions] allow in settings.toml), or blitz mcp approve local \'*\' for every tool of the server (adds "mcp:local:*")',
+    );
+  });
+
   it('names the ask rule, not blitz mcp approve, when an ask rule is what asks (approve would change nothing)', () => {
     const permissions = { allow: ['mcp:github:create_issue'], ask: ['mcp:github:create_*'], deny: [] };
     expect(decide(permissions, 'mcp:github:create_issue', true)).toEqual({ kind: 'ask', rule: 'mcp:github:create_*' });

@@ -47,12 +47,17 @@ export function approvalDetail(tool: string, server: string, args: Record<string
  * How to stop being asked, for a refusal's message. A call an `[permissions] ask` rule asks
  * about is asked whatever allow and auto_approve say: `blitz mcp approve` would change nothing.
  */
-export function howToAllow(server: string, tool: string, askRule?: string): string {
+export function howToAllow(server: string, tool: string, askRule?: string, inSettings = true): string {
   if (askRule !== undefined) {
     return `it is asked about by the rule "${askRule}" in [permissions] ask, which blitz mcp approve and auto_approve do not override; to run it without asking, remove that rule from [permissions] ask in settings.toml, or call it from a client that can be asked`;
   }
   const word = (w: string) => (/^[A-Za-z0-9._-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-  return `to allow it, run: blitz mcp approve ${word(server)} ${word(tool)} (adds "${permissionKey(server, tool)}" to [permissions] allow in settings.toml), or blitz mcp approve ${word(server)} for every tool of the server (auto_approve = true)`;
+  const one = `to allow it, run: blitz mcp approve ${word(server)} ${word(tool)} (adds "${permissionKey(server, tool)}" to [permissions] allow in settings.toml)`;
+  // A project's server has no entry in settings.toml to set auto_approve on: a pattern covers it.
+  const all = inSettings
+    ? `blitz mcp approve ${word(server)} for every tool of the server (auto_approve = true)`
+    : `blitz mcp approve ${word(server)} '*' for every tool of the server (adds "${permissionKey(server, '*')}")`;
+  return `${one}, or ${all}`;
 }
 
 function escapeRegExp(text: string): string {
