@@ -58,6 +58,7 @@ function settingsText(): string {
     `args = ${JSON.stringify(failing.args)}`,
     'sandbox = false',
     '',
+    '# The remote one, off until it is needed.',
     '[[mcp.servers]]',
     'name = "remote"',
     'url = "https://mcp.example.com/mcp"',
@@ -300,6 +301,36 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     expect(await page.content()).not.toContain(HEADER_SECRET);
   });
 
+  it('renames a server through the Edit form: the file has the new name in its place with the comments kept, the old one is gone, and the page shows it', async () => {
+    const rename = async (from: string, to: string) => {
+      await showList();
+      await row(page, from).getByRole('link', { name: `Edit ${from}` }).click();
+      const name = page.getByLabel('Name', { exact: true });
+      await expect.poll(() => name.inputValue(), SLOW).toBe(from);
+      await name.fill(to);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(new RegExp(`#/server/${to.replace('.', '\\.')}$`));
+    };
+    await rename('remote', 'remote.work');
+    const text = fs.readFileSync(settingsFile, 'utf8');
+    expect(text).toContain('# My Blitz settings: this comment must survive every edit from the page.');
+    expect(text).toContain('# The reference server.');
+    // Renamed where it stood, its own comment still above it, its other fields (the secret header too) kept.
+    expect(text).toMatch(/# The remote one, off until it is needed\.\n\[\[mcp\.servers\]\]\nname = "remote\.work"\n/);
+    expect(text).not.toMatch(/name = "remote"/);
+    expect(text).toMatch(/name = "remote\.work"[\s\S]*url = "https:\/\/mcp\.example\.com\/mcp"/);
+    expect(text).toContain(HEADER_SECRET);
+    expect(text).toMatch(/name = "remote\.work"[\s\S]*disabled = true[\s\S]*name = "added"/);
+    await expect.poll(() => page.locator('#detail-heading').textContent(), SLOW).toBe('remote.work');
+    await page.getByRole('link', { name: '← All servers' }).click();
+    await expect.poll(() => page.locator('a.server-name').allTextContents(), SLOW).toEqual(['everything', 'broken', 'remote.work', 'added']);
+    expect((await daemon.client.status()).servers.map((s) => s.name)).toEqual(['everything', 'broken', 'remote.work', 'added']);
+    // And back, so the tests after this one find it by its first name.
+    await rename('remote.work', 'remote');
+    expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(/# The remote one, off until it is needed\.\n\[\[mcp\.servers\]\]\nname = "remote"\n/);
+    await expect.poll(async () => (await daemon.client.status()).servers.map((s) => s.name), SLOW).toEqual(['everything', 'broken', 'remote', 'added']);
+  });
+
   it('shows a server’s detail: its tools with their approval, Test with its result, and Restart per workspace', async () => {
     await page.goto(`${base}/settings/#/server/everything`);
     const tools = page.locator('table tbody tr');
@@ -319,6 +350,63 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     const after = (await daemon.client.listWorkspaceServers(id)).find((s) => s.name === 'everything')!;
     expect(after.state).toBe('connected');
     expect(after.pid).not.toBe(pidBefore);
+  });
+
+  it('shows a failing server’s last error with the tail of its stderr, in the facts and per workspace, and its recent notices, newest first', async () => {
+    await expect.poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'broken')?.error ?? '', SLOW).toContain('FAKE_API_KEY is not set');
+    await page.goto(`${base}/settings/#/server/broken`);
+    await expect.poll(() => page.getByTestId('detail-state').textContent(), SLOW).toMatch(/^(failed|paused)/);
+    await expect.poll(() => page.locator('dl.facts dd.server-error').textContent(), SLOW).toContain('FAKE_API_KEY is not set');
+    // It died before it answered, so no link holds its stderr now: the tail is in the error, as `blitz mcp list` says it.
+    const card = page.getByRole('region', { name: `broken in ${workspace}` });
+    await expect.poll(() => card.locator('.server-error').textContent(), SLOW).toContain('exit-at-start: FAKE_API_KEY is not set');
+    const notices = page.locator('.notices .notice');
+    await expect.poll(() => notices.count(), SLOW).toBeGreaterThan(0);
+    expect(await page.locator('#notices-heading').textContent()).toBe('Recent notices');
+    const texts = await notices.allTextContents();
+    for (const t of texts) expect(t).toMatch(/^.+ (failed|paused|recovered) broken: /);
+    expect(texts.some((t) => / failed broken: /.test(t))).toBe(true);
+    const times = await notices.locator('time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
+    expect(times).toEqual([...times].sort().reverse());
+    // Only this server's notices: the daemon's feed has the same ones for it, and the page none of another's.
+    const fromDaemon = (await daemon.client.status()).notices.filter((n) => n.server === 'broken');
+    expect(fromDaemon.length).toBeGreaterThanOrEqual(texts.length);
+    await page.goto(`${base}/settings/#/server/everything`);
+    await expect.poll(() => page.locator('#detail-heading').textContent(), SLOW).toBe('everything');
+    expect(await page.locator('.notices .notice', { hasText: 'broken' }).count()).toBe(0);
+  });
+
+  it('shows a trusted project’s .mcp.json servers read-only under the project while its workspace is open', async () => {
+    const project = tempDir('blitz-page-project-');
+    const { command, args } = fixtureCommand('env-dump');
+    fs.writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { 'proj-env': { command, args } } }));
+    let projectHub: Client | undefined;
+    try {
+      await showList();
+      expect(await page.getByRole('region', { name: `Project ${project}` }).count()).toBe(0);
+      const trust = await runBlitz(['trust', project], { home });
+      expect(trust.code, trust.stderr).toBe(0);
+      projectHub = await connectHub(daemon.state, { workspace: project });
+      await expect.poll(async () => (await projectHub!.listTools()).tools.map((t) => t.name), SLOW).toContain('env');
+      const section = page.getByRole('region', { name: `Project ${project}` });
+      await expect.poll(() => section.count(), SLOW).toBe(1);
+      expect(await section.locator('.badge').first().textContent()).toBe('read-only');
+      const projectRow = section.locator('li.server', { hasText: 'proj-env' });
+      await expect.poll(() => projectRow.locator('.state').textContent(), SLOW).toBe('connected');
+      expect(await projectRow.locator('.where').textContent()).toContain('.mcp.json');
+      // Read-only: no switch, no Edit, no Remove, not even a link to a global detail.
+      expect(await section.getByRole('switch').count()).toBe(0);
+      expect(await section.getByRole('link').count()).toBe(0);
+      expect(await section.getByRole('button').count()).toBe(0);
+      expect(await section.locator('input, select, textarea').count()).toBe(0);
+      // Not a global server: the global list and settings.toml are as they were.
+      expect(await page.locator('a.server-name').allTextContents()).toEqual(['everything', 'broken', 'remote', 'added']);
+      expect(fs.readFileSync(settingsFile, 'utf8')).not.toContain('proj-env');
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await projectHub?.close();
+      fs.rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('removes a server after asking; the comments stay', async () => {
