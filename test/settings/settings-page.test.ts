@@ -331,12 +331,16 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await expect.poll(async () => (await daemon.client.status()).servers.map((s) => s.name), SLOW).toEqual(['everything', 'broken', 'remote', 'added']);
   });
 
-  it('shows a server’s detail: its tools with their approval, Test with its result, and Restart per workspace', async () => {
+  it('shows a server’s detail: its tools with their approval, its stderr tail, Test with its result, and Restart per workspace', async () => {
     await page.goto(`${base}/settings/#/server/everything`);
     const tools = page.locator('table tbody tr');
     await expect.poll(() => tools.count(), SLOW).toBeGreaterThan(3);
     const echo = page.locator('tr', { has: page.locator('code:text-is("ev__echo")') });
     expect(await echo.locator('td').allTextContents()).toEqual(['ev__echo', 'echo', expect.any(String), 'asks first']);
+    // A running server's stderr, read from its live process (the reference server says it starts there).
+    const card = page.getByRole('region', { name: `everything in ${workspace}` });
+    await card.getByText('Last lines of its stderr').click();
+    await expect.poll(() => card.locator('pre.stderr').textContent(), SLOW).toContain('Starting default (STDIO) server...');
     await page.getByRole('button', { name: 'Test everything' }).click();
     await expect.poll(() => page.locator('.test-result').textContent(), { timeout: 30_000 }).toMatch(/^OK: \d+ tools in/);
     expect(await axeViolations(page)).toEqual([]);
