@@ -97,6 +97,25 @@ describe('ServerConnection: when a pause ends the connection makes the trial its
     ]);
   });
 
+  it('a trial start that meets a sign-in ends the pause: needs sign-in, not "retrying now" for good', async () => {
+    const server: FakeServer = { ...fake(), failConnect: true };
+    const { clock, connection } = setup(server);
+    await expect(connection.start()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    await expect(connection.start()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    expect(connection.status()).toMatchObject({ state: 'paused' });
+
+    // Back, but its sign-in was lost meanwhile: the daemon's trial meets the 401.
+    server.failConnect = false;
+    server.needsSignIn = true;
+    clock.advance(15_000);
+    await expect.poll(() => connection.status().state).toBe('needsSignIn');
+    // The breaker is closed again: the next start is tried, not refused as a trial in flight.
+    await expect(connection.start()).rejects.toMatchObject({ code: 'NEEDS_SIGN_IN' });
+    server.needsSignIn = false;
+    await connection.start();
+    expect(connection.status()).toMatchObject({ state: 'connected' });
+  });
+
   it('a live server is pinged when its pause ends, and recovers without a call', async () => {
     const { clock, memory, connection, seen } = setup(fake(), { timeoutSeconds: 0.2 });
     await connection.start();

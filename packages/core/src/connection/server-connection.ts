@@ -313,7 +313,10 @@ export class ServerConnection {
     } catch (err) {
       await link?.close().catch(() => undefined);
       const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
-      if (error.code !== 'NEEDS_SIGN_IN' && error.code !== 'NEEDS_MORE_ACCESS') this.breaker.record('failure', error.message);
+      // A server asking for a sign-in answered: no failure, and every admitted start records an
+      // outcome, or a trial it ended would hold the breaker half-open ("retrying now") for good.
+      if (error.code === 'NEEDS_SIGN_IN' || error.code === 'NEEDS_MORE_ACCESS') this.breaker.record('success');
+      else this.breaker.record('failure', error.message);
       if (this.#state.kind === 'starting') this.#set({ kind: 'stopped', lastError: error });
       throw error;
     }

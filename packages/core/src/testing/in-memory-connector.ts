@@ -15,6 +15,8 @@ export interface FakeServer {
   setup(server: McpServer): void;
   /** Makes the next connects fail, as a refused connection would. */
   failConnect?: boolean;
+  /** Makes the next connects answer as a server that wants a sign-in (401). */
+  needsSignIn?: boolean;
 }
 
 export interface InMemoryConnector {
@@ -34,6 +36,7 @@ export function inMemoryConnector(servers: Record<string, FakeServer>): InMemory
     if (!fake) throw new BlitzError('SERVER_UNAVAILABLE', `no fake server ${config.name}`);
     connects.set(config.name, (connects.get(config.name) ?? 0) + 1);
     if (fake.failConnect) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} refused the connection`);
+    if (fake.needsSignIn) throw new BlitzError('NEEDS_SIGN_IN', `MCP server ${config.name} needs sign-in: run blitz mcp login ${config.name}`);
     const server = new McpServer({ name: config.name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
     fake.setup(server);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
