@@ -133,8 +133,10 @@ describe('blitz tray with a fake systray helper', () => {
 
     await daemon.stop();
     daemon = undefined;
-    await waitFor(() => helper.idOf('Blitz daemon not running'), 'the daemon-down header', 15_000, tray.output);
-    expect(helper.titles()).toEqual(['Blitz daemon not running', 'Start daemon', 'Open settings', '☐ Start at login', 'Quit tray']);
+    // The menu changes item by item (one update line each): wait for the whole of it, not its first line.
+    const down = ['Blitz daemon not running', 'Start daemon', 'Open settings', '☐ Start at login', 'Quit tray'];
+    await waitFor(() => JSON.stringify(helper.titles()) === JSON.stringify(down), 'the daemon-down menu', 15_000, () => `${JSON.stringify(helper.titles())}\n${tray!.output()}`);
+    expect(helper.titles()).toEqual(down);
 
     daemon = await startDaemonProcess(home);
     await waitFor(() => helper.idOf('Blitz — 2 servers ready (idle)'), 'the tray to see the daemon again', 15_000, tray.output);
