@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
-import { PageApi, PageApiError } from './page-api.js';
+import { ApiError } from '@blitz/client/api-error';
+import { PageApi } from './page-api.js';
 
 const root = document.getElementById('app')!;
 PageApi.open().then(
@@ -13,7 +14,7 @@ PageApi.open().then(
     root.textContent = '';
     const p = document.createElement('p');
     p.className = 'banner error';
-    p.textContent = `${err instanceof PageApiError ? err.message : String(err)}. Open the settings again with "blitz settings".`;
+    p.textContent = `${err instanceof ApiError ? err.message : String(err)}. Open the settings again with "blitz settings".`;
     root.append(p);
   },
 );

@@ -11,22 +11,7 @@ import type {
   WorkspaceServerDetail,
   WorkspaceSummary,
 } from '@blitz/client/api-types';
-
-/** An error answer of the daemon, with its string code; `status` 0: no answer at all. */
-export class PageApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly reason: string | undefined;
-  readonly problems: string[];
-
-  constructor(status: number, body: ErrorBody) {
-    super(body.message);
-    this.status = status;
-    this.code = body.code;
-    this.reason = body.reason;
-    this.problems = body.problems ?? [];
-  }
-}
+import { ApiError } from '@blitz/client/api-error';
 
 /**
  * The control API as the page uses it: authenticated by the session cookie the browser
@@ -115,18 +100,18 @@ async function request<T>(method: string, path: string, body?: unknown, headers:
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
-    throw new PageApiError(0, { code: 'UNAVAILABLE', message: 'the Blitz daemon does not answer; is it running? (blitz daemon start)' });
+    throw new ApiError(0, { code: 'UNAVAILABLE', message: 'the Blitz daemon does not answer; is it running? (blitz daemon start)' });
   }
   const text = await response.text();
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {
-    throw new PageApiError(response.status, { code: 'INTERNAL', message: `the daemon answered ${response.status} with something that is not JSON` });
+    throw new ApiError(response.status, { code: 'INTERNAL', message: `the daemon answered ${response.status} with something that is not JSON` });
   }
   if (!response.ok) {
     const err = (data ?? {}) as Partial<ErrorBody>;
-    throw new PageApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
+    throw new ApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
   }
   return data as T;
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Ref } from 'preact';
 import type { FieldProblem } from '@blitz/client/api-types';
-import { PageApiError, type PageApi } from './page-api.js';
+import { ApiError } from '@blitz/client/api-error';
+import type { PageApi } from './page-api.js';
 import { go, hrefOf } from './route.js';
 import { controlFor, emptyForm, formFromConfig, formToEntry, type FormValues } from './server-form-model.js';
 import { stateText } from './state-text.js';
@@ -59,7 +60,7 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
       await refresh();
       go({ view: 'server', name: entry.name });
     } catch (err) {
-      if (err instanceof PageApiError && err.problems.length > 0) setProblems(err.problems.map((text) => ({ message: text, text })));
+      if (err instanceof ApiError && err.problems.length > 0) setProblems(err.problems.map((text) => ({ message: text, text })));
       else setFailure((err as Error).message);
     } finally {
       setSaving(false);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { McpServerConfigList, StatusResponse, WorkspaceServer, WorkspaceSummary } from '@blitz/client/api-types';
-import { PageApiError, type PageApi } from './page-api.js';
+import { ApiError } from '@blitz/client/api-error';
+import type { PageApi } from './page-api.js';
 
 /** The tray's rhythm (MCP-41): the page follows the daemon without a reload. */
 export const POLL_MS = 2_000;
@@ -14,10 +15,10 @@ export interface Snapshot {
   status?: StatusResponse;
   config?: McpServerConfigList;
   /** settings.toml could not be read as servers (it has errors): nothing is offered that writes. */
-  configError?: PageApiError;
+  configError?: ApiError;
   workspaces: OpenWorkspace[];
   /** The daemon does not answer, or this browser's session ended. */
-  down?: PageApiError;
+  down?: ApiError;
   /** When it was read (ms), for "retrying in …". */
   at: number;
 }
@@ -52,10 +53,10 @@ async function read(api: PageApi): Promise<Snapshot> {
   try {
     const [status, config, workspaces] = await Promise.all([api.status(), api.servers().catch((err: unknown) => err), api.workspaces()]);
     const open = await Promise.all(workspaces.map(async (w) => ({ ...w, serverStates: await api.workspaceServers(w.id).catch(() => []) })));
-    if (config instanceof PageApiError && config.code === 'FAILED_PRECONDITION') return { status, configError: config, workspaces: open, at: Date.now() };
+    if (config instanceof ApiError && config.code === 'FAILED_PRECONDITION') return { status, configError: config, workspaces: open, at: Date.now() };
     if (config instanceof Error) throw config;
     return { status, config: config as McpServerConfigList, workspaces: open, at: Date.now() };
   } catch (err) {
-    return { workspaces: [], down: err instanceof PageApiError ? err : new PageApiError(0, { code: 'INTERNAL', message: String(err) }), at: Date.now() };
+    return { workspaces: [], down: err instanceof ApiError ? err : new ApiError(0, { code: 'INTERNAL', message: String(err) }), at: Date.now() };
   }
 }

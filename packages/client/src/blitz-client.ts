@@ -13,24 +13,8 @@ import type {
   WorkspaceServer,
   WorkspaceSummary,
 } from './api-types.js';
+import { ApiError } from './api-error.js';
 import { formatDelay } from './format-delay.js';
-
-/** An error answer from the daemon, with its string code (`NOT_FOUND`, `INVALID_ARGUMENT`, …). */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly reason: string | undefined;
-  readonly problems: string[];
-
-  constructor(status: number, body: ErrorBody) {
-    super(body.message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = body.code;
-    this.reason = body.reason;
-    this.problems = body.problems ?? [];
-  }
-}
 
 /**
  * The daemon gave no answer: it did not answer in time (`TIMEOUT`), or nothing answers on its
