@@ -42,30 +42,16 @@ export function startTray(opts: { home: string; cwd: string; env?: NodeJS.Proces
 
 /** A `notify-send` that records its arguments, one JSON array a line, for node-notifier to find first on PATH. */
 export function fakeNotifySend(binDir: string): { calls(): string[][] } {
-  const log = path.join(binDir, 'notify-send.jsonl');
-  fs.mkdirSync(binDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(binDir, 'notify-send'),
-    `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`,
-    { mode: 0o755 },
-  );
-  return {
-    calls: () => {
-      try {
-        return fs
-          .readFileSync(log, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as string[]);
-      } catch {
-        return [];
-      }
-    },
-  };
+  return { calls: recordingCommand(binDir, 'notify-send') };
 }
 
 /** An opener (`xdg-open`) first on PATH that records the arguments of each run and succeeds. */
 export function fakeOpener(binDir: string, name: string): () => string[][] {
+  return recordingCommand(binDir, name);
+}
+
+/** A command `name` in `binDir` that appends its arguments to a log and succeeds; returns the reader of that log. */
+function recordingCommand(binDir: string, name: string): () => string[][] {
   const log = path.join(binDir, `${name}.jsonl`);
   fs.mkdirSync(binDir, { recursive: true });
   fs.writeFileSync(path.join(binDir, name), `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`, { mode: 0o755 });
