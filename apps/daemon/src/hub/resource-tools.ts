@@ -1,5 +1,7 @@
-import type { CallToolResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ResourceEntry } from '@blitz/core';
+import type { CallToolResult, ReadResourceResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { decide, permissionKey, type ResourceEntry } from '@blitz/core';
+import type { SessionContext } from './session-context.js';
+import { toolError } from './tool-error.js';
 
 export const LIST_RESOURCES = 'list_mcp_resources';
 export const READ_RESOURCE = 'read_mcp_resource';
@@ -27,6 +29,30 @@ export const RESOURCE_TOOLS: Tool[] = [
     annotations: { readOnlyHint: true },
   },
 ];
+
+/** Runs a resource tool (MCP-35): approved like the server's tools, by rule or auto_approve (MCP-43). */
+export async function callResourceTool(ctx: SessionContext, name: string, args: Record<string, unknown>, requestId: RequestId, signal: AbortSignal): Promise<CallToolResult> {
+  const { workspace, agent } = ctx;
+  const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
+  if (name === READ_RESOURCE && (server === undefined || typeof args.uri !== 'string')) {
+    return toolError(`${READ_RESOURCE} needs "server" and "uri"`);
+  }
+  if (server !== undefined) {
+    const config = workspace.manager.connections().find((c) => c.name === server)?.config;
+    if (!config) return toolError(`no MCP server named "${server}" in this workspace`);
+    const approval = await ctx.approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, inSettings: config.source.kind === 'global', permissions: ctx.settings().permissions, requestId, signal });
+    if (!approval.ok) return toolError(approval.message);
+  }
+  if (name === LIST_RESOURCES) {
+    const entries = await workspace.manager.listResources(agent, server);
+    // Across servers no one is asked, but a server whose resources a rule denies stays out.
+    const permissions = ctx.settings().permissions;
+    const allowed = (s: string) => decide(permissions, permissionKey(s, LIST_RESOURCES), false).kind !== 'deny';
+    return formatResourceList(server === undefined ? entries.filter((e) => allowed(e.server)) : entries);
+  }
+  const read = await workspace.manager.readResource(args.uri as string, { agent, server: server!, signal });
+  return formatResourceRead(server!, read);
+}
 
 export function formatResourceList(entries: readonly ResourceEntry[]): CallToolResult {
   if (entries.length === 0) return { content: [{ type: 'text', text: 'No MCP server offers resources.' }] };

@@ -1,4 +1,5 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isBlitzError } from '@blitz/core';
 
 const SDK_PREFIX = /^MCP error -?\d+: /;
 
@@ -21,5 +22,18 @@ export class RpcError extends Error {
   /** An error to pass on to the other side: an SDK error keeps its code and data, loses its prefix. */
   static passOn(err: unknown): unknown {
     return err instanceof McpError ? new RpcError(err.code, err.message.replace(SDK_PREFIX, ''), err.data) : err;
+  }
+}
+
+/** Runs a pass-through request, turning Blitz errors into JSON-RPC errors the client understands. */
+export async function passThrough<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isBlitzError(err, 'NOT_FOUND') || isBlitzError(err, 'INVALID_ARGUMENT')) {
+      throw new RpcError(ErrorCode.InvalidParams, err.problems.length ? `${err.message}: ${err.problems.join('; ')}` : err.message);
+    }
+    if (isBlitzError(err)) throw new RpcError(ErrorCode.InternalError, err.message);
+    throw RpcError.passOn(err);
   }
 }

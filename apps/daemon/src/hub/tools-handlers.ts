@@ -1,0 +1,73 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isBlitzError } from '@blitz/core';
+import { SHARED_CALLERS, type Callers } from './callers.js';
+import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE, RESOURCE_TOOLS } from './resource-tools.js';
+import { RpcError } from './rpc-error.js';
+import type { SessionContext } from './session-context.js';
+import { toolError } from './tool-error.js';
+
+/**
+ * `tools/list` (the resource tools, then the catalog for the session's agent; none in
+ * read-only mode) and `tools/call`: looked up, approved (MCP-30/43), routed to its server.
+ */
+export function registerTools(server: Server, ctx: SessionContext, callers: Callers): void {
+  const { workspace, agent, readOnly } = ctx;
+  const manager = workspace.manager;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const serverTools: Tool[] = readOnly ? [] : (await manager.listTools(agent)).map((e) => e.tool);
+    ctx.toolsShown();
+    return { tools: [...RESOURCE_TOOLS, ...serverTools] };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    try {
+      if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
+      if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
+      const entry = manager.catalog(agent).byExposedName(name) ?? (await manager.listTools(agent)).find((e) => e.exposedName === name);
+      if (!entry) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${name}`);
+      const config = manager.connection(entry.server).config;
+      const approval = await ctx.approver.approve({
+        server: entry.server,
+        tool: entry.originalName,
+        args,
+        autoApprove: config.autoApprove,
+        inSettings: config.source.kind === 'global',
+        permissions: ctx.settings().permissions,
+        requestId: extra.requestId,
+        signal: extra.signal,
+      });
+      if (!approval.ok) return toolError(approval.message);
+      const progressToken = request.params._meta?.progressToken;
+      // A shared server's requests reach its callers from every workspace (see prepareServerRequests).
+      const scope = manager.isShared(entry.server) ? SHARED_CALLERS : workspace.root;
+      const leave = callers.enter(scope, entry.server, { server, requestId: extra.requestId });
+      try {
+        const result = await manager.callTool(name, args, {
+          agent,
+          signal: extra.signal,
+          ...(progressToken === undefined
+            ? {}
+            : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
+        });
+        return bounded(ctx, name, result);
+      } finally {
+        leave();
+      }
+    } catch (err) {
+      if (isBlitzError(err)) return toolError(err.message);
+      throw RpcError.passOn(err);
+    }
+  });
+}
+
+/** A result larger than `[hub] max_result_mb` is refused with its size (never passed on whole). */
+function bounded(ctx: SessionContext, name: string, result: CallToolResult): CallToolResult {
+  const limitMb = ctx.settings().hub.maxResultMb;
+  const size = Buffer.byteLength(JSON.stringify(result));
+  if (size <= limitMb * 1024 * 1024) return result;
+  return toolError(`the result of ${name} is ${formatBytes(size)}, more than [hub] max_result_mb = ${limitMb}; it was not passed on`);
+}
