@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createConnector, Manager, systemClock } from '../packages/core/dist/index.js';
+import { systemClock } from '../packages/clock/dist/index.js';
+import { createConnector, Manager } from '../packages/core/dist/index.js';
 import { compare, report } from './stats.mjs';
 
 const require = createRequire(import.meta.url);

@@ -15,16 +15,15 @@ import {
   formatProblem,
   Redactor,
   serverSecretValues,
-  systemClock,
   writeTextAtomic,
   type BlitzPaths,
-  type Clock,
   type ConnectionEvent,
   type Connector,
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
 import { daemonStatePath, MCP_LINES_PROTOCOL, type DaemonState, type StatusResponse } from '@blitz/client';
+import { systemClock, type Clock } from '@blitz/clock';
 import { controlApi } from './http/control-api.js';
 import { HttpError, toErrorResponse } from './http/http-error.js';
 import { authorizeRequest, checkHostAndOrigin, guardRequest } from './http/request-guard.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '@blitz/core';
+import { FakeClock } from '@blitz/clock';
 import { askPortHolder } from './port-holder.js';
 
 let server: http.Server | undefined;

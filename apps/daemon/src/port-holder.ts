@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { BlitzError, systemClock, type BlitzPaths, type Clock } from '@blitz/core';
+import { BlitzError, type BlitzPaths } from '@blitz/core';
+import { systemClock, type Clock } from '@blitz/clock';
 import type { DaemonIdentity } from './http/control-api.js';
 
 /** How long, in all, to wait for whoever holds the port to say who it is. */

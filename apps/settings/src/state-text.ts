@@ -1,5 +1,5 @@
 import type { GlobalServerStatus, ServerState } from '@blitz/client/api-types';
-import { formatDelay } from '@blitz/client/format-delay';
+import { formatDelay } from '@blitz/clock';
 
 /** A server's live state as one short phrase, the tray's words (MCP-41). */
 export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'retryAt' | 'scope'>, now: number): string {

@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 export { runTray, type RunTrayOptions } from './run-tray.js';
 export { displayProblem, HEADLESS_HINT } from './display.js';
 export { TrayApp, POLL_MS, type AutostartControl, type DaemonApi, type DaemonLink, type TrayAppDeps, type TraySurface } from './tray-app.js';
-export type { Clock, Timer } from './clock.js';
 export { buildMenu, type TrayView } from './menu/build-menu.js';
 export { menuText } from './menu/menu-text.js';
 export type { MenuAction, MenuEntry, MenuModel } from './menu/menu-model.js';

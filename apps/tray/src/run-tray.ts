@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlitzClient, readDaemonState } from '@blitz/client';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from '@blitz/clock';
 import { displayProblem, HEADLESS_HINT } from './display.js';
 import { desktopNotifier } from './notify/desktop-notifier.js';
 import { openFile, openUrl } from './open-file.js';

@@ -1,6 +1,6 @@
 import type { GlobalServerStatus, Notice, StatusResponse } from '@blitz/client';
 import { describe, expect, it } from 'vitest';
-import type { Clock, Timer } from './clock.js';
+import { FakeClock } from '@blitz/clock';
 import type { MenuModel } from './menu/menu-model.js';
 import { menuText } from './menu/menu-text.js';
 import type { NoticeCursor } from './notify/notice-cursor.js';
@@ -8,41 +8,6 @@ import type { DesktopNotification } from './notify/notification-text.js';
 import { TrayApp, type DaemonLink, type TrayAppDeps } from './tray-app.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00.000Z');
-
-/** Timers run only when a test advances the time; nothing sleeps. */
-class FakeClock implements Clock {
-  time = T0;
-  #timers: { at: number; fn: () => void; cancelled: boolean }[] = [];
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(fn: () => void, ms: number): Timer {
-    const timer = { at: this.time + ms, fn, cancelled: false };
-    this.#timers.push(timer);
-    return { cancel: () => (timer.cancelled = true) };
-  }
-
-  get pending(): number {
-    return this.#timers.filter((t) => !t.cancelled).length;
-  }
-
-  /** Moves the time on, running each timer that falls due and letting its work settle. */
-  async advance(ms: number): Promise<void> {
-    const target = this.time + ms;
-    for (;;) {
-      const due = this.#timers.filter((t) => !t.cancelled && t.at <= target).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      due.cancelled = true;
-      this.time = due.at;
-      due.fn();
-      await settle();
-    }
-    this.time = target;
-    await settle();
-  }
-}
 
 async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -108,7 +73,7 @@ interface Harness {
 }
 
 function harness(opts: { clock?: FakeClock; daemon?: FakeDaemon; store?: { cursor: NoticeCursor | undefined; problems?: string[] } } = {}): Harness {
-  const clock = opts.clock ?? new FakeClock();
+  const clock = opts.clock ?? new FakeClock(T0);
   const daemon = opts.daemon ?? new FakeDaemon();
   const store = opts.store ?? { cursor: undefined };
   const drawn: MenuModel[] = [];
@@ -155,19 +120,19 @@ describe('the tray app', () => {
     expect(h.drawn).toHaveLength(1);
     expect(lastText(h)).toContain('(Blitz — 2 servers ready (idle))');
 
-    await h.clock.advance(6_000);
+    await h.clock.advanceSettling(6_000, settle);
     expect(h.daemon.requests.filter((r) => r.startsWith('status'))).toHaveLength(4);
     expect(h.drawn).toHaveLength(1);
 
     h.daemon.servers[0]!.state = 'connected';
-    await h.clock.advance(1_999);
+    await h.clock.advanceSettling(1_999, settle);
     expect(h.drawn).toHaveLength(1);
-    await h.clock.advance(1);
+    await h.clock.advanceSettling(1, settle);
     expect(h.drawn).toHaveLength(2);
     expect(lastText(h)).toContain('(Blitz — 1 connected, 1 idle)');
     h.app.stop(0);
     expect(await h.app.done).toBe(0);
-    expect(h.clock.pending).toBe(0);
+    expect(h.clock.pendingTimers()).toBe(0);
   });
 
   it('counts a pause down on the injected clock, redrawing as it goes', async () => {
@@ -175,7 +140,7 @@ describe('the tray app', () => {
     h.daemon.servers = [server('github', 'paused', { retryAt: new Date(T0 + 30_000).toISOString() })];
     await h.app.start();
     expect(lastText(h)).toContain('[x] github — paused, retrying in 30s');
-    await h.clock.advance(2_000);
+    await h.clock.advanceSettling(2_000, settle);
     expect(lastText(h)).toContain('[x] github — paused, retrying in 28s');
     expect(h.drawn).toHaveLength(2);
     h.app.stop(0);
@@ -211,7 +176,7 @@ describe('the tray app', () => {
     expect(lastText(h)).toContain('(Blitz daemon not running)\n────\nStart daemon');
 
     h.daemon.running = true;
-    await h.clock.advance(2_000);
+    await h.clock.advanceSettling(2_000, settle);
     expect(lastText(h)).toContain('(Blitz — no MCP servers)');
 
     await h.app.handle({ kind: 'quitBlitz' });
@@ -239,7 +204,7 @@ describe('the tray app', () => {
   });
 
   it('notifies each notice once, also across a tray restart; a new daemon restarts ids at 1', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(T0);
     const daemon = new FakeDaemon();
     const store = { cursor: undefined as NoticeCursor | undefined };
     daemon.servers = [server('broken', 'paused')];
@@ -247,7 +212,7 @@ describe('the tray app', () => {
     daemon.notice('failed', 'broken');
     await first.app.start();
     daemon.notice('paused', 'broken');
-    await clock.advance(4_000);
+    await clock.advanceSettling(4_000, settle);
     expect(first.notified.map((n) => n.title)).toEqual(['Blitz: broken failed', 'Blitz: broken paused']);
     expect(store.cursor).toEqual({ daemon: daemon.identity, lastNoticeId: 2 });
     expect(daemon.requests.filter((r) => r.startsWith('status')).at(-1)).toBe('status after=2');
@@ -255,14 +220,14 @@ describe('the tray app', () => {
 
     const second = harness({ clock, daemon, store });
     await second.app.start();
-    await clock.advance(4_000);
+    await clock.advanceSettling(4_000, settle);
     expect(second.notified).toEqual([]);
 
     // The daemon restarted: same ids again, but new notices.
     daemon.identity = { pid: 5151, startedAt: '2026-11-29T12:00:05.000Z' };
     daemon.notices = [];
     daemon.notice('recovered', 'broken', clock.now());
-    await clock.advance(2_000);
+    await clock.advanceSettling(2_000, settle);
     expect(second.notified.map((n) => n.title)).toEqual(['Blitz: broken recovered']);
     second.app.stop(0);
   });
@@ -278,28 +243,28 @@ describe('the tray app', () => {
   });
 
   it('a refused settings edit is told once, whole: not at every poll, not after a tray restart; again once it changed', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(T0);
     const daemon = new FakeDaemon();
     const store: { cursor: NoticeCursor | undefined; problems?: string[] } = { cursor: undefined };
     const long = `/home/u/.config/blitz/settings.toml:12: server "broken": ${'a command (stdio) or a url is needed; '.repeat(4)}end`;
     daemon.problems = [long];
     const first = harness({ clock, daemon, store });
     await first.app.start();
-    await clock.advance(6_000);
+    await clock.advanceSettling(6_000, settle);
     expect(first.notified).toEqual([{ title: 'Blitz: settings not applied', message: long }]);
     first.app.stop(0);
 
     const second = harness({ clock, daemon, store });
     await second.app.start();
-    await clock.advance(4_000);
+    await clock.advanceSettling(4_000, settle);
     expect(second.notified).toEqual([]);
 
     daemon.problems = [];
-    await clock.advance(2_000);
+    await clock.advanceSettling(2_000, settle);
     daemon.problems = [long];
-    await clock.advance(2_000);
+    await clock.advanceSettling(2_000, settle);
     daemon.problems = ['settings.toml:3: not valid TOML'];
-    await clock.advance(2_000);
+    await clock.advanceSettling(2_000, settle);
     expect(second.notified.map((n) => n.message)).toEqual([long, 'settings.toml:3: not valid TOML']);
     second.app.stop(0);
   });

@@ -1,5 +1,5 @@
 import type { StatusResponse } from '@blitz/client';
-import type { Clock, Timer } from './clock.js';
+import type { Clock, Timer } from '@blitz/clock';
 import { buildMenu, sameMenu, type TrayView } from './menu/build-menu.js';
 import type { MenuAction, MenuModel } from './menu/menu-model.js';
 import { truncate } from './menu/server-title.js';

@@ -14,7 +14,7 @@ import type {
   WorkspaceSummary,
 } from './api-types.js';
 import { ApiError } from './api-error.js';
-import { formatDelay } from './format-delay.js';
+import { formatDelay } from '@blitz/clock';
 
 /**
  * The daemon gave no answer: it did not answer in time (`TIMEOUT`), or nothing answers on its

@@ -3,4 +3,3 @@ export { ApiError } from './api-error.js';
 export { BlitzClient, DaemonUnreachable, type ClientOptions } from './blitz-client.js';
 export { daemonStatePath, isProcessAlive, readDaemonState } from './daemon-state.js';
 export { acquirePidLock, processStart, type PidLock } from './pid-lock.js';
-export { formatDelay } from './format-delay.js';

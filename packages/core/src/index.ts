@@ -1,8 +1,6 @@
 export * from './config/index.js';
 export * from './errors/blitz-error.js';
 export * from './files/index.js';
-export * from './clock/clock.js';
-export { FakeClock } from './clock/fake-clock.js';
 export * from './redact/index.js';
 export * from './catalog/index.js';
 export * from './connection/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '@blitz/core';
+import { FakeClock } from '@blitz/clock';
 import { IDLE_MS, SessionReaper, STREAM_GRACE_MS } from './session-reaper.js';
 
 function setup() {

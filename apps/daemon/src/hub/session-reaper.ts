@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '@blitz/core';
+import type { Clock, Timer } from '@blitz/clock';
 
 /** A client whose event stream dropped gets this long to come back (reconnects are quick). */
 export const STREAM_GRACE_MS = 30_000;

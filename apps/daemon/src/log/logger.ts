@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { Redactor, systemClock, type Clock } from '@blitz/core';
+import { Redactor } from '@blitz/core';
+import { systemClock, type Clock } from '@blitz/clock';
 import { LogFile } from './log-file.js';
 import { toHumanLine, toJsonLine, type LogFields, type LogLevel, type LogRecord } from './log-record.js';
 

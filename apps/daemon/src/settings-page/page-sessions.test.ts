@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { FakeClock } from '@blitz/core';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '@blitz/clock';
 import { authorizeRequest } from '../http/request-guard.js';
 import type { HttpError } from '../http/http-error.js';
 import { CODE_TTL_MS, CSRF_HEADER, PageSessions, SESSION_COOKIE, SESSION_IDLE_MS } from './page-sessions.js';

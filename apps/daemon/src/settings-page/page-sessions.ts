@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Clock } from '@blitz/core';
+import type { Clock } from '@blitz/clock';
 
 /** A code from `blitz settings` opens the page once, within a minute. */
 export const CODE_TTL_MS = 60_000;

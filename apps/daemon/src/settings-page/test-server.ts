@@ -1,5 +1,6 @@
-import { Manager, resolveServer, type Clock, type Connector, type ResolvedServer, type ServerConfig } from '@blitz/core';
+import { Manager, resolveServer, type Connector, type ResolvedServer, type ServerConfig } from '@blitz/core';
 import type { ServerTestResult } from '@blitz/client';
+import type { Clock } from '@blitz/clock';
 
 export interface TestServerDeps {
   connector: Connector;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { systemClock, type Clock } from '@blitz/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock, type Clock } from '@blitz/clock';
 import { FileWatcher, type FileWatcherOptions } from './file-watcher.js';
 
 /*

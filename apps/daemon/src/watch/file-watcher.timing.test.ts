@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Clock, Timer } from '@blitz/core';
+import { FakeClock, type Clock } from '@blitz/clock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileWatcher, type FileWatcherOptions } from './file-watcher.js';
 
@@ -198,40 +198,4 @@ function countingSchedules(inner: Clock): Clock & { scheduled: number } {
     },
   };
   return counting;
-}
-
-/**
- * Time that moves only when the test says; due timers run in order. (core's FakeClock is
- * not exported from its package, and this tsconfig cannot reach into core's sources.)
- */
-class FakeClock implements Clock {
-  #now = 1_700_000_000_000;
-  #seq = 0;
-  readonly #pending = new Map<number, { at: number; fn: () => void }>();
-
-  now(): number {
-    return this.#now;
-  }
-
-  setTimeout(fn: () => void, ms: number): Timer {
-    const id = this.#seq++;
-    this.#pending.set(id, { at: this.#now + ms, fn });
-    return { cancel: () => this.#pending.delete(id) };
-  }
-
-  advance(ms: number): void {
-    const target = this.#now + ms;
-    for (;;) {
-      const due = [...this.#pending].filter(([, t]) => t.at <= target).sort(([a, x], [b, y]) => x.at - y.at || a - b)[0];
-      if (!due) break;
-      this.#pending.delete(due[0]);
-      this.#now = due[1].at;
-      due[1].fn();
-    }
-    this.#now = target;
-  }
-
-  pendingTimers(): number {
-    return this.#pending.size;
-  }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { BlitzError, systemClock, type Clock, type Timer } from '@blitz/core';
+import { BlitzError } from '@blitz/core';
+import { systemClock, type Clock, type Timer } from '@blitz/clock';
 import { Listeners } from '../listeners.js';
 import { DirectoryWatch } from './directory-watch.js';
 import { snapshot, statKey } from './file-snapshot.js';

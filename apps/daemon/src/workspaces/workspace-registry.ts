@@ -5,7 +5,6 @@ import {
   formatProblem,
   Manager,
   SharedServers,
-  type Clock,
   type ConnectionEvent,
   type Connector,
   type ManagerEvent,
@@ -13,6 +12,7 @@ import {
   type ResolvedServer,
   type SharedServersOptions,
 } from '@blitz/core';
+import type { Clock } from '@blitz/clock';
 import type { SettingsSource } from '../settings/settings-source.js';
 import { Workspace, workspaceId } from './workspace.js';
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { Clock, Manager, Timer } from '@blitz/core';
+import type { Manager } from '@blitz/core';
+import type { Clock, Timer } from '@blitz/clock';
 
 /** A stable, URL-safe id for a workspace root. */
 export function workspaceId(root: string): string {

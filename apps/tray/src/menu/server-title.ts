@@ -1,4 +1,5 @@
-import { formatDelay, type GlobalServerStatus } from '@blitz/client';
+import { type GlobalServerStatus } from '@blitz/client';
+import { formatDelay } from '@blitz/clock';
 
 const ERROR_CHARS = 60;
 

@@ -1,7 +1,7 @@
 import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CredentialStore } from './credential-store.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOAuthServer, type OAuthFixture } from '../../../../test/fixtures/oauth/oauth-server.mjs';
-import { FakeClock } from '../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import type { CredentialStore } from './credential-store.js';
 import { SIGN_IN_TIMEOUT_MS } from './sign-in.js';
 import type { ServerConfig } from '../config/server-config.js';

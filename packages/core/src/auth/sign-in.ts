@@ -1,8 +1,7 @@
 import readline from 'node:readline';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { formatDelay } from '@blitz/client';
-import { systemClock, type Clock } from '../clock/clock.js';
+import { formatDelay, systemClock, type Clock } from '@blitz/clock';
 import type { ServerConfig } from '../config/server-config.js';
 import { urlProblem } from '../config/url-rules.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';

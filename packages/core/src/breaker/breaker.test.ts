@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import { isBlitzError } from '../errors/blitz-error.js';
 import type { BreakerStatus } from './breaker-status.js';
 import { Breaker, BREAKER_OPEN, type BreakerUpdate } from './breaker.js';

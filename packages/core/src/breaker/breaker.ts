@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../clock/clock.js';
+import { formatDelay, type Clock, type Timer } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import {
   admit,
@@ -10,7 +10,6 @@ import {
   type BreakerState,
 } from './breaker-policy.js';
 import { sameStatus, toStatus, type BreakerStatus } from './breaker-status.js';
-import { formatDelay } from '@blitz/client';
 
 export type BreakerNoticeKind = BreakerEffect['kind'];
 

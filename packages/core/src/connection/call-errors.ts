@@ -1,5 +1,5 @@
 import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { formatDelay } from '@blitz/client';
+import { formatDelay } from '@blitz/clock';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { isUnauthorized, needsSignIn } from './http/http-failure.js';
 

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from './connector.js';
 import { connectHttp } from './http/connect-http.js';

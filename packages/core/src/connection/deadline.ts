@@ -1,4 +1,4 @@
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 
 /**
  * Settles with `work`, or rejects with `onTimeout()` once `ms` pass on the clock. The work

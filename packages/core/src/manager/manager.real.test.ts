@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../clock/clock.js';
+import { systemClock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig, ServerTransport } from '../config/server-config.js';
 import { createConnector } from '../connection/create-connector.js';

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FakeClock } from '../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { Manager, type ManagerEvent } from './manager.js';
 import { resolvedServer } from '../testing/server-config.js';

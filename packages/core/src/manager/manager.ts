@@ -8,7 +8,7 @@ import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
 import { buildCatalog, type CatalogEntry } from '../catalog/build-catalog.js';
 import { Catalog } from '../catalog/catalog.js';
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import type { ConnectionEvent } from '../connection/server-connection.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer } from '../testing/server-config.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OAuthFixture } from '../../../../test/fixtures/oauth/oauth-server.mjs';
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 import type { OAuthConfig, ServerConfig } from '../config/server-config.js';
 import { CredentialStore } from '../auth/credential-store.js';
 import { signIn } from '../auth/sign-in.js';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { createConnector, Manager, resolveServer, secretsOf, ServerSignIns, systemClock } from '@blitz/core';
+import { createConnector, Manager, resolveServer, secretsOf, ServerSignIns } from '@blitz/core';
+import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
 import { VERSION } from '../../version.js';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from '../../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { startServer as startRestartable } from '../../../../../test/fixtures/http/restartable-server.mjs';
 import { startServer as startRetryAfter } from '../../../../../test/fixtures/http/retry-after-server.mjs';

@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { formatDelay } from '@blitz/client';
+import { formatDelay } from '@blitz/clock';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 
 /**

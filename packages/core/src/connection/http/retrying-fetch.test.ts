@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it, vi } from 'vitest';
-import { FakeClock } from '../../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import { backoffMs, retryableMethod, retryAfterMs, retryingFetch, type RetryEvent } from './retrying-fetch.js';
 
 type Step = number | { status: number; headers?: Record<string, string> } | Error;

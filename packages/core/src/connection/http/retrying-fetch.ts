@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Clock } from '../../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 
 /**
  * Requests that are safe to send twice: the handshake and the listings change nothing on

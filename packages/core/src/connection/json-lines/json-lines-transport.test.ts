@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import { isBlitzError } from '../../errors/blitz-error.js';
 import { JsonLinesTransport } from './json-lines-transport.js';
 

@@ -1,7 +1,7 @@
 import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { systemClock, type Clock } from '../../clock/clock.js';
+import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../batch-writes.js';
 import { oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';

@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { formatDelay } from '@blitz/client';
-import type { Clock } from '../../clock/clock.js';
+import { formatDelay, type Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 import type { ConnectOptions } from '../connector.js';

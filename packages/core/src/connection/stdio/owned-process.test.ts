@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from '../../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import { isBlitzError } from '../../errors/blitz-error.js';
 import { fixtureCommand } from '../../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../testing/no-orphans.js';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { systemClock, type Clock } from '../../clock/clock.js';
+import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
 import { signalGroup } from './process-group.js';

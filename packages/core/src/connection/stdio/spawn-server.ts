@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock/clock.js';
+import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { childEnv } from './child-env.js';

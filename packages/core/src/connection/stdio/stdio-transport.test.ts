@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../config/server-config.js';
-import { FakeClock } from '../../clock/fake-clock.js';
+import { FakeClock } from '@blitz/clock';
 import { isBlitzError } from '../../errors/blitz-error.js';
 import { fixtureCommand, type FixtureName } from '../../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../testing/no-orphans.js';

@@ -29,19 +29,31 @@ export class FakeClock implements Clock {
   /** Moves time forward by `ms`, running each timer that falls due, earliest first. */
   advance(ms: number): void {
     const target = this.#now + ms;
-    for (;;) {
-      const next = [...this.#pending]
-        .filter((p) => p.at <= target)
-        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
-      if (!next) break;
-      this.#pending.delete(next);
-      this.#now = next.at;
-      next.fn();
-    }
+    while (this.#runNextDue(target));
     this.#now = target;
+  }
+
+  /**
+   * As `advance`, but awaits `settle` after each timer and at the end, so the async work a
+   * timer starts (a poll's request) finishes before the next timer falls due.
+   */
+  async advanceSettling(ms: number, settle: () => Promise<void>): Promise<void> {
+    const target = this.#now + ms;
+    while (this.#runNextDue(target)) await settle();
+    this.#now = target;
+    await settle();
   }
 
   pendingTimers(): number {
     return this.#pending.size;
+  }
+
+  #runNextDue(target: number): boolean {
+    const next = [...this.#pending].filter((p) => p.at <= target).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+    if (!next) return false;
+    this.#pending.delete(next);
+    this.#now = next.at;
+    next.fn();
+    return true;
   }
 }
