@@ -16,7 +16,9 @@ export type FixtureName =
   | 'write-file'
   | 'env-dump'
   | 'leak-secrets'
-  | 'resources';
+  | 'resources'
+  | 'conformance'
+  | 'progress-burst';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

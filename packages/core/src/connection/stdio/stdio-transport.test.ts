@@ -75,6 +75,14 @@ describe('StdioTransport with an SDK Client', () => {
     await client.close();
   });
 
+  it('hands on every progress notification that arrives in one read with its call\'s result (the SDK dropped the last ones)', async () => {
+    const client = await connect(transportFor(serverConfig('burst', 'progress-burst')));
+    const seen: number[] = [];
+    const result = await client.callTool({ name: 'burst', arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    expect(textOf(result)).toBe('done');
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
   it('delivers tools/list_changed when the server adds a tool', async () => {
     const client = await connect(transportFor(serverConfig('changing', 'changing-tools')));
     let changed = 0;

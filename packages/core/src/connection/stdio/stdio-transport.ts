@@ -3,9 +3,9 @@ import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextpro
 import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../batch-writes.js';
-import { answerId, isRequest } from '../jsonrpc-shape.js';
+import { answerId, isNotification, isRequest } from '../jsonrpc-shape.js';
 import { oversizeId, type OversizeLine } from './bounded-lines.js';
-import { MessageLines } from './message-lines.js';
+import { MessageLines, type MessageLine } from './message-lines.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
 /** How many stderr lines an exit error quotes. */
@@ -56,6 +56,10 @@ export class StdioTransport implements Transport {
   /** Writes the pipe has not taken yet: they fail when the process exits. */
   readonly #pendingWrites = new Set<(err: Error) => void>();
   #process: OwnedProcess | undefined;
+  /** Lines read but not handed on yet (see `#handOn`). */
+  readonly #incoming: MessageLine[] = [];
+  /** Settles once every line read so far has been handed on. */
+  #handedOn: Promise<void> = Promise.resolve();
   #garbageLines = 0;
   #exitError: BlitzError | undefined;
   #stopping = false;
@@ -89,7 +93,11 @@ export class StdioTransport implements Transport {
     const proc = this.#spawn();
     this.#process = proc;
     proc.stdout.on('data', (chunk: Buffer) => this.#onData(chunk));
-    void proc.ended.then((exit) => this.#onEnded(proc, exit));
+    // After what was read before the exit: its answers go first, the close last.
+    void proc.ended.then((exit) => {
+      if (this.#incoming.length === 0) this.#onEnded(proc, exit);
+      else void this.#handedOn.then(() => this.#onEnded(proc, exit));
+    });
     try {
       await proc.spawned;
     } catch (err) {
@@ -146,18 +154,36 @@ export class StdioTransport implements Transport {
   }
 
   #onData(chunk: Buffer): void {
-    for (const item of this.#lines.push(chunk)) {
-      if ('oversize' in item) {
-        this.#onOversize(item.oversize);
-      } else if ('invalid' in item) {
-        // The bad line is consumed; servers that log to stdout should not lose their connection.
-        this.#garbageLines += 1;
-        this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${item.detail}`));
-      } else {
-        const answered = answerId(item.message);
-        if (answered !== undefined) this.#inFlight.delete(answered);
-        this.onmessage?.(item.message);
-      }
+    const idle = this.#incoming.length === 0;
+    this.#incoming.push(...this.#lines.push(chunk));
+    if (idle && this.#incoming.length > 0) this.#handedOn = this.#handOn().catch((err: unknown) => this.onerror?.(err as Error));
+  }
+
+  /**
+   * Hands on the lines read, in order, a microtask after each notification: the SDK runs a
+   * notification's handler a microtask after it arrives but a response at once, so a progress
+   * notification read together with its call's result found its handler already gone and was
+   * dropped (the last progress of a quick tool, seen through the hub).
+   */
+  async #handOn(): Promise<void> {
+    while (this.#incoming.length > 0) {
+      const item = this.#incoming.shift()!;
+      this.#handle(item);
+      if (this.#incoming.length > 0 && 'message' in item && isNotification(item.message)) await Promise.resolve();
+    }
+  }
+
+  #handle(item: MessageLine): void {
+    if ('oversize' in item) {
+      this.#onOversize(item.oversize);
+    } else if ('invalid' in item) {
+      // The bad line is consumed; servers that log to stdout should not lose their connection.
+      this.#garbageLines += 1;
+      this.onerror?.(new Error(`MCP server ${this.name} wrote a line to stdout that is not JSON-RPC (ignored): ${item.detail}`));
+    } else {
+      const answered = answerId(item.message);
+      if (answered !== undefined) this.#inFlight.delete(answered);
+      this.onmessage?.(item.message);
     }
   }
 
