@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
+  BlitzError,
   blitzPaths,
   createConnector,
   CredentialStore,
@@ -25,10 +26,11 @@ import {
 import { daemonStatePath, MCP_LINES_PROTOCOL, type DaemonState, type StatusResponse } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
 import { controlApi } from './http/control-api.js';
-import { HttpError, toErrorResponse } from './http/http-error.js';
+import { errorAnswer } from './http/error-answer.js';
 import { authorizeRequest, checkHostAndOrigin, guardRequest } from './http/request-guard.js';
 import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
+import { refuse } from './hub/http-session-transport.js';
 import type { Router } from './http/router.js';
 import { ChildRecord } from './child-record.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -392,8 +394,14 @@ export class Daemon {
         return servePage(req, res, url, this.#pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
       }
       if (url.pathname === '/mcp') {
-        guardRequest(req, this.#port, this.token);
-        return await this.hub.handle(req, res, url);
+        try {
+          guardRequest(req, this.#port, this.token);
+          return await this.hub.handle(req, res, url);
+        } catch (err) {
+          if (res.headersSent) throw err;
+          // `/mcp` answers in JSON-RPC, as its clients expect.
+          return refuse(res, err);
+        }
       }
       const caller = authorizeRequest(req, this.#port, this.token, this.#pageSessions, { open: req.method === 'GET' && url.pathname === '/v1/health' });
       const result = await this.#router.handle(req, url, caller);
@@ -404,8 +412,8 @@ export class Daemon {
         res.end();
         return;
       }
-      const { status, body } = toErrorResponse(err);
-      if (status >= 500 && !(err instanceof HttpError)) this.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
+      const { status, body } = errorAnswer(err);
+      if (status >= 500) this.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
       send(res, status, this.#redactor.redactValue(body));
     }
   }
@@ -428,11 +436,11 @@ export class Daemon {
     try {
       guardRequest(req, this.#port, this.token);
       const url = new URL(req.url ?? '/', this.url);
-      if (url.pathname !== '/mcp') throw new HttpError(404, 'NOT_FOUND', `no upgrade at ${url.pathname}`);
+      if (url.pathname !== '/mcp') throw new BlitzError('NOT_FOUND', `no upgrade at ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
       await this.hub.upgrade(req, socket, head, url);
     } catch (err) {
-      const { status, body } = toErrorResponse(err);
-      if (status >= 500 && !(err instanceof HttpError)) this.log.error('upgrade failed', { url: req.url, error: (err as Error).stack ?? String(err) });
+      const { status, body } = errorAnswer(err);
+      if (status >= 500) this.log.error('upgrade failed', { url: req.url, error: (err as Error).stack ?? String(err) });
       const text = JSON.stringify(this.#redactor.redactValue(body));
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
     }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from './http-error.js';
+import { errorAnswer } from './error-answer.js';
 import { guardRequest } from './request-guard.js';
 
 const TOKEN = 'tok-123';
@@ -12,7 +12,8 @@ function outcome(headers: Record<string, string>): string {
     guardRequest(request(headers), 4000, TOKEN);
     return 'ok';
   } catch (err) {
-    return `${(err as HttpError).status} ${(err as HttpError).body.reason}`;
+    const { status, body } = errorAnswer(err);
+      return `${status} ${body.reason}`;
   }
 }
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { BlitzError } from '@blitz/core';
 import { CSRF_HEADER, type PageSession, type PageSessions } from '../settings-page/page-sessions.js';
-import { HttpError } from './http-error.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 const SAFE_METHODS = ['GET', 'HEAD'];
@@ -16,10 +16,10 @@ export type Caller = { kind: 'token' } | { kind: 'page'; session: PageSession } 
 export function checkHostAndOrigin(req: IncomingMessage, port: number): void {
   const allowed = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
   const host = req.headers.host ?? '';
-  if (!allowed.includes(host.toLowerCase())) throw new HttpError(403, 'PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, 'FOREIGN_HOST');
+  if (!allowed.includes(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
   const origin = req.headers.origin;
   if (origin !== undefined && !allowed.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
-    throw new HttpError(403, 'PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, 'FOREIGN_ORIGIN');
+    throw new BlitzError('PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, { reason: 'FOREIGN_ORIGIN' });
   }
 }
 
@@ -47,13 +47,13 @@ export function authorizeRequest(req: IncomingMessage, port: number, token: stri
   const session = sessions.fromCookie(req.headers.cookie);
   if (!session) throw badToken();
   if (!SAFE_METHODS.includes(req.method ?? '') && !sessions.csrfMatches(session, req.headers[CSRF_HEADER])) {
-    throw new HttpError(403, 'PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, 'BAD_CSRF_TOKEN');
+    throw new BlitzError('PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, { reason: 'BAD_CSRF_TOKEN' });
   }
   return { kind: 'page', session };
 }
 
-function badToken(): HttpError {
-  return new HttpError(401, 'UNAUTHENTICATED', 'missing or wrong bearer token (see $BLITZ_HOME/state/token)', 'BAD_TOKEN');
+function badToken(): BlitzError {
+  return new BlitzError('UNAUTHENTICATED', 'missing or wrong bearer token (see $BLITZ_HOME/state/token)', { reason: 'BAD_TOKEN' });
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {

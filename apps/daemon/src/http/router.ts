@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { nestsDeeperThan } from '@blitz/core';
-import { HttpError } from './http-error.js';
+import { BlitzError, nestsDeeperThan } from '@blitz/core';
 import { readBody } from './read-body.js';
 import type { Caller } from './request-guard.js';
 
@@ -48,7 +47,7 @@ export class Router {
     try {
       parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     } catch {
-      throw new HttpError(400, 'INVALID_ARGUMENT', `the path ${url.pathname} is not valid percent-encoding`);
+      throw new BlitzError('INVALID_ARGUMENT', `the path ${url.pathname} is not valid percent-encoding`, { reason: 'BAD_PATH' });
     }
     let pathMatched = false;
     for (const route of this.#routes) {
@@ -58,8 +57,8 @@ export class Router {
       if (route.method !== req.method) continue;
       return route.handler({ params, caller, query: url.searchParams, body: () => readJson(req) });
     }
-    if (pathMatched) throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}`);
-    throw new HttpError(404, 'NOT_FOUND', `no such endpoint: ${url.pathname}`, 'ENDPOINT_NOT_FOUND');
+    if (pathMatched) throw new BlitzError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}`);
+    throw new BlitzError('NOT_FOUND', `no such endpoint: ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
   }
 }
 
@@ -76,16 +75,16 @@ function match(pattern: string[], parts: string[]): Record<string, string> | und
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req, MAX_BODY_BYTES);
-  if ('tooLarge' in body) throw new HttpError(413, 'INVALID_ARGUMENT', `request body of ${body.tooLarge} bytes is larger than 1 MB`);
+  if ('tooLarge' in body) throw new BlitzError('PAYLOAD_TOO_LARGE', `request body of ${body.tooLarge} bytes is larger than 1 MB`);
   if (!body.text) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.text);
   } catch (err) {
-    throw new HttpError(400, 'INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`);
+    throw new BlitzError('INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`, { reason: 'NOT_JSON' });
   }
   if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) {
-    throw new HttpError(400, 'INVALID_ARGUMENT', `request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels; nothing was changed`, 'BODY_TOO_DEEP');
+    throw new BlitzError('INVALID_ARGUMENT', `request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels; nothing was changed`, { reason: 'BODY_TOO_DEEP' });
   }
   return parsed;
 }

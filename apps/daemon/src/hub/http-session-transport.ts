@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseTooDeep, tooDeepMessage } from '@blitz/core';
+import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseTooDeep, tooDeepMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
+import { rpcErrorAnswer } from '../http/error-answer.js';
 import { readBody } from '../http/read-body.js';
 
 /** The answer to one POST: plain JSON when the responses are all there is, SSE once anything else must go first. */
@@ -55,7 +56,8 @@ export class HttpSessionTransport implements Transport {
         await this.close();
         return;
       default:
-        res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+        res.setHeader('allow', 'GET, POST, DELETE');
+        refuse(res, new BlitzError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /mcp`));
     }
   }
 
@@ -97,7 +99,7 @@ export class HttpSessionTransport implements Transport {
       try {
         body = await readJsonBody(req);
       } catch (err) {
-        return refuseBody(res, err);
+        return refuse(res, err);
       }
     }
     const raw = Array.isArray(body) ? body : [body];
@@ -106,14 +108,14 @@ export class HttpSessionTransport implements Transport {
     const refusals: Array<JSONRPCMessage & { id: RequestId }> = [];
     // The shape only: the SDK server validates each message fully when it handles it.
     for (const item of raw) {
-      if (!looksLikeMessage(item)) return rpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
+      if (!looksLikeMessage(item)) return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: not a JSON-RPC message', { reason: 'NOT_JSON_RPC' }));
       const refusal = refuseTooDeep(item, MAX_MESSAGE_DEPTH);
       if (refusal === undefined) messages.push(item);
       else if (refusal) refusals.push(refusal as JSONRPCMessage & { id: RequestId });
       else this.onerror?.(new Error(tooDeepMessage(MAX_MESSAGE_DEPTH)));
     }
     if (messages.some((m) => isRequest(m) && m.method === 'initialize')) {
-      if (this.sessionId !== undefined) return rpcError(res, 400, -32600, 'Invalid Request: this session is already initialized');
+      if (this.sessionId !== undefined) return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: this session is already initialized', { reason: 'ALREADY_INITIALIZED' }));
       this.sessionId = this.#newSessionId();
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
@@ -135,7 +137,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   #get(res: ServerResponse): void {
-    if (this.#standalone) return rpcError(res, 409, -32000, 'Conflict: only one stream per session');
+    if (this.#standalone) return refuse(res, new BlitzError('ALREADY_EXISTS', 'Conflict: only one stream per session', { reason: 'STREAM_OPEN' }));
     res.writeHead(200, { ...this.#headers(), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     this.#standalone = res;
@@ -186,35 +188,19 @@ function endStream(stream: PostStream): void {
   stream.res.end();
 }
 
-export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+/** Answers a request of `/mcp` with a JSON-RPC error; its status and code come from the one table. */
+export function refuse(res: ServerResponse, err: unknown): void {
+  const { status, error } = rpcErrorAnswer(err);
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
 }
 
-
-/** A POST body that cannot be taken: too large, or not JSON. */
-export class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The POST body as JSON, at most 4 MB; a `BodyError` otherwise. */
+/** The POST body as JSON, at most 4 MB; a `BlitzError` otherwise. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req, MAX_CLIENT_MESSAGE_BYTES);
-  if ('tooLarge' in body) throw new BodyError(413, -32600, `Invalid Request: a body of ${body.tooLarge} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`);
+  if ('tooLarge' in body) throw new BlitzError('PAYLOAD_TOO_LARGE', `Invalid Request: a body of ${body.tooLarge} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`);
   try {
     return JSON.parse(body.text);
   } catch {
-    throw new BodyError(400, -32700, 'Parse error: the body is not JSON');
+    throw new BlitzError('INVALID_ARGUMENT', 'Parse error: the body is not JSON', { reason: 'NOT_JSON' });
   }
-}
-
-/** Answers a POST whose body could not be taken. */
-export function refuseBody(res: ServerResponse, err: unknown): void {
-  if (err instanceof BodyError) return rpcError(res, err.status, err.code, err.message);
-  rpcError(res, 400, -32700, `Parse error: ${(err as Error).message}`);
 }

@@ -4,15 +4,14 @@ import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type ServerConfig, type Settings } from '@blitz/core';
+import { BlitzError, JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type ServerConfig, type Settings } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
 import type { Clock } from '@blitz/clock';
-import { HttpError } from '../http/http-error.js';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Callers, SHARED_CALLERS } from './callers.js';
-import { HttpSessionTransport, readJsonBody, refuseBody, rpcError } from './http-session-transport.js';
+import { HttpSessionTransport, readJsonBody, refuse } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
 import { RedactingTransport } from './redacting-transport.js';
 import { SessionReaper } from './session-reaper.js';
@@ -94,7 +93,7 @@ export class HubEndpoint {
       const transport = this.#sessions.get(id)?.transport;
       if (!(transport instanceof HttpSessionTransport)) {
         // The client knew a session this daemon never had (it restarted): it must initialize again.
-        return rpcError(res, 404, -32001, 'Session not found');
+        return refuse(res, new BlitzError('NOT_FOUND', 'Session not found', { reason: 'SESSION_NOT_FOUND' }));
       }
       await transport.handleRequest(req, res);
       return;
@@ -103,12 +102,12 @@ export class HubEndpoint {
     try {
       body = req.method === 'POST' ? await readJsonBody(req) : undefined;
     } catch (err) {
-      return refuseBody(res, err);
+      return refuse(res, err);
     }
-    if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) return rpcError(res, 400, -32602, tooDeepMessage(MAX_MESSAGE_DEPTH));
+    if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) return refuse(res, new BlitzError('INVALID_ARGUMENT', tooDeepMessage(MAX_MESSAGE_DEPTH), { reason: 'TOO_DEEP' }));
     // Nothing runs, and no workspace opens, before a session exists.
     if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
-      return rpcError(res, 400, -32000, 'Bad Request: no session; send initialize first');
+      return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Bad Request: no session; send initialize first', { reason: 'NO_SESSION' }));
     }
     await this.#open(req, res, url, body);
   }
@@ -148,9 +147,9 @@ export class HubEndpoint {
    * connection is the session, from its first line to its close.
    */
   async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
-    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) throw new HttpError(400, 'INVALID_ARGUMENT', `/mcp upgrades only a GET, only to ${MCP_LINES_PROTOCOL}`);
+    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) throw new BlitzError('INVALID_ARGUMENT', `/mcp upgrades only a GET, only to ${MCP_LINES_PROTOCOL}`);
     const query = parseQuery(url);
-    if (typeof query === 'string') throw new HttpError(400, 'INVALID_ARGUMENT', query);
+    if (typeof query === 'string') throw new BlitzError('INVALID_ARGUMENT', query);
     const hub = await this.#hubFor(query);
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${MCP_LINES_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
     const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH, head, clock: this.#opts.clock });
@@ -167,7 +166,7 @@ export class HubEndpoint {
 
   async #open(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
     const query = parseQuery(url);
-    if (typeof query === 'string') return rpcError(res, 400, -32602, query);
+    if (typeof query === 'string') return refuse(res, new BlitzError('INVALID_ARGUMENT', query));
     const hub = await this.#hubFor(query);
     const transport = new HttpSessionTransport(() => randomUUID());
     // Most clients leave without the DELETE that ends a session.
@@ -192,7 +191,7 @@ export class HubEndpoint {
     // Past closeAll, a new session would outlive it (the HTTP server does not close upgraded connections).
     if (this.#closing) {
       this.#opts.registry.release(workspace);
-      throw new HttpError(503, 'SERVER_UNAVAILABLE', 'the Blitz daemon is stopping');
+      throw new BlitzError('SERVER_UNAVAILABLE', 'the Blitz daemon is stopping', { reason: 'DAEMON_STOPPING' });
     }
     return new HubSession({ workspace, agent: query.agent, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
   }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { authorizeRequest } from '../http/request-guard.js';
-import type { HttpError } from '../http/http-error.js';
+import { errorAnswer } from '../http/error-answer.js';
 import { CODE_TTL_MS, CSRF_HEADER, PageSessions, SESSION_COOKIE, SESSION_IDLE_MS } from './page-sessions.js';
 
 const cookieOf = (setCookie: string) => setCookie.split(';')[0]!;
@@ -72,7 +72,8 @@ describe('authorizeRequest', () => {
     try {
       return authorizeRequest({ method, headers } as unknown as IncomingMessage, 4000, TOKEN, sessions).kind;
     } catch (err) {
-      return `${(err as HttpError).status} ${(err as HttpError).body.reason}`;
+      const { status, body } = errorAnswer(err);
+      return `${status} ${body.reason}`;
     }
   }
 

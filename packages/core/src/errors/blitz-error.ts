@@ -5,6 +5,10 @@
 export type ErrorCode =
   | 'NOT_FOUND'
   | 'INVALID_ARGUMENT'
+  /** A request or message larger than its receiver takes: the caller must send less. */
+  | 'PAYLOAD_TOO_LARGE'
+  /** The resource exists but does not take that kind of request (an HTTP method it does not answer). */
+  | 'METHOD_NOT_ALLOWED'
   | 'ALREADY_EXISTS'
   | 'FAILED_PRECONDITION'
   | 'TIMEOUT'
@@ -13,6 +17,8 @@ export type ErrorCode =
   | 'NEEDS_SIGN_IN'
   /** Signed in, but the token lacks a scope this request needs (a 403 insufficient_scope). */
   | 'NEEDS_MORE_ACCESS'
+  /** The caller did not show who it is (no or a wrong bearer token); unlike `NEEDS_SIGN_IN`, not an MCP server's OAuth. */
+  | 'UNAUTHENTICATED'
   | 'PERMISSION_DENIED'
   | 'RESULT_TOO_LARGE'
   | 'CANCELLED'
