@@ -27,8 +27,8 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   SERVER_EXITED: { status: 502, rpc: Rpc.InternalError },
   NEEDS_SIGN_IN: { status: 401, rpc: Rpc.InternalError },
   NEEDS_MORE_ACCESS: { status: 403, rpc: Rpc.InternalError },
-  UNAUTHENTICATED: { status: 401, rpc: Rpc.InvalidRequest },
-  PERMISSION_DENIED: { status: 403, rpc: Rpc.InvalidRequest },
+  UNAUTHENTICATED: { status: 401, rpc: Rpc.InternalError },
+  PERMISSION_DENIED: { status: 403, rpc: Rpc.InternalError },
   // A server's answer too large for the hub: the request was fine, the gateway refused what came back.
   RESULT_TOO_LARGE: { status: 502, rpc: Rpc.InternalError },
   CANCELLED: { status: 499, rpc: Rpc.InternalError },

@@ -1,5 +1,6 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError } from '@blitz/core';
+import { rpcErrorAnswer } from '../http/error-answer.js';
 
 const SDK_PREFIX = /^MCP error -?\d+: /;
 
@@ -30,10 +31,10 @@ export async function passThrough<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (isBlitzError(err, 'NOT_FOUND') || isBlitzError(err, 'INVALID_ARGUMENT')) {
-      throw new RpcError(ErrorCode.InvalidParams, err.problems.length ? `${err.message}: ${err.problems.join('; ')}` : err.message);
+    if (isBlitzError(err)) {
+      const { error } = rpcErrorAnswer(err);
+      throw new RpcError(error.code, error.message);
     }
-    if (isBlitzError(err)) throw new RpcError(ErrorCode.InternalError, err.message);
     throw RpcError.passOn(err);
   }
 }
