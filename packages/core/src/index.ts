@@ -7,3 +7,4 @@ export * from './connection/index.js';
 export * from './manager/index.js';
 export * from './approval/index.js';
 export * from './auth/index.js';
+export * from './search/index.js';

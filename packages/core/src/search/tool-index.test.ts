@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolIndex, type SearchableTool } from './tool-index.js';
+
+/** A tool of server `server`, exposed under its own name unless `exposed` is given. */
+function tool(server: string, name: string, description: string, extra: Partial<Tool> & { exposed?: string } = {}): SearchableTool {
+  const { exposed, ...rest } = extra;
+  return { server, exposedName: exposed ?? name, originalName: name, tool: { name: exposed ?? name, description, inputSchema: { type: 'object' }, ...rest } };
+}
+
+const catalog: SearchableTool[] = [
+  tool('files', 'move_file', 'Move or rename files and directories.', {
+    inputSchema: { type: 'object', properties: { source: { type: 'string', description: 'Path to move from' }, destination: { type: 'string' } } },
+  }),
+  tool('files', 'read_text_file', 'Read the complete contents of a file as text.'),
+  tool('files', 'list_directory', 'Get a listing of all files and directories in a path.'),
+  tool('tracker', 'search_issues', 'Find errors and crashes reported by your application.', { exposed: 'tracker_search_issues' }),
+  tool('tracker', 'get_issue', 'Details of one error event.', { exposed: 'tracker_get_issue' }),
+  tool('browser', 'browser_take_screenshot', 'Take a screenshot of the current page.'),
+  tool('browser', 'browserNavigate', 'Go to a URL.'),
+  tool('payments', 'create_invoice', 'Create an invoice for a customer.', { title: 'New invoice' }),
+];
+
+const names = (index: ToolIndex, query: string, limit = 5): string[] => index.search(query, { limit }).map((m) => m.exposedName);
+
+describe('ToolIndex', () => {
+  const index = new ToolIndex(catalog);
+
+  it('ranks an exact name first, whatever its words score', () => {
+    expect(index.search('get_issue', { limit: 3 })[0]).toEqual(expect.objectContaining({ exposedName: 'tracker_get_issue', match: 'name' }));
+    expect(names(index, 'browser navigate')[0]).toBe('browserNavigate');
+  });
+
+  it('ranks names the query starts before word matches', () => {
+    const matches = index.search('browser_', { limit: 5 });
+    expect(matches.slice(0, 2).map((m) => m.match)).toEqual(['namePrefix', 'namePrefix']);
+    expect(matches.slice(0, 2).map((m) => m.exposedName).sort()).toEqual(['browserNavigate', 'browser_take_screenshot']);
+  });
+
+  it('finds by description, title, parameters and server', () => {
+    expect(names(index, 'rename draft.md')[0]).toBe('move_file');
+    expect(names(index, 'new invoice')[0]).toBe('create_invoice');
+    expect(names(index, 'destination path')[0]).toBe('move_file');
+    expect(names(index, 'tracker')).toEqual(expect.arrayContaining(['tracker_search_issues', 'tracker_get_issue']));
+  });
+
+  it('stems: "screenshots" and "listing" meet "screenshot" and "list"', () => {
+    const plain = new ToolIndex(catalog, { stemming: false, synonyms: false });
+    expect(names(plain, 'screenshots')).toEqual([]);
+    expect(names(index, 'screenshots')[0]).toBe('browser_take_screenshot');
+  });
+
+  it('takes English synonyms: "bill a client" finds the invoice tool, plain BM25 does not', () => {
+    const stemmedOnly = new ToolIndex(catalog, { synonyms: false });
+    expect(names(stemmedOnly, 'bill a client')).toEqual([]);
+    expect(names(index, 'bill a client')[0]).toBe('create_invoice');
+  });
+
+  it('ignores stop words, so a question with no content finds nothing', () => {
+    expect(names(index, 'what is it')).toEqual([]);
+  });
+
+  it('returns only what the filter allows, and at most limit', () => {
+    const allowed = new Set(['read_text_file', 'list_directory']);
+    expect(index.search('file', { limit: 10, filter: (n) => allowed.has(n) }).every((m) => allowed.has(m.exposedName))).toBe(true);
+    expect(index.search('get_issue', { limit: 5, filter: (n) => n !== 'tracker_get_issue' }).map((m) => m.exposedName)).not.toContain('tracker_get_issue');
+    expect(index.search('file', { limit: 1 })).toHaveLength(1);
+  });
+
+  it('orders equal scores by name, so the same query always answers the same', () => {
+    const twins = new ToolIndex([tool('a', 'zeta_ping', 'Ping.'), tool('b', 'alpha_ping', 'Ping.')]);
+    expect(names(twins, 'ping')).toEqual(['alpha_ping', 'zeta_ping']);
+  });
+});
