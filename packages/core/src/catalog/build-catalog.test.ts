@@ -127,7 +127,7 @@ describe('buildCatalog', () => {
     const original: Tool = { ...tool('search'), title: 'Search', annotations: { readOnlyHint: true } };
     const { entries } = buildCatalog([{ server: 'gh', prefix: 'gh', tools: [original] }], []);
     expect(entries).toEqual([
-      { exposedName: 'gh__search', server: 'gh', originalName: 'search', tool: { ...original, name: 'gh__search' } },
+      { exposedName: 'gh__search', server: 'gh', originalName: 'search', tool: { ...original, name: 'gh__search' }, exposure: 'default' },
     ]);
     expect(original.name).toBe('search');
   });
@@ -135,5 +135,28 @@ describe('buildCatalog', () => {
   it('returns a map with no entry for a server without warnings', () => {
     const { warnings } = buildCatalog([server('a', ['x'])], BUILT_INS);
     expect(warnings.size).toBe(0);
+  });
+});
+
+describe('buildCatalog exposure (issue 16)', () => {
+  const exposures = (servers: ServerTools[]): string[] => buildCatalog(servers, BUILT_INS).entries.map((e) => `${e.exposedName}:${e.exposure}`);
+
+  it('marks each tool by its server and its overrides, unset as default', () => {
+    expect(exposures([server('a', ['x']), server('b', ['issue_get', 'issue_list', 'code'], { exposure: 'deferred', toolExposure: { 'issue_*': 'direct', code: 'direct' } })])).toEqual([
+      'x:default',
+      'issue_get:direct',
+      'issue_list:direct',
+      'code:direct',
+    ]);
+  });
+
+  it('leaves hidden tools out, and an override can expose one tool of a hidden server', () => {
+    expect(exposures([server('a', ['x', 'y', 'z'], { exposure: 'hidden', toolExposure: { y: 'deferred' } }), server('b', ['w'], { toolExposure: { w: 'hidden' } })])).toEqual(['y:deferred']);
+  });
+
+  it('warns of an override that matches no tool, once the server has listed its tools', () => {
+    expect(summary([server('a', ['x'], { toolExposure: { 'pr_*': 'hidden', x: 'direct' } }), server('b', [], { toolExposure: { y: 'direct' } })]).warnings).toEqual({
+      a: ['tool_exposure "pr_*" matches no tool the server offers'],
+    });
   });
 });

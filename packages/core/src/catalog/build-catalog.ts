@@ -1,6 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { buildNamedCatalog } from './named-catalog.js';
-import type { ServerWarnings } from './server-warnings.js';
+import type { Exposure } from '../config/server-config.js';
+import { addWarning, type ServerWarnings } from './server-warnings.js';
+import { toolExposure, unusedOverrides, type ToolExposure } from './tool-exposure.js';
 
 /** What one server offers as tools, with the settings that shape them. */
 export interface ServerTools {
@@ -8,6 +10,9 @@ export interface ServerTools {
   prefix?: string;
   /** The server's `tools` setting: original names to keep; undefined keeps every tool. */
   allow?: readonly string[];
+  /** The server's `exposure` and `tool_exposure` settings (issue 16). */
+  exposure?: Exposure;
+  toolExposure?: Readonly<Record<string, Exposure>>;
   tools: readonly Tool[];
 }
 
@@ -20,6 +25,8 @@ export interface CatalogEntry {
   originalName: string;
   /** The server's tool with `name` replaced by `exposedName`; handed to clients as is. */
   tool: Tool;
+  /** Listed, deferred, or left to the hub (`default`); hidden tools are not in the catalog. */
+  exposure: Exclude<ToolExposure, 'hidden'>;
 }
 
 export interface ToolCatalog {
@@ -33,10 +40,21 @@ export interface ToolCatalog {
  * `builtIns` are the hub's own tool names, which no server's tool may shadow.
  */
 export function buildCatalog(servers: readonly ServerTools[], builtIns: readonly string[]): ToolCatalog {
-  const sources = servers.map(({ tools, ...rest }) => ({ ...rest, items: tools }));
+  const sources = servers.map(({ tools, exposure: _e, toolExposure: _t, ...rest }) => ({ ...rest, items: tools }));
   const { entries, warnings } = buildNamedCatalog(sources, { noun: 'tool', reserved: builtIns });
-  return {
-    entries: entries.map(({ item, ...rest }) => ({ ...rest, tool: item })),
-    warnings,
-  };
+  const byServer = new Map(servers.map((s) => [s.server, s]));
+  for (const s of servers) {
+    // Before the server has answered, every pattern would look unused.
+    if (s.toolExposure === undefined || s.tools.length === 0) continue;
+    for (const key of unusedOverrides(s.tools.map((t) => t.name), s.toolExposure)) {
+      addWarning(warnings, s.server, `tool_exposure ${JSON.stringify(key)} matches no tool the server offers`);
+    }
+  }
+  const kept: CatalogEntry[] = [];
+  for (const { item, ...rest } of entries) {
+    const s = byServer.get(rest.server);
+    const exposure = toolExposure(rest.originalName, s?.exposure, s?.toolExposure);
+    if (exposure !== 'hidden') kept.push({ ...rest, tool: item, exposure });
+  }
+  return { entries: kept, warnings };
 }

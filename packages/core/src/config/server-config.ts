@@ -15,6 +15,16 @@ export interface OAuthConfig {
   clientMetadataUrl?: string;
 }
 
+/**
+ * How a server's tools reach a client (issue 16): `direct` in `tools/list` always,
+ * `deferred` found through `search_tools` only, `hidden` nowhere (the server still runs).
+ */
+export const EXPOSURES = ['direct', 'deferred', 'hidden'] as const;
+export type Exposure = (typeof EXPOSURES)[number];
+
+/** A `tool_exposure` key: a tool's original name, `*` matching any run of characters. */
+export const TOOL_EXPOSURE_KEY = /^[A-Za-z0-9._*-]+$/;
+
 /** Where a server's definition comes from. */
 export type ServerSource = { kind: 'global'; file: string } | { kind: 'project'; file: string };
 
@@ -33,6 +43,10 @@ export interface ServerConfig {
   /** stdio, sandboxed: absolute paths the server may write besides its own temp folder (`~` expanded once resolved). */
   sandboxWrite?: string[];
   prefix?: string;
+  /** `exposure`; unset lets the hub decide (`[hub] deferred`). */
+  exposure?: Exposure;
+  /** `tool_exposure`: by original name or `*` pattern; the exact name wins, then the longest pattern. */
+  toolExposure?: Record<string, Exposure>;
   /** Empty: offered to the `main` agent only; `["*"]`: every agent. */
   agents: string[];
   timeoutSeconds: number;

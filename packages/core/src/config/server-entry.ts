@@ -7,6 +7,9 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   type OAuthConfig,
   type ServerConfig,
+  EXPOSURES,
+  TOOL_EXPOSURE_KEY,
+  type Exposure,
   type ServerSource,
 } from './server-config.js';
 
@@ -17,7 +20,7 @@ export const PREFIX = /^[A-Za-z0-9_-]+$/;
 export const SERVER_FIELDS = [
   'name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'tools', 'enabled_tools', 'auto_approve', 'sandbox',
   'prefix', 'agents', 'timeout_seconds', 'tool_timeout_sec', 'startup_timeout_seconds', 'startup_timeout_sec',
-  'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'share', 'oauth',
+  'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'share', 'oauth', 'exposure', 'tool_exposure',
 ] as const;
 
 const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server', 'client_metadata_url'];
@@ -74,6 +77,8 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   }
   const prefix = r.string('prefix');
   if (prefix !== undefined && !PREFIX.test(prefix)) error('prefix', `${JSON.stringify(prefix)} may use only letters, digits, "-" and "_"`);
+  const exposure = parseExposure(r.string('exposure'), 'exposure', error);
+  const toolExposure = parseToolExposure(r.stringMap('tool_exposure'), error);
   const agents = r.strings('agents');
   const autoApprove = r.boolean('auto_approve');
   const sandbox = r.boolean('sandbox');
@@ -118,10 +123,36 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   };
   if (tools !== undefined) config.tools = tools;
   if (prefix !== undefined) config.prefix = prefix;
+  if (exposure !== undefined) config.exposure = exposure;
+  if (toolExposure !== undefined) config.toolExposure = toolExposure;
   if (oauth !== undefined) config.oauth = oauth;
   if (roots !== undefined) config.roots = roots;
   if (sandboxWrite !== undefined) config.sandboxWrite = sandboxWrite;
   return config;
+}
+
+function parseExposure(value: string | undefined, field: string, error: (f: string, m: string) => void): Exposure | undefined {
+  if (value === undefined || (EXPOSURES as readonly string[]).includes(value)) return value as Exposure | undefined;
+  error(field, `${JSON.stringify(value)} is not an exposure: use "direct", "deferred" or "hidden"`);
+  return undefined;
+}
+
+/** `tool_exposure = { "issue_*" = "deferred", … }`: keys are original tool names or `*` patterns. */
+function parseToolExposure(table: Record<string, string> | undefined, error: (f: string, m: string) => void): Record<string, Exposure> | undefined {
+  if (table === undefined) return undefined;
+  const result: Record<string, Exposure> = {};
+  let ok = true;
+  for (const [key, value] of Object.entries(table)) {
+    const field = `tool_exposure.${key}`;
+    if (!TOOL_EXPOSURE_KEY.test(key)) {
+      error(field, `${JSON.stringify(key)} is not a tool name or pattern: use letters, digits, ".", "-", "_" and * for any run of characters`);
+      ok = false;
+    }
+    const exposure = parseExposure(value, field, error);
+    if (exposure === undefined) ok = false;
+    else result[key] = exposure;
+  }
+  return ok ? result : undefined;
 }
 
 /** `roots`: absent = the workspace, `false` = not offered, or a list of absolute paths. */

@@ -22,6 +22,8 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
   }
   if (config.tools !== undefined) entry.tools = [...config.tools];
   if (config.prefix !== undefined) entry.prefix = config.prefix;
+  if (config.exposure !== undefined) entry.exposure = config.exposure;
+  if (config.toolExposure !== undefined) entry.tool_exposure = { ...config.toolExposure };
   if (config.agents.length) entry.agents = [...config.agents];
   if (config.autoApprove) entry.auto_approve = true;
   if (!config.sandbox) entry.sandbox = false;

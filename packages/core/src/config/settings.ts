@@ -17,6 +17,35 @@ export const DEFAULT_MAX_RESULT_MB = 8;
 /** What the SDK's stdio clients read at most, less a chunk of slack: above it their sessions die. */
 export const SDK_STDIO_SAFE_RESULT_MB = 9.9;
 
+/** `[hub] max_tools`: the tools a session lists before the hub defers the rest (issue 16). */
+export const DEFAULT_MAX_TOOLS = 100;
+/**
+ * Caps of clients that stop at a number of tools, by the `clientInfo.name` they send:
+ * VS Code sends at most 128 tools a request, Windsurf takes 100 in all.
+ */
+export const KNOWN_CLIENT_MAX_TOOLS: Readonly<Record<string, number>> = {
+  'Visual Studio Code': 128,
+  'Visual Studio Code - Insiders': 128,
+  'windsurf-client': 100,
+};
+export const DEFERRED_MODES = ['auto', 'always', 'never'] as const;
+/** `[hub] deferred`: `auto` defers past the session's limit, `always` defers every tool not marked direct, `never` lists them all. */
+export type DeferredMode = (typeof DEFERRED_MODES)[number];
+
+export interface HubSettings {
+  maxResultMb: number;
+  deferred: DeferredMode;
+  maxTools: number;
+  /** `[hub.clients."<clientInfo.name>"]`, by the name a client sends at initialize. */
+  clients: Record<string, { maxTools?: number }>;
+}
+
+/** The most tools a client (by its `clientInfo.name`) is listed: its own setting, its known cap, or `[hub] max_tools`. */
+export function maxToolsFor(hub: HubSettings, clientName: string | undefined): number {
+  if (clientName === undefined) return hub.maxTools;
+  return hub.clients[clientName]?.maxTools ?? KNOWN_CLIENT_MAX_TOOLS[clientName] ?? hub.maxTools;
+}
+
 export interface Permissions {
   allow: string[];
   ask: string[];
@@ -27,7 +56,7 @@ export interface Settings {
   servers: ServerConfig[];
   permissions: Permissions;
   daemon: { port: number; workspaceIdleMinutes: number };
-  hub: { maxResultMb: number };
+  hub: HubSettings;
   /** `[oauth]`: Blitz-wide sign-in defaults. */
   oauth: { clientMetadataUrl?: string };
 }
@@ -43,7 +72,7 @@ export function emptySettings(): Settings {
     servers: [],
     permissions: { allow: [], ask: [], deny: [] },
     daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
-    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB },
+    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {} },
     oauth: {},
   };
 }
@@ -133,6 +162,25 @@ export function parseSettings(text: string, file: string): ParsedSettings {
         field: 'hub.max_result_mb',
         message: `is above 9.9: a result that large closes the session of a client built on the MCP TypeScript SDK's stdio transport (10 MB a message), through blitz connect`,
       });
+    }
+    const deferred = r.string('deferred');
+    if (deferred !== undefined && !(DEFERRED_MODES as readonly string[]).includes(deferred)) {
+      problems.push({ severity: 'error', file, line: at.table('hub', 'deferred'), field: 'hub.deferred', message: `${JSON.stringify(deferred)} is not a mode: use "auto", "always" or "never"` });
+    } else if (deferred !== undefined) settings.hub.deferred = deferred as DeferredMode;
+    settings.hub.maxTools = r.number('max_tools', { min: 1, integer: true }) ?? settings.hub.maxTools;
+    const clients = r.table('clients');
+    for (const [name, raw] of Object.entries(clients ?? {})) {
+      const table = `hub.clients.${name}`;
+      const c = new FieldReader(isTable(raw) ? raw : {}, (field, message) => problems.push({ severity: 'error', file, line: at.table(table, field), field: `hub.clients."${name}".${field}`, message }));
+      if (!isTable(raw)) {
+        problems.push({ severity: 'error', file, line: at.table(table), field: `hub.clients."${name}"`, message: 'must be a table: write it as [hub.clients."<clientInfo.name>"]' });
+        continue;
+      }
+      const maxTools = c.number('max_tools', { min: 1, integer: true });
+      settings.hub.clients[name] = maxTools === undefined ? {} : { maxTools };
+      for (const key of c.unread()) {
+        problems.push({ severity: 'warning', file, line: at.table(table, key), field: `hub.clients."${name}".${key}`, message: 'is not a known setting and is ignored' });
+      }
     }
     warnUnread(r, 'hub', at, file, problems);
   }

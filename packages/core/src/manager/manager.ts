@@ -185,6 +185,8 @@ export class Manager {
         server: c.name,
         ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
         ...(c.config.tools === undefined ? {} : { allow: c.config.tools }),
+        ...(c.config.exposure === undefined ? {} : { exposure: c.config.exposure }),
+        ...(c.config.toolExposure === undefined ? {} : { toolExposure: c.config.toolExposure }),
         tools: c.currentTools(),
       })),
       this.#opts.builtIns ?? [],

@@ -32,7 +32,14 @@ export function registerShow(config: Command, ctx: CliContext): void {
         servers,
         permissions: settings.permissions,
         daemon: { port: settings.daemon.port, workspace_idle_minutes: settings.daemon.workspaceIdleMinutes },
-        hub: { max_result_mb: settings.hub.maxResultMb },
+        hub: {
+          max_result_mb: settings.hub.maxResultMb,
+          deferred: settings.hub.deferred,
+          max_tools: settings.hub.maxTools,
+          ...(Object.keys(settings.hub.clients).length === 0
+            ? {}
+            : { clients: Object.fromEntries(Object.entries(settings.hub.clients).map(([name, c]) => [name, c.maxTools === undefined ? {} : { max_tools: c.maxTools }])) }),
+        },
       };
       if (opts.json) {
         ctx.out(JSON.stringify(result, null, 2));
