@@ -36,7 +36,8 @@ await manager.update({
 await manager.listTools();
 
 const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
-const viaManager = (i) => manager.callTool('echo', { message: `m${i}` });
+// Resolved per call, as the hub does for each tools/call.
+const viaManager = async (i) => manager.callTool(await manager.resolveTool('main', 'echo'), { message: `m${i}` });
 
 for (const concurrency of [1, 32]) {
   const rows = await compare([['direct SDK client', viaDirect], ['through the manager', viaManager]], { total: TOTAL, concurrency, rounds: ROUNDS });

@@ -49,7 +49,7 @@ afterEach(async () => {
 
 async function whoami(): Promise<string> {
   const entry = (await manager.listTools()).find((e) => e.originalName === 'whoami')!;
-  const result = await manager.callTool(entry.exposedName, {});
+  const result = await manager.callTool(await manager.resolveTool('main', entry.exposedName), {});
   return (result.content as Array<{ text: string }>)[0]!.text;
 }
 
@@ -65,7 +65,7 @@ describe('a tool call to a signed-in server through the manager', () => {
 
     fixture.revokeAll();
     const entry = manager.catalog().list().find((e) => e.originalName === 'whoami')!;
-    await expect(manager.callTool(entry.exposedName, {})).rejects.toMatchObject({ code: 'NEEDS_SIGN_IN', message: 'MCP server remote needs sign-in: run blitz mcp login remote' });
+    await expect(manager.callTool(await manager.resolveTool('main', entry.exposedName), {})).rejects.toMatchObject({ code: 'NEEDS_SIGN_IN', message: 'MCP server remote needs sign-in: run blitz mcp login remote' });
     expect(manager.states()[0]).toMatchObject({ state: 'needsSignIn', error: 'MCP server remote needs sign-in: run blitz mcp login remote' });
     expect(manager.connection('remote').breaker.status().kind).toBe('closed');
   });

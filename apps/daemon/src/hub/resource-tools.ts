@@ -38,8 +38,7 @@ export async function callResourceTool(ctx: SessionContext, name: string, args: 
     return toolError(`${READ_RESOURCE} needs "server" and "uri"`);
   }
   if (server !== undefined) {
-    const config = workspace.manager.connections().find((c) => c.name === server)?.config;
-    if (!config) return toolError(`no MCP server named "${server}" in this workspace`);
+    const { config } = workspace.manager.resolveServer(agent, server);
     const approval = await ctx.approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, inSettings: config.source.kind === 'global', permissions: ctx.settings().permissions, requestId, signal });
     if (!approval.ok) return toolError(approval.message);
   }

@@ -1,9 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError } from '@blitz/core';
 import { SHARED_CALLERS, type Callers } from './callers.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE, RESOURCE_TOOLS } from './resource-tools.js';
-import { RpcError } from './rpc-error.js';
+import { passThrough, RpcError } from './rpc-error.js';
 import type { SessionContext } from './session-context.js';
 import { toolError } from './tool-error.js';
 
@@ -27,9 +27,8 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
     try {
       if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
       if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
-      const entry = manager.catalog(agent).byExposedName(name) ?? (await manager.listTools(agent)).find((e) => e.exposedName === name);
-      if (!entry) throw new RpcError(ErrorCode.InvalidParams, `unknown tool ${name}`);
-      const config = manager.connection(entry.server).config;
+      const tool = await passThrough(() => manager.resolveTool(agent, name));
+      const { entry, config } = tool;
       const approval = await ctx.approver.approve({
         server: entry.server,
         tool: entry.originalName,
@@ -43,11 +42,10 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
       if (!approval.ok) return toolError(approval.message);
       const progressToken = request.params._meta?.progressToken;
       // A shared server's requests reach its callers from every workspace (see prepareServerRequests).
-      const scope = manager.isShared(entry.server) ? SHARED_CALLERS : workspace.root;
+      const scope = manager.isSharedConnection(tool.connection) ? SHARED_CALLERS : workspace.root;
       const leave = callers.enter(scope, entry.server, { server, requestId: extra.requestId });
       try {
-        const result = await manager.callTool(name, args, {
-          agent,
+        const result = await manager.callTool(tool, args, {
           signal: extra.signal,
           ...(progressToken === undefined
             ? {}

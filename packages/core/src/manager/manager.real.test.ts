@@ -18,6 +18,7 @@ import { fixtureCommand, type FixtureName } from '../testing/fixture-servers.js'
 import { assertNoOrphans, isAlive } from '../testing/no-orphans.js';
 import { startServer as startRestartable } from '../../../../test/fixtures/http/restartable-server.mjs';
 import { Manager, type ManagerEvent } from './manager.js';
+import { callByName } from '../testing/call-by-name.js';
 import { resolvedServer } from '../testing/server-config.js';
 
 const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -68,8 +69,8 @@ describe('server-everything', () => {
     await manager.update({ servers: [server('everything', { kind: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_SETTING: 'from-settings' } })] });
     const names = (await manager.listTools()).map((e) => e.exposedName);
     expect(names).toEqual(expect.arrayContaining(['echo', 'get-env']));
-    expect(textOf(await manager.callTool('echo', { message: 'hi' }))).toBe('Echo: hi');
-    const env = textOf(await manager.callTool('get-env', {}));
+    expect(textOf(await callByName(manager, 'echo', { message: 'hi' }))).toBe('Echo: hi');
+    const env = textOf(await callByName(manager, 'get-env', {}));
     expect(env).toContain('from-settings');
     expect(env).not.toContain(PLANTED);
     expect(env).not.toContain('BLITZ_MANAGER_TEST_SECRET');
@@ -82,7 +83,7 @@ describe('server-everything', () => {
       await waitForPort(port, child);
       await manager.update({ servers: [server('remote', { kind: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} })] });
       expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(expect.arrayContaining(['echo']));
-      expect(textOf(await manager.callTool('echo', { message: 'over http' }))).toBe('Echo: over http');
+      expect(textOf(await callByName(manager, 'echo', { message: 'over http' }))).toBe('Echo: over http');
     } finally {
       await manager.close();
       child.kill('SIGTERM');
@@ -97,9 +98,9 @@ describe('remote servers', () => {
     try {
       await manager.update({ servers: [server('r', { kind: 'http', url: fixtureServer.url, headers: {} })] });
       await manager.listTools();
-      const first = textOf(await manager.callTool('whoami', {}));
+      const first = textOf(await callByName(manager, 'whoami', {}));
       await fixtureServer.restart();
-      const second = textOf(await manager.callTool('whoami', {}));
+      const second = textOf(await callByName(manager, 'whoami', {}));
       expect(second).not.toBe(first);
       expect(manager.states()[0]!.state).toBe('connected');
     } finally {
@@ -121,17 +122,17 @@ describe('fixture servers', () => {
   it('a call that hangs times out with the spec message (MCP-31), and the server is told to cancel', async () => {
     await manager.update({ servers: [fixture('slow', 'hang-call', [], { timeoutSeconds: 1 })] });
     await manager.listTools();
-    await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: 'MCP tool hang timed out after 1s' });
+    await expect(callByName(manager, 'hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: 'MCP tool hang timed out after 1s' });
     await expect.poll(() => manager.connection('slow').stderrTail()).toMatch(/^cancelled request \d+$/m);
     // One timeout is not yet a pause; the server still answers.
-    expect(textOf(await manager.callTool('echo', { text: 'still here' }))).toBe('still here');
+    expect(textOf(await callByName(manager, 'echo', { text: 'still here' }))).toBe('still here');
   });
 
   it('two timeouts in a row pause the server: its tools leave and calls are refused (MCP-32)', async () => {
     await manager.update({ servers: [fixture('slow', 'hang-call', [], { timeoutSeconds: 1 })] });
     await manager.listTools();
-    await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
-    await expect(manager.callTool('hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(callByName(manager, 'hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(callByName(manager, 'hang', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(manager.states()[0]!.state).toBe('paused');
     expect(await manager.listTools()).toEqual([]);
     await expect(manager.connection('slow').callTool('echo', { text: 'x' })).rejects.toMatchObject({
@@ -145,11 +146,11 @@ describe('fixture servers', () => {
     await manager.update({ servers: [fixture('crashy', 'crash-after', ['1'])] });
     await manager.listTools();
     const pid = manager.connection('crashy').pid!;
-    expect(textOf(await manager.callTool('echo', { text: 'one' }))).toBe('one');
-    const error = await manager.callTool('echo', { text: 'two' }).catch((e: unknown) => e);
+    expect(textOf(await callByName(manager, 'echo', { text: 'one' }))).toBe('one');
+    const error = await callByName(manager, 'echo', { text: 'two' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'SERVER_EXITED', message: expect.stringContaining('MCP server crashy exited with code 3') });
     expect(isAlive(pid)).toBe(false);
-    expect(textOf(await manager.callTool('echo', { text: 'three' }))).toBe('three');
+    expect(textOf(await callByName(manager, 'echo', { text: 'three' }))).toBe('three');
     expect(manager.connection('crashy').pid).not.toBe(pid);
     // One crash is one failure: heard once, then the recovery, never a pause.
     expect(events.flatMap((e) => (e.type === 'notice' ? [e.notice.kind] : []))).toEqual(['failed', 'recovered']);
@@ -164,8 +165,8 @@ describe('fixture servers', () => {
   it('garbage on stdout and a flood on stderr do not break the connection', async () => {
     await manager.update({ servers: [fixture('garbage', 'garbage-stdout'), fixture('flood', 'flood-stderr', [], { prefix: 'f' })] });
     await manager.listTools();
-    expect(textOf(await manager.callTool('echo', { text: 'a' }))).toBe('a');
-    expect(textOf(await manager.callTool('f__echo', { text: 'b' }))).toBe('b');
+    expect(textOf(await callByName(manager, 'echo', { text: 'a' }))).toBe('a');
+    expect(textOf(await callByName(manager, 'f__echo', { text: 'b' }))).toBe('b');
   });
 
   it('close ends a server that ignores SIGTERM, and the grandchild of another, with their groups', async () => {
@@ -183,7 +184,7 @@ describe('fixture servers', () => {
   it("a server's tools/list_changed reaches the catalog", async () => {
     await manager.update({ servers: [fixture('changing', 'changing-tools')] });
     const before = (await manager.listTools()).map((e) => e.exposedName);
-    await manager.callTool('add_tool', { name: 'brand_new' });
+    await callByName(manager, 'add_tool', { name: 'brand_new' });
     await expect.poll(() => manager.catalog().list().map((e) => e.exposedName), { timeout: 5_000 }).toEqual([...before, 'brand_new']);
     expect(events.some((e) => e.type === 'catalog')).toBe(true);
   });
@@ -198,12 +199,12 @@ describe('sandbox', () => {
     const outside = path.join(tmp, 'outside.txt');
     await manager.update({ servers: [fixture('boxed', 'write-file', [], { sandbox: true })] });
     await manager.listTools();
-    expect(textOf(await manager.callTool('write', { path: path.join(workspace, 'in.txt'), content: 'ok' }))).not.toMatch(/error/i);
+    expect(textOf(await callByName(manager, 'write', { path: path.join(workspace, 'in.txt'), content: 'ok' }))).not.toMatch(/error/i);
     expect(fs.readFileSync(path.join(workspace, 'in.txt'), 'utf8')).toBe('ok');
-    const denied = await manager.callTool('write', { path: outside, content: 'no' });
+    const denied = await callByName(manager, 'write', { path: outside, content: 'no' });
     expect(denied.isError).toBe(true);
     expect(fs.existsSync(outside)).toBe(false);
-    const read = await manager.callTool('read', { path: secret });
+    const read = await callByName(manager, 'read', { path: secret });
     expect(read.isError).toBe(true);
     expect(textOf(read)).not.toContain('token');
   });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { Manager, type ManagerEvent } from './manager.js';
+import { callByName } from '../testing/call-by-name.js';
 import { resolvedServer } from '../testing/server-config.js';
 
 const server = resolvedServer;
@@ -124,9 +125,26 @@ describe('Manager', () => {
       ['gh__search', 'c', 'search'],
     ]);
     expect(manager.states()[1]!.warnings).toEqual([expect.stringContaining('server "a" already offers "search"')]);
-    const result = await manager.callTool('gh__search', { text: 'hi' });
+    const result = await callByName(manager, 'gh__search', { text: 'hi' });
     expect(result.content).toEqual([{ type: 'text', text: 'search:hi' }]);
-    await expect(manager.callTool('nope', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(callByName(manager, 'nope', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('resolves a call once: the entry, its config and its connection; a cold catalog lists first', async () => {
+    const { manager, fake } = setup({ a: tools('search'), b: tools('other') });
+    await manager.update({ servers: [server('a', { agents: ['*'] }), server('b', { prefix: 'gh', autoApprove: true })] });
+    expect(fake.connects.size).toBe(0);
+    const tool = await manager.resolveTool('main', 'gh__other');
+    expect(fake.connects.size).toBe(2);
+    expect(tool.entry).toMatchObject({ exposedName: 'gh__other', server: 'b', originalName: 'other' });
+    expect(tool.connection).toBe(manager.connection('b'));
+    expect(tool.config).toMatchObject({ name: 'b', autoApprove: true });
+    expect((await manager.callTool(tool, { text: 'x' })).content).toEqual([{ type: 'text', text: 'other:x' }]);
+    await expect(manager.resolveTool('main', 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND', reason: 'TOOL_NOT_FOUND' });
+
+    expect(manager.resolveServer('reviewer', 'a')).toMatchObject({ config: { name: 'a' }, connection: manager.connection('a') });
+    expect(() => manager.resolveServer('reviewer', 'b')).toThrow(expect.objectContaining({ code: 'NOT_FOUND', reason: 'MCP_SERVER_NOT_FOUND', message: 'no MCP server named "b" is offered to reviewer in workspace /ws' }));
+    expect(() => manager.resolveServer('main', 'zz')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
   it('filters by agent: empty means main only, "*" every agent', async () => {
@@ -134,7 +152,7 @@ describe('Manager', () => {
     await manager.update({ servers: [server('a'), server('b', { agents: ['*'] }), server('c', { agents: ['reviewer'] })] });
     expect((await manager.listTools('main')).map((e) => e.exposedName)).toEqual(['a1', 'b1']);
     expect((await manager.listTools('reviewer')).map((e) => e.exposedName)).toEqual(['b1', 'c1']);
-    await expect(manager.callTool('a1', {}, { agent: 'reviewer' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(callByName(manager, 'a1', {}, 'reviewer')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('a server that keeps failing is paused, its tools leave, and it recovers after the cooldown (MCP-32/33)', async () => {
@@ -170,7 +188,7 @@ describe('Manager', () => {
     await expect.poll(() => manager.states()[0]!.state).toBe('failed');
     expect(manager.states()[0]!.error).toBe('MCP server a exited with code 1');
     expect(events.some((e) => e.type === 'catalog')).toBe(true);
-    expect((await manager.callTool('x', { text: 'again' })).content).toEqual([{ type: 'text', text: 'x:again' }]);
+    expect((await callByName(manager, 'x', { text: 'again' })).content).toEqual([{ type: 'text', text: 'x:again' }]);
     expect(fake.connects.get('a')).toBe(2);
   });
 

@@ -51,6 +51,17 @@ export interface ManagerOptions {
   shared?: SharedServers;
 }
 
+/** A server an agent may use, found by name once: its config and its connection. */
+export interface OfferedServer {
+  config: ServerConfig;
+  connection: ServerConnection;
+}
+
+/** A tool call resolved once (MCP-21): its catalog entry, and its server's config and connection. */
+export interface ResolvedTool extends OfferedServer {
+  entry: CatalogEntry;
+}
+
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
 export interface ServerSet {
   servers: readonly ResolvedServer[];
@@ -202,20 +213,33 @@ export class Manager {
     return catalog;
   }
 
-  /** Calls a tool by the name clients see, routed to its server under the original name (MCP-21). */
-  async callTool(exposedName: string, args: Record<string, unknown>, opts: CallOptions & { agent?: string } = {}): Promise<CallToolResult> {
-    const agent = opts.agent ?? MAIN_AGENT;
-    let entry = this.catalog(agent).byExposedName(exposedName);
-    // A client may call a tool it learned of before a restart: list once, then look again.
-    if (!entry) entry = (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
+  /**
+   * Finds a tool call's route once (MCP-21): the catalog entry of the name clients see, and
+   * its server's config and connection. A client may call a tool it learned of before a
+   * restart, or before anything connected: an unknown name lists once, then is looked up again.
+   */
+  async resolveTool(agent: string, exposedName: string): Promise<ResolvedTool> {
+    const entry = this.catalog(agent).byExposedName(exposedName) ?? (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
     if (!entry) throw new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
-    return this.#get(entry.server).callTool(entry.originalName, args, opts);
+    const connection = this.#get(entry.server);
+    return { entry, config: connection.config, connection };
+  }
+
+  /** A server the agent may use, by name: its config and connection (what the resource tools approve and call). */
+  resolveServer(agent: string, name: string): OfferedServer {
+    const connection = this.#offeredTo(agent).find((c) => c.name === name);
+    if (!connection) throw this.#unknownServer(name, agent);
+    return { config: connection.config, connection };
+  }
+
+  /** Calls a resolved tool on its server under its original name. */
+  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    return tool.connection.callTool(tool.entry.originalName, args, opts);
   }
 
   /** Every resource the agent's servers offer, merged by URI (first server wins). Servers that fail are left out. */
   async listResources(agent = MAIN_AGENT, server?: string): Promise<ResourceEntry[]> {
-    const offered = this.#offeredTo(agent).filter((c) => server === undefined || c.name === server);
-    if (server !== undefined && offered.length === 0) throw this.#unknownServer(server, agent);
+    const offered = server === undefined ? this.#offeredTo(agent) : [this.resolveServer(agent, server).connection];
     // Asked for one server, its failure is the answer; across servers, a failing one is left out.
     const lists = await Promise.all(offered.map(async (c) => ({ server: c.name, resources: server === undefined ? await c.listResources().catch(() => []) : await c.listResources() })));
     return buildResourceCatalog(lists).entries;
@@ -231,15 +255,11 @@ export class Manager {
   /** Reads a resource from the server that owns its URI, or from the named server. */
   async readResource(uri: string, opts: { agent?: string; server?: string; signal?: AbortSignal } = {}): Promise<ReadResourceResult & { server: string }> {
     const agent = opts.agent ?? MAIN_AGENT;
-    let owner = opts.server;
-    if (owner === undefined) {
-      owner = (await this.listResources(agent)).find((r) => r.uri === uri)?.server;
-      // A URI made from a template is listed nowhere: the server whose template matches it owns it.
-      owner ??= (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
-      if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
-    } else if (!this.#offeredTo(agent).some((c) => c.name === owner)) {
-      throw this.#unknownServer(owner, agent);
-    }
+    if (opts.server !== undefined) return { ...(await this.resolveServer(agent, opts.server).connection.readResource(uri, opts.signal)), server: opts.server };
+    let owner = (await this.listResources(agent)).find((r) => r.uri === uri)?.server;
+    // A URI made from a template is listed nowhere: the server whose template matches it owns it.
+    owner ??= (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
+    if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
     return { ...(await this.#get(owner).readResource(uri, opts.signal)), server: owner };
   }
 

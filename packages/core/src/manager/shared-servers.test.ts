@@ -5,6 +5,7 @@ import type { ConnectionEvent } from '../connection/server-connection.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer } from '../testing/server-config.js';
 import { Manager, type ManagerEvent } from './manager.js';
+import { callByName } from '../testing/call-by-name.js';
 import { SharedServers } from './shared-servers.js';
 
 function tools(...names: string[]): FakeServer {
@@ -55,7 +56,7 @@ describe('SharedServers', () => {
     expect(a.isShared('mem')).toBe(true);
     expect(a.isShared('fs')).toBe(false);
     expect(pool.list().map((e) => [e.connection.name, e.workspaces])).toEqual([['mem', ['/a', '/b']]]);
-    expect((await b.callTool('remember', {})).content).toEqual([{ type: 'text', text: 'remember' }]);
+    expect((await callByName(b, 'remember', {})).content).toEqual([{ type: 'text', text: 'remember' }]);
   });
 
   it('lives while any workspace uses it and stops when the last one leaves; the next user starts a fresh one', async () => {
