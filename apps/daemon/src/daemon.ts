@@ -350,7 +350,6 @@ export class Daemon {
         this.#children.set(`\0shared\0${event.status.name}`, event.status.pid);
         this.log.info('MCP server state', { server: event.status.name, state: event.status.state, shared: true, workspaces, ...(event.status.error ? { error: event.status.error } : {}) });
         return;
-      case 'tools':
       case 'listChanged':
         // Each workspace's manager hears these and tells its own clients.
         return;

@@ -35,8 +35,89 @@ function setup(server: FakeServer, over: Partial<ServerConfig> = {}) {
       const { state, error, retryAt } = e.status;
       return [[state, error && `(${error})`, retryAt && `retry +${(retryAt - T0) / 1000}s`].filter(Boolean).join(' ')];
     });
-  return { clock, memory, connection, seen };
+  /** Every event, as its type (with the state for a status): one change must be one event. */
+  const emitted = () => events.map((e) => (e.type === 'status' ? `status ${e.status.state}${e.toolsChanged ? ' (tools)' : ''}` : e.type));
+  return { clock, memory, connection, seen, emitted };
 }
+
+describe('ServerConnection: each change of state is one event', () => {
+  it('a cold call to a server that fails to start: starting, then failed — one status event each', async () => {
+    const { connection, emitted } = setup({ ...fake(), failConnect: true });
+    await expect(connection.callTool('echo', {})).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    expect(emitted()).toEqual(['status starting', 'failure', 'notice', 'status failed']);
+    expect(connection.status()).toMatchObject({ state: 'failed', error: 'MCP server s refused the connection' });
+  });
+
+  it('a cold call to a server that wants a sign-in: starting, then needsSignIn — no failure, no notice', async () => {
+    const server: FakeServer = { ...fake(), needsSignIn: true };
+    const { connection, emitted } = setup(server);
+    await expect(connection.callTool('echo', {})).rejects.toMatchObject({ code: 'NEEDS_SIGN_IN' });
+    expect(emitted()).toEqual(['status starting', 'status needsSignIn']);
+    expect(connection.status()).toMatchObject({ state: 'needsSignIn', error: 'MCP server s needs sign-in: run blitz mcp login s' });
+    // The next use tries again, and signed in it connects.
+    server.needsSignIn = false;
+    expect((await connection.callTool('echo', {})).content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(emitted().slice(2)).toEqual(['status starting', 'status connected (tools)']);
+  });
+
+  it('a cold call that works: starting, then connected with its tools — and a server that dies is failed, its tools gone, in one event', async () => {
+    const { memory, connection, emitted } = setup(fake());
+    await connection.callTool('echo', {});
+    expect(emitted()).toEqual(['status starting', 'status connected (tools)']);
+    memory.live.get('s')!.kill();
+    await expect.poll(() => connection.status().state).toBe('failed');
+    expect(emitted().slice(2)).toEqual(['failure', 'notice', 'status failed (tools)']);
+    expect(connection.status()).toMatchObject({ error: 'MCP server s exited with code 1', tools: [] });
+  });
+});
+
+describe('ServerConnection: the refresh timer lives in the running state', () => {
+  /** A server that adds a tool when told to: the SDK then sends `tools/list_changed`. */
+  function growing() {
+    let grow!: () => void;
+    const server: FakeServer = {
+      setup(s) {
+        s.registerTool('echo', {}, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
+        grow = () => s.registerTool('more', {}, async () => ({ content: [] }));
+      },
+    };
+    return { server, grow: () => grow() };
+  }
+
+  it('a list_changed is relisted once the burst is over, while running', async () => {
+    const { server, grow } = growing();
+    const { clock, connection } = setup(server);
+    await connection.start();
+    // The look after initialize (the fake declares listChanged).
+    expect(clock.pendingTimers()).toBe(1);
+    clock.advance(200);
+    grow();
+    await expect.poll(() => clock.pendingTimers()).toBe(1);
+    clock.advance(199);
+    expect(connection.currentTools().map((t) => t.name)).toEqual(['echo']);
+    clock.advance(1);
+    await expect.poll(() => connection.currentTools().map((t) => t.name)).toEqual(['echo', 'more']);
+  });
+
+  it.each([
+    ['stopped', (c: ServerConnection) => c.stop()],
+    ['the process died', async (c: ServerConnection, kill: () => void) => {
+      kill();
+      await expect.poll(() => c.status().state).toBe('failed');
+    }],
+  ])('a pending refresh is cleared when the state leaves running (%s)', async (_how, leave) => {
+    const { server, grow } = growing();
+    const { clock, memory, connection } = setup(server);
+    await connection.start();
+    clock.advance(200);
+    grow();
+    await expect.poll(() => clock.pendingTimers()).toBe(1);
+    await leave(connection, () => memory.live.get('s')!.kill());
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(1_000);
+    expect(memory.connects.get('s')).toBe(1);
+  });
+});
 
 describe('ServerConnection: the shown state follows the last outcome', () => {
   it('a timed-out call shows the server failed with the reason until a call succeeds; a tool error is no failure', async () => {

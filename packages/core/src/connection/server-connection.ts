@@ -15,7 +15,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
-import type { Clock, Timer } from '@blitz/clock';
+import { offersTools } from '../breaker/breaker-status.js';
+import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
@@ -24,22 +25,17 @@ import { NeedsMoreAccess } from './http/http-failure.js';
 import { isSessionExpired } from './http/session-expired.js';
 import type { Connector } from './connector.js';
 import type { Link } from './link.js';
-import { listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';
-import { toServerStatus, type ConnectionView, type ServerStatus } from './server-status.js';
-
-/** Private state: it owns the live link. Everyone else sees `status()`. */
-type State =
-  | { kind: 'stopped'; lastError?: BlitzError }
-  | { kind: 'starting'; attempt: Promise<Running> }
-  | { kind: 'running'; link: Link; tools: Tool[]; moreAccess?: NeedsMoreAccess }
-  | { kind: 'unavailable'; error: BlitzError };
-
-type Running = Extract<State, { kind: 'running' }>;
+import { toView, type ConnectionState, type Running } from './connection-state.js';
+import { listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools, type Listed } from './list-all.js';
+import { toServerStatus, type ServerStatus } from './server-status.js';
 
 export type ConnectionEvent =
-  | { type: 'status'; status: ServerStatus }
-  /** The tools this server offers may have changed: a new listing, a crash, the breaker. */
-  | { type: 'tools'; server: string }
+  /**
+   * The one event a change emits (of the connection's state, its breaker's or its warnings):
+   * the new status, and whether the tools it offers may have changed with it (a new
+   * listing, a crash, a stop, the breaker hiding or offering them again).
+   */
+  | { type: 'status'; status: ServerStatus; toolsChanged: boolean }
   | { type: 'notice'; notice: BreakerNotice }
   | { type: 'failure'; server: string; reason: string }
   /** The server changed its prompts or resources; clients should list them again. */
@@ -63,6 +59,15 @@ export interface CallOptions {
 /** How long to wait after `tools/list_changed` before listing again, so a burst lists once. */
 const REFRESH_DEBOUNCE_MS = 200;
 
+/** What a use of the server tells the breaker. */
+type Outcome = 'success' | { failure: string };
+
+/** A live link for one use. `cold`: it was started for it, and that start was its admission. */
+interface Ready {
+  running: Running;
+  cold: boolean;
+}
+
 /**
  * One MCP server of a workspace: lazy start, calls bounded by timeouts, a breaker, and an
  * owned link that is closed on stop. `start()` while starting joins the attempt in flight;
@@ -73,10 +78,13 @@ export class ServerConnection {
   readonly config: ResolvedServer['config'];
   readonly breaker: Breaker;
   readonly #deps: ConnectionDeps;
-  #state: State;
+  #state: ConnectionState;
+  /** Catalog warnings, set by the manager. */
   #warnings: string[] = [];
-  #refreshTimer: Timer | undefined;
-  #lastStatus: string | undefined;
+  /** What the last `status` event showed, so a change that shows nothing new emits nothing. */
+  #shown: { status: string | undefined; tools: readonly Tool[] | undefined; offered: boolean } = { status: undefined, tools: undefined, offered: true };
+  /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
+  #recording = false;
   #lossCounted = new WeakSet<Link>();
 
   constructor(resolved: ResolvedServer, deps: ConnectionDeps) {
@@ -88,8 +96,8 @@ export class ServerConnection {
       clock: deps.clock,
       onUpdate: (update) => {
         if (update.type !== 'status') return deps.onEvent(update);
-        this.#emitStatus();
-        deps.onEvent({ type: 'tools', server: this.name });
+        // The breaker moved by itself (a pause ended, a trial was admitted): the status shows it.
+        if (!this.#recording) this.#transition(this.#state);
       },
       onCooldownEnd: () => this.#trial(),
     });
@@ -107,13 +115,15 @@ export class ServerConnection {
   }
 
   status(): ServerStatus {
-    return toServerStatus(this.name, this.config.disabled, this.#view(), this.breaker.status(), this.#warnings);
+    const state = this.#state;
+    const warnings = state.kind === 'running' && state.listingWarning ? [state.listingWarning, ...this.#warnings] : this.#warnings;
+    return toServerStatus(this.name, this.config.disabled, toView(state), this.breaker.status(), warnings);
   }
 
   /** Catalog warnings are computed by the manager; they show in this server's status. */
   setWarnings(warnings: readonly string[]): void {
     this.#warnings = [...warnings];
-    this.#emitStatus();
+    this.#transition(this.#state);
   }
 
   /** The server's tools, connecting first if need be (MCP-10). Paused servers offer none. */
@@ -134,6 +144,7 @@ export class ServerConnection {
     return this.#state.kind === 'running' ? this.#state.tools : [];
   }
 
+  /** Starts the server once admitted by the breaker; the start is the admission of the use waiting for it. */
   start(): Promise<Running> {
     const state = this.#state;
     switch (state.kind) {
@@ -143,11 +154,13 @@ export class ServerConnection {
         return state.attempt;
       case 'unavailable':
         return Promise.reject(state.error);
-      case 'stopped': {
+      case 'stopped':
+      case 'failed':
+      case 'needsSignIn': {
         if (this.config.disabled) return Promise.reject(new BlitzError('FAILED_PRECONDITION', `MCP server ${this.name} is disabled`));
         this.breaker.admit();
         const attempt = this.#connect();
-        this.#set({ kind: 'starting', attempt });
+        this.#transition({ kind: 'starting', attempt });
         return attempt;
       }
       default: {
@@ -184,18 +197,12 @@ export class ServerConnection {
   }
 
   /** The server's resources (connecting first); none when it offers no resources. */
-  async listResources(signal?: AbortSignal): Promise<Resource[]> {
-    await this.start();
-    if (!this.serverCapabilities()?.resources) return [];
-    const timeout = this.config.startupTimeoutSeconds * 1000;
-    return (await this.request(`MCP server ${this.name} resources/list`, timeout, signal, (c, s) => listAllResources(c, { timeout, signal: s }))).items;
+  listResources(signal?: AbortSignal): Promise<Resource[]> {
+    return this.#list('resources', 'resources/list', signal, listAllResources);
   }
 
-  async listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplate[]> {
-    await this.start();
-    if (!this.serverCapabilities()?.resources) return [];
-    const timeout = this.config.startupTimeoutSeconds * 1000;
-    return (await this.request(`MCP server ${this.name} resources/templates/list`, timeout, signal, (c, s) => listAllResourceTemplates(c, { timeout, signal: s }))).items;
+  listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplate[]> {
+    return this.#list('resources', 'resources/templates/list', signal, listAllResourceTemplates);
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -203,11 +210,8 @@ export class ServerConnection {
     return this.request(`MCP resource ${uri}`, timeout, signal, (c, s) => c.readResource({ uri }, { timeout, signal: s }));
   }
 
-  async listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
-    await this.start();
-    if (!this.serverCapabilities()?.prompts) return [];
-    const timeout = this.config.startupTimeoutSeconds * 1000;
-    return (await this.request(`MCP server ${this.name} prompts/list`, timeout, signal, (c, s) => listAllPrompts(c, { timeout, signal: s }))).items;
+  listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
+    return this.#list('prompts', 'prompts/list', signal, listAllPrompts);
   }
 
   getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
@@ -216,60 +220,90 @@ export class ServerConnection {
   }
 
   /**
-   * Runs one request on the live client: admitted by the breaker, failing at once if the
-   * server dies meanwhile, and counted as success or transport failure.
+   * Runs one request on the live client, connecting first if need be: admitted by the
+   * breaker once (a cold use by the start it waits for), failing at once if the server dies
+   * meanwhile, and counted as success or transport failure.
    */
-  async request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    return this.#request(label, timeoutMs, signal, fn);
+  }
+
+  async #request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>, ready?: Ready): Promise<T> {
     try {
-      return await this.#requestOnce(label, timeoutMs, signal, fn);
+      return await this.#requestOnce(label, timeoutMs, signal, fn, ready ?? (await this.#ready()));
     } catch (err) {
       if (!(err instanceof SessionExpired)) throw err;
       // The remote server restarted and forgot our session, so it did not take the request:
       // initialize afresh and send it once more.
       await this.stop();
-      return this.#requestOnce(label, timeoutMs, signal, fn);
+      return this.#requestOnce(label, timeoutMs, signal, fn, await this.#ready());
     }
   }
 
-  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
-    const running = this.#state.kind === 'running' ? this.#state : await this.start();
-    if (this.#state !== running) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
+  /** A list the server offers only with a capability: none without it, and then nothing is admitted or sent. */
+  async #list<T>(capability: 'resources' | 'prompts', method: string, signal: AbortSignal | undefined, list: (client: Client, opts: { timeout: number; signal?: AbortSignal }) => Promise<Listed<T>>): Promise<T[]> {
+    const ready = await this.#ready();
+    if (!ready.running.link.client.getServerCapabilities()?.[capability]) return [];
+    const timeout = this.config.startupTimeoutSeconds * 1000;
+    const listed = await this.#request(`MCP server ${this.name} ${method}`, timeout, signal, (c, s) => list(c, { timeout, ...(s ? { signal: s } : {}) }), ready);
+    return listed.items;
+  }
+
+  async #ready(): Promise<Ready> {
+    const state = this.#state;
+    if (state.kind === 'running') return { running: state, cold: false };
+    return { running: await this.start(), cold: true };
+  }
+
+  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>, ready: Ready): Promise<T> {
+    const { link } = ready.running;
+    if (!this.#runningOn(link)) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
     // Starting the server may take long: a caller who gave up meanwhile must not have it run.
     if (signal?.aborted) throw new BlitzError('CANCELLED', `${label} was cancelled`);
     this.breaker.admit();
     try {
       // No race against `lost` here: when a server dies the SDK fails every request in flight
       // at once (our stdio transport answers them with the exit and its stderr).
-      const result = await fn(running.link.client, signal);
-      this.breaker.record('success');
+      const result = await fn(link.client, signal);
+      this.#transition(this.#state, 'success');
       return result;
     } catch (err) {
       if (isSessionExpired(err)) {
-        this.breaker.record('success');
+        this.#transition(this.#state, 'success');
         throw new SessionExpired();
       }
       const { error, transportFailure } = classifyFailure(err, { server: this.name, label, timeoutMs, cancelled: signal?.aborted ?? false });
       // The server answered (or the caller gave up): only transport failures count, and
       // every admitted call must record an outcome or a trial would hold the breaker half-open.
-      if (!transportFailure) this.breaker.record('success');
-      else if (isBlitzError(error, 'SERVER_EXITED')) this.#countLoss(running.link, error.message);
-      else this.breaker.record('failure', (error as Error).message);
-      if (isBlitzError(error, 'NEEDS_SIGN_IN')) this.#signedOut(running.link, error);
-      // The link stays: other tools still work; the status asks for a login with more scope.
-      if (error instanceof NeedsMoreAccess && this.#state === running) this.#set({ ...running, moreAccess: error });
+      const outcome: Outcome | undefined = !transportFailure
+        ? 'success'
+        : isBlitzError(error, 'SERVER_EXITED')
+          ? this.#loss(link, error.message)
+          : { failure: (error as Error).message };
+      const current = this.#runningOn(link);
+      if (current && isBlitzError(error, 'NEEDS_SIGN_IN')) {
+        // Every token we have was refused (revoked, signed out): drop the link, so the next use
+        // connects afresh with whatever sign-in there is then. Not a failure: only the user can fix it.
+        this.#transition({ kind: 'needsSignIn', error }, outcome);
+        void link.close();
+      } else if (current && error instanceof NeedsMoreAccess) {
+        // The link stays: other tools still work; the status asks for a login with more scope.
+        this.#transition({ ...current, moreAccess: error }, outcome);
+      } else {
+        this.#transition(this.#state, outcome);
+      }
       throw error;
     }
   }
 
   async stop(): Promise<void> {
-    this.#refreshTimer?.cancel();
     const state = this.#state;
     if (state.kind === 'starting') {
       await state.attempt.catch(() => undefined);
       return this.stop();
     }
     if (state.kind !== 'running') return;
-    this.#set({ kind: 'stopped' });
+    this.#transition({ kind: 'stopped' });
     await state.link.close();
   }
 
@@ -299,15 +333,14 @@ export class ServerConnection {
       const listed = await listAllTools(link.client, { timeout: left }).catch((err) => {
         throw classifyFailure(err, { server: this.name, label: `MCP server ${this.name} tools/list`, timeoutMs: deadlineMs, cancelled: false }).error;
       });
-      const running: Running = { kind: 'running', link, tools: listed.items };
-      if (listed.truncated) this.#warnings = [...this.#warnings, listed.truncated];
+      const running: Running = { kind: 'running', link, tools: listed.items, ...(listed.truncated ? { listingWarning: listed.truncated } : {}) };
       const connected = link;
       void link.lost.then((error) => this.#onLost(connected, error));
-      // The outcome first, so a trial's success reads "recovered, connected" and never shows
-      // the server running but still paused.
-      this.breaker.record('success');
-      this.#set(running);
-      // Some servers add tools once they know the client (after initialize): look again.
+      // With the outcome in the same transition, a trial's success reads "recovered, connected"
+      // and never shows the server running but still paused.
+      this.#transition(running, 'success');
+      // Some servers add tools once they know the client (after initialize): look again. This
+      // also covers a `list_changed` sent while starting, which finds no running state to refresh.
       if (link.client.getServerCapabilities()?.tools?.listChanged) this.#scheduleRefresh();
       return running;
     } catch (err) {
@@ -315,9 +348,9 @@ export class ServerConnection {
       const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
       // A server asking for a sign-in answered: no failure, and every admitted start records an
       // outcome, or a trial it ended would hold the breaker half-open ("retrying now") for good.
-      if (error.code === 'NEEDS_SIGN_IN' || error.code === 'NEEDS_MORE_ACCESS') this.breaker.record('success');
-      else this.breaker.record('failure', error.message);
-      if (this.#state.kind === 'starting') this.#set({ kind: 'stopped', lastError: error });
+      const signIn = error.code === 'NEEDS_SIGN_IN' || error instanceof NeedsMoreAccess;
+      const next: ConnectionState = signIn ? { kind: 'needsSignIn', error } : { kind: 'failed', error };
+      this.#transition(this.#state.kind === 'starting' ? next : this.#state, signIn ? 'success' : { failure: error.message });
       throw error;
     }
   }
@@ -343,100 +376,80 @@ export class ServerConnection {
 
   /** The server died by itself: forget the link so the next call starts a fresh process (MCP-11). */
   #onLost(link: Link, error: BlitzError): void {
-    const state = this.#state;
-    if (state.kind !== 'running' || state.link !== link) return;
-    this.#refreshTimer?.cancel();
-    this.#set({ kind: 'stopped', lastError: error });
-    this.#countLoss(link, error.message);
+    if (!this.#runningOn(link)) return;
+    this.#transition({ kind: 'failed', error }, this.#loss(link, error.message));
     void link.close();
-    this.#deps.onEvent({ type: 'tools', server: this.name });
-  }
-
-  /**
-   * The server refused every token we have (revoked, signed out): drop the link so the state
-   * says "needs sign-in" and the next use connects afresh with whatever sign-in there is then.
-   * Not a failure for the breaker: only the user can fix it.
-   */
-  #signedOut(link: Link, error: BlitzError): void {
-    const state = this.#state;
-    if (state.kind !== 'running' || state.link !== link) return;
-    this.#refreshTimer?.cancel();
-    this.#set({ kind: 'stopped', lastError: error });
-    void link.close();
-    this.#deps.onEvent({ type: 'tools', server: this.name });
   }
 
   /** A dead server is one failure, whether a call in flight or the exit itself tells us first. */
-  #countLoss(link: Link, reason: string): void {
-    if (this.#lossCounted.has(link)) return;
+  #loss(link: Link, reason: string): Outcome | undefined {
+    if (this.#lossCounted.has(link)) return undefined;
     this.#lossCounted.add(link);
-    this.breaker.record('failure', reason);
+    return { failure: reason };
   }
 
+  /** The server said its tools changed: list them again once the burst is over. */
   #scheduleRefresh(): void {
-    this.#refreshTimer?.cancel();
-    this.#refreshTimer = this.#deps.clock.setTimeout(() => void this.#refresh(), REFRESH_DEBOUNCE_MS);
+    const state = this.#state;
+    if (state.kind !== 'running') return;
+    const { link } = state;
+    const refresh = this.#deps.clock.setTimeout(() => {
+      const current = this.#runningOn(link);
+      if (current?.refresh !== refresh) return;
+      const { refresh: _fired, ...rest } = current;
+      this.#transition(rest);
+      void this.#refresh(link);
+    }, REFRESH_DEBOUNCE_MS);
+    // The timer it replaces is cancelled by the transition.
+    this.#transition({ ...state, refresh });
   }
 
   /** Lists again after `tools/list_changed`; a failed refresh keeps the previous catalog. */
-  async #refresh(): Promise<void> {
-    const state = this.#state;
-    if (state.kind !== 'running') return;
+  async #refresh(link: Link): Promise<void> {
+    if (!this.#runningOn(link)) return;
     try {
-      const listed = await listAllTools(state.link.client, { timeout: this.config.startupTimeoutSeconds * 1000 });
-      if (this.#state !== state) return;
-      if (JSON.stringify(listed.items) === JSON.stringify(state.tools)) return;
-      this.#set({ ...state, tools: listed.items });
-      this.#deps.onEvent({ type: 'tools', server: this.name });
+      const listed = await listAllTools(link.client, { timeout: this.config.startupTimeoutSeconds * 1000 });
+      const current = this.#runningOn(link);
+      if (!current || JSON.stringify(listed.items) === JSON.stringify(current.tools)) return;
+      const { listingWarning: _old, ...rest } = current;
+      this.#transition({ ...rest, tools: listed.items, ...(listed.truncated ? { listingWarning: listed.truncated } : {}) });
     } catch {
       // The previous tools stay; a dead server is noticed through `lost`.
     }
   }
 
-  /** The one place the state changes; it emits the status when it changed. */
-  #set(state: State): void {
-    this.#state = state;
-    this.#emitStatus();
+  /** The running state on this link, if the connection is still on it. */
+  #runningOn(link: Link): Running | undefined {
+    const state = this.#state;
+    return state.kind === 'running' && state.link === link ? state : undefined;
   }
 
-  #emitStatus(): void {
-    const status = this.status();
-    const key = JSON.stringify(status);
-    if (key === this.#lastStatus) return;
-    this.#lastStatus = key;
-    this.#deps.onEvent({ type: 'status', status });
-  }
-
-  #view(): ConnectionView {
-    const s = this.#state;
-    switch (s.kind) {
-      case 'stopped':
-        if (!s.lastError) return { kind: 'stopped' };
-        return {
-          kind: 'stopped',
-          lastError: {
-            message: s.lastError.message,
-            needsSignIn: s.lastError.code === 'NEEDS_SIGN_IN',
-            // Refused at connect (initialize or tools/list) for want of a scope.
-            ...(s.lastError instanceof NeedsMoreAccess ? { moreAccessScope: s.lastError.scope } : {}),
-          },
-        };
-      case 'starting':
-        return { kind: 'starting' };
-      case 'running':
-        return {
-          kind: 'running',
-          tools: s.tools.map((t) => t.name),
-          ...(s.link.pid === undefined ? {} : { pid: s.link.pid }),
-          ...(s.moreAccess ? { moreAccess: { message: s.moreAccess.message, scope: s.moreAccess.scope } } : {}),
-        };
-      case 'unavailable':
-        return { kind: 'failed', message: s.error.message, needsSignIn: false };
-      default: {
-        const _exhaustive: never = s;
-        return _exhaustive;
+  /**
+   * The one place the state changes and the one place a status leaves (Zed's
+   * `update_server_state`): the new state (the same one when only the breaker or the
+   * warnings moved), then the outcome for the breaker, then one `status` event if what the
+   * outside sees changed. A running state's refresh timer goes with it.
+   */
+  #transition(next: ConnectionState, outcome?: Outcome): void {
+    const previous = this.#state;
+    this.#state = next;
+    if (previous.kind === 'running' && previous.refresh && !(next.kind === 'running' && next.refresh === previous.refresh)) previous.refresh.cancel();
+    if (outcome !== undefined) {
+      // Notices and failures go out as the breaker makes them; its status comes with ours below.
+      this.#recording = true;
+      try {
+        if (outcome === 'success') this.breaker.record('success');
+        else this.breaker.record('failure', outcome.failure);
+      } finally {
+        this.#recording = false;
       }
     }
+    const status = this.status();
+    const shown = { status: JSON.stringify(status), tools: next.kind === 'running' ? next.tools : undefined, offered: offersTools(this.breaker.status()) };
+    const toolsChanged = shown.tools !== this.#shown.tools || shown.offered !== this.#shown.offered;
+    if (shown.status === this.#shown.status && !toolsChanged) return;
+    this.#shown = shown;
+    this.#deps.onEvent({ type: 'status', status, toolsChanged });
   }
 }
 

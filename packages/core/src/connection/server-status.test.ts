@@ -3,7 +3,7 @@ import type { BreakerStatus } from '../breaker/breaker-status.js';
 import { toServerStatus, type ConnectionView, type ServerStatus } from './server-status.js';
 
 const running: ConnectionView = { kind: 'running', tools: ['echo'], pid: 7 };
-const exited: ConnectionView = { kind: 'stopped', lastError: { message: 'MCP server s exited with code 1', needsSignIn: false } };
+const exited: ConnectionView = { kind: 'failed', message: 'MCP server s exited with code 1' };
 const closed: BreakerStatus = { kind: 'closed' };
 const failing: BreakerStatus = { kind: 'closed', lastFailure: 'MCP tool echo timed out after 5s' };
 const open: BreakerStatus = { kind: 'open', retryAt: 15_000, retryInMs: 10_000, lastFailure: 'MCP tool echo timed out after 5s' };
@@ -18,7 +18,7 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
     ['connected, last call fine', running, closed, { state: 'connected', tools: ['echo'], pid: 7 }],
     [
       'refused at connect for want of a scope: needs more access, with the scope',
-      { kind: 'stopped', lastError: { message: 'MCP server s needs more access (scope "read"): run blitz mcp login s to ask for it', needsSignIn: false, moreAccessScope: 'read' } },
+      { kind: 'needsSignIn', message: 'MCP server s needs more access (scope "read"): run blitz mcp login s to ask for it', scope: 'read' },
       closed,
       { state: 'needsMoreAccess', error: 'MCP server s needs more access (scope "read"): run blitz mcp login s to ask for it', scope: 'read', tools: [] },
     ],
@@ -37,11 +37,12 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
     ['trial ping in flight', running, trial, { state: 'paused', error: 'MCP tool echo timed out after 5s', tools: [] }],
     ['trial start in flight', { kind: 'starting' }, trial, { state: 'starting', tools: [] }],
     ['trial start admitted, the process not yet spawned', exited, trial, { state: 'starting', tools: [] }],
+    ['trial start admitted for a server never started', { kind: 'stopped' }, trial, { state: 'starting', tools: [] }],
     ['pause over, the trial start not yet admitted', exited, due, { state: 'paused', error: 'MCP server s exited with code 1', tools: [] }],
     ['starting', { kind: 'starting' }, closed, { state: 'starting', tools: [] }],
-    ['a trial that found the sign-in gone needs sign-in', { kind: 'stopped', lastError: { message: 'sign in', needsSignIn: true } }, trial, { state: 'needsSignIn', error: 'sign in', tools: [] }],
-    ['needs sign-in is not a failure the breaker retries', { kind: 'stopped', lastError: { message: 'sign in', needsSignIn: true } }, closed, { state: 'needsSignIn', error: 'sign in', tools: [] }],
-    ['cannot start at all', { kind: 'failed', message: 'env ${X} is not set', needsSignIn: false }, closed, { state: 'failed', error: 'env ${X} is not set', tools: [] }],
+    ['a trial that found the sign-in gone needs sign-in', { kind: 'needsSignIn', message: 'sign in' }, trial, { state: 'needsSignIn', error: 'sign in', tools: [] }],
+    ['needs sign-in is not a failure the breaker retries', { kind: 'needsSignIn', message: 'sign in' }, closed, { state: 'needsSignIn', error: 'sign in', tools: [] }],
+    ['cannot start at all', { kind: 'failed', message: 'env ${X} is not set' }, closed, { state: 'failed', error: 'env ${X} is not set', tools: [] }],
   ])('%s', (_name, view, breaker, shown) => {
     expect(toServerStatus('s', false, view, breaker, [])).toEqual({ name: 's', warnings: [], ...shown });
   });

@@ -22,12 +22,15 @@ export interface ServerStatus {
   scope?: string;
 }
 
-/** Inputs of the public status; the connection's private state maps onto these. */
+/** Inputs of the public status; the connection's private state maps onto these (`toView`). */
 export type ConnectionView =
-  | { kind: 'stopped'; lastError?: { message: string; needsSignIn: boolean; moreAccessScope?: string } }
+  | { kind: 'stopped' }
   | { kind: 'starting' }
   | { kind: 'running'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
-  | { kind: 'failed'; message: string; needsSignIn: boolean };
+  /** It failed to start, died, or cannot start at all. */
+  | { kind: 'failed'; message: string }
+  /** With `scope`: signed in, but refused at connect for want of that scope. */
+  | { kind: 'needsSignIn'; message: string; scope?: string };
 
 /**
  * The one pure mapping from a connection and its breaker to the public status. A server is
@@ -44,15 +47,17 @@ export function toServerStatus(
 ): ServerStatus {
   const base = { name, tools: [] as string[], warnings: [...warnings] };
   if (disabled) return { ...base, state: 'disabled' };
-  const lastError = (view.kind === 'failed' ? view.message : view.kind === 'stopped' ? view.lastError?.message : undefined) ?? breaker.lastFailure;
+  const lastError = (view.kind === 'failed' || view.kind === 'needsSignIn' ? view.message : undefined) ?? breaker.lastFailure;
   const error = lastError === undefined ? {} : { error: lastError };
+  const signIn = (v: Extract<ConnectionView, { kind: 'needsSignIn' }>): ServerStatus =>
+    v.scope === undefined ? { ...base, state: 'needsSignIn', error: v.message } : { ...base, state: 'needsMoreAccess', error: v.message, scope: v.scope };
   switch (breaker.kind) {
     case 'open':
       return { ...base, state: 'paused', retryAt: breaker.retryAt, ...error };
     case 'halfOpen':
       // A trial on a server with no live link is a start (a live one is pinged).
-      if (view.kind === 'starting' || (view.kind === 'stopped' && breaker.trialInFlight && !view.lastError?.needsSignIn)) return { ...base, state: 'starting' };
-      if (view.kind === 'stopped' && view.lastError?.needsSignIn) return { ...base, state: 'needsSignIn', error: view.lastError.message };
+      if (view.kind === 'starting' || ((view.kind === 'stopped' || view.kind === 'failed') && breaker.trialInFlight)) return { ...base, state: 'starting' };
+      if (view.kind === 'needsSignIn') return signIn(view);
       return { ...base, state: 'paused', ...error };
     case 'closed':
       break;
@@ -63,8 +68,6 @@ export function toServerStatus(
   }
   switch (view.kind) {
     case 'stopped':
-      if (view.lastError?.moreAccessScope !== undefined) return { ...base, state: 'needsMoreAccess', error: view.lastError.message, scope: view.lastError.moreAccessScope };
-      if (view.lastError) return { ...base, state: view.lastError.needsSignIn ? 'needsSignIn' : 'failed', error: view.lastError.message };
       if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', error: breaker.lastFailure };
       return { ...base, state: 'idle' };
     case 'starting':
@@ -76,7 +79,9 @@ export function toServerStatus(
       return { ...running, state: 'connected' };
     }
     case 'failed':
-      return { ...base, state: view.needsSignIn ? 'needsSignIn' : 'failed', error: view.message };
+      return { ...base, state: 'failed', error: view.message };
+    case 'needsSignIn':
+      return signIn(view);
     default: {
       const _exhaustive: never = view;
       return _exhaustive;

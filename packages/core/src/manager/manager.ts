@@ -351,7 +351,6 @@ export class Manager {
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
       case 'status':
-      case 'tools':
         this.#catalogChanged();
         return;
       case 'listChanged':
@@ -370,13 +369,11 @@ export class Manager {
   #onConnectionEvent(connection: ServerConnection, event: ConnectionEvent): void {
     // Events from a connection that was replaced or removed no longer concern anyone.
     if (!this.#connections.includes(connection)) return;
-    if (event.type === 'status' || event.type === 'tools') this.#catalogs.clear();
     switch (event.type) {
       case 'status':
+        this.#catalogs.clear();
         this.#emit({ type: 'status', status: event.status });
-        return;
-      case 'tools':
-        this.#catalogChanged();
+        if (event.toolsChanged) this.#catalogChanged();
         return;
       case 'notice':
         this.#emit({ type: 'notice', notice: { ...event.notice, time: this.#opts.clock.now() } });
