@@ -63,6 +63,7 @@ export class Breaker {
   #shown: BreakerStatus = { kind: 'closed' };
   /** Fires when a pause ends, so the tools come back for the trial call without anyone asking. */
   #cooldownTimer: Timer | undefined;
+  #admitted = 0;
 
   constructor(options: BreakerOptions) {
     this.server = options.server;
@@ -72,11 +73,17 @@ export class Breaker {
     this.#onCooldownEnd = options.onCooldownEnd ?? (() => {});
   }
 
+  /** Uses let go so far: each use of the server (a call, a start, or a call with the start it waits for) is admitted once. */
+  get admitted(): number {
+    return this.#admitted;
+  }
+
   /** Lets a call go, or throws `SERVER_UNAVAILABLE` while the server is paused. */
   admit(): BreakerPermit {
     const admission = admit(this.#state, this.#clock.now());
     switch (admission.kind) {
       case 'allowed':
+        this.#admitted++;
         this.#apply(admission.state, []);
         return { trial: admission.trial };
       case 'coolingDown':

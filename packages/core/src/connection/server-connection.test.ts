@@ -119,6 +119,39 @@ describe('ServerConnection: the refresh timer lives in the running state', () =>
   });
 });
 
+describe('ServerConnection: the breaker admits each use once', () => {
+  it('a cold call is admitted once, with its start; a warm call once', async () => {
+    const { connection } = setup(fake());
+    await connection.callTool('echo', {});
+    expect(connection.breaker.admitted).toBe(1);
+    await connection.callTool('echo', {});
+    expect(connection.breaker.admitted).toBe(2);
+  });
+
+  it('a list the server offers no capability for admits nothing once running, and a cold one only its start', async () => {
+    const { connection } = setup(fake());
+    expect(await connection.listPrompts()).toEqual([]);
+    expect(connection.breaker.admitted).toBe(1);
+    expect(await connection.listResources()).toEqual([]);
+    expect(connection.breaker.admitted).toBe(1);
+  });
+
+  it('a cold call after a pause is the trial, admitted once: it recovers the server and runs', async () => {
+    const server: FakeServer = { ...fake(), failConnect: true };
+    const { clock, connection, seen } = setup(server);
+    await expect(connection.start()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    await expect(connection.start()).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE' });
+    expect(connection.breaker.admitted).toBe(2);
+    server.failConnect = false;
+    clock.advance(15_000);
+    // The daemon's own trial start took the pause's end; a call joins it.
+    const result = await connection.callTool('echo', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(connection.breaker.admitted).toBe(3);
+    expect(seen().slice(-3)).toEqual(['starting', 'notice recovered', 'connected']);
+  });
+});
+
 describe('ServerConnection: the shown state follows the last outcome', () => {
   it('a timed-out call shows the server failed with the reason until a call succeeds; a tool error is no failure', async () => {
     const { connection, seen } = setup(fake(), { timeoutSeconds: 0.2 });

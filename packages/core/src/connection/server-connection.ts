@@ -260,7 +260,8 @@ export class ServerConnection {
     if (!this.#runningOn(link)) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
     // Starting the server may take long: a caller who gave up meanwhile must not have it run.
     if (signal?.aborted) throw new BlitzError('CANCELLED', `${label} was cancelled`);
-    this.breaker.admit();
+    // A cold use was admitted with its start, whose outcome is already recorded.
+    if (!ready.cold) this.breaker.admit();
     try {
       // No race against `lost` here: when a server dies the SDK fails every request in flight
       // at once (our stdio transport answers them with the exit and its stderr).
