@@ -1,5 +1,5 @@
 // `@blitz/core/lines`: what a stdio bridge needs (MCP's line framing and message shapes),
 // without the rest of core — `blitz connect` loads this alone (bench/startup.mjs).
-export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './connection/json-lines/index.js';
-export { answerId, isNotification, isRequest, looksLikeMessage } from './connection/jsonrpc-shape.js';
-export { MAX_MESSAGE_DEPTH } from './connection/message-depth.js';
+export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './jsonrpc/json-lines-transport.js';
+export { answerId, isNotification, isRequest, looksLikeMessage } from './jsonrpc/jsonrpc-shape.js';
+export { MAX_MESSAGE_DEPTH } from './jsonrpc/message-depth.js';

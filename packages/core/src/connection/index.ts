@@ -7,6 +7,3 @@ export { createConnector, type ConnectorDeps } from './create-connector.js';
 export { connectStdio, type StdioConnectDeps } from './stdio/connect-stdio.js';
 export { connectHttp, isSessionExpired, type HttpLink } from './http/index.js';
 export { probeBubblewrap, findOnPath, isSameProcess, signalProcesses, type ProcessId } from './stdio/index.js';
-export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './json-lines/index.js';
-export { answerId, isNotification, isRequest, looksLikeMessage } from './jsonrpc-shape.js';
-export { MAX_MESSAGE_DEPTH, nestsDeeperThan, refuseTooDeep, tooDeepMessage } from './message-depth.js';

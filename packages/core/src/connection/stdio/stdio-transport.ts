@@ -2,10 +2,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
-import { batchWrites } from '../batch-writes.js';
-import { answerId, isNotification, isRequest } from '../jsonrpc-shape.js';
-import { oversizeId, type OversizeLine } from './bounded-lines.js';
-import { MessageLines, type MessageLine } from './message-lines.js';
+import { batchWrites } from '../../jsonrpc/batch-writes.js';
+import { answerId, isNotification, isRequest } from '../../jsonrpc/jsonrpc-shape.js';
+import { oversizeId, type OversizeLine } from '../../jsonrpc/bounded-lines.js';
+import { MessageLines, type MessageLine } from '../../jsonrpc/message-lines.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
 /** How many stderr lines an exit error quotes. */

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { looksLikeMessage } from '../jsonrpc-shape.js';
+import { looksLikeMessage } from './jsonrpc-shape.js';
 import { BoundedLines, type OversizeLine } from './bounded-lines.js';
 
 /** What one line of MCP's stdio framing holds. */

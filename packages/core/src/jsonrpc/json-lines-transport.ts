@@ -2,11 +2,11 @@ import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '@blitz/clock';
-import { BlitzError } from '../../errors/blitz-error.js';
-import { batchWrites } from '../batch-writes.js';
-import { oversizeId, type OversizeLine } from '../stdio/bounded-lines.js';
-import { MessageLines } from '../stdio/message-lines.js';
-import { refuseTooDeep, tooDeepMessage } from '../message-depth.js';
+import { BlitzError } from '../errors/blitz-error.js';
+import { batchWrites } from './batch-writes.js';
+import { oversizeId, type OversizeLine } from './bounded-lines.js';
+import { MessageLines } from './message-lines.js';
+import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;

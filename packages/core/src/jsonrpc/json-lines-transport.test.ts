@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
-import { isBlitzError } from '../../errors/blitz-error.js';
+import { isBlitzError } from '../errors/blitz-error.js';
 import { JsonLinesTransport } from './json-lines-transport.js';
 
 const servers: net.Server[] = [];

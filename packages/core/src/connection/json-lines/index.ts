@@ -1,1 +1,0 @@
-export { JsonLinesTransport, type JsonLinesOptions, type LineStreams } from './json-lines-transport.js';
