@@ -1,12 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo, Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import {
-  BlitzError,
   blitzPaths,
   createConnector,
   CredentialStore,
@@ -23,14 +19,12 @@ import {
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
-import { daemonStatePath, MCP_LINES_PROTOCOL, type DaemonState, type StatusResponse } from '@blitz/client';
+import { daemonStatePath, type DaemonState, type StatusResponse } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
 import { controlApi } from './http/control-api.js';
-import { errorAnswer } from './http/error-answer.js';
-import { authorizeRequest, checkHostAndOrigin, guardRequest } from './http/request-guard.js';
+import { DaemonServer } from './http/daemon-server.js';
 import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
-import { refuse } from './hub/http-session-transport.js';
 import type { Router } from './http/router.js';
 import { ChildRecord } from './child-record.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -38,9 +32,7 @@ import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { SettingsSource } from './settings/settings-source.js';
 import { globalConnections, serverCopies, type GlobalConnection } from './server-copies.js';
-import { defaultPageDir } from './settings-page/page-files.js';
 import { PageSessions } from './settings-page/page-sessions.js';
-import { servePage } from './settings-page/serve-page.js';
 import { testServer } from './settings-page/test-server.js';
 import { globalServerStatus } from './status.js';
 import { FileWatcher } from './watch/index.js';
@@ -81,15 +73,13 @@ export class Daemon {
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
   #credentialStore: Promise<CredentialStore> | undefined;
-  readonly #server: http.Server;
+  readonly #server: DaemonServer;
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
   readonly #children: ChildRecord;
   readonly #connector: Connector;
   /** The settings page's one-time codes and cookie sessions. */
   readonly #pageSessions: PageSessions;
-  #router!: Router;
-  #port = 0;
   #stopping: Promise<void> | undefined;
   #resolveStopped!: () => void;
   /** Settles once the daemon has stopped, whoever asked. */
@@ -146,8 +136,15 @@ export class Daemon {
     this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
-    this.#server = http.createServer((req, res) => void this.#handle(req, res));
-    this.#server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.#upgrade(req, socket, head));
+    this.#server = new DaemonServer({
+      token: this.token,
+      api: this.#controlApi(),
+      hub: this.hub,
+      pageSessions: this.#pageSessions,
+      settingsPageDir: opts.settingsPageDir,
+      redactor: this.#redactor,
+      log: this.log,
+    });
   }
 
   /** Starts a daemon for a BLITZ_HOME; throws `AlreadyRunning` when one runs there. */
@@ -163,18 +160,31 @@ export class Daemon {
   }
 
   get port(): number {
-    return this.#port;
+    return this.#server.port;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.#port}`;
+    return this.#server.url;
   }
 
   async #start(): Promise<void> {
     const reaped = this.#children.reapLeftovers();
     this.#loadSettings();
     if (reaped.length > 0) this.log.warn('ended MCP server processes a killed daemon left running', { pids: reaped });
-    this.#router = controlApi({
+    const port = this.#opts.port ?? this.source.settings.daemon.port;
+    await this.#server.listen(port).catch(async (err: NodeJS.ErrnoException) => {
+      throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port, { clock: this.#clock })) : err;
+    });
+    const state: DaemonState = { pid: process.pid, port: this.port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString() };
+    await writeTextAtomic(daemonStatePath(this.paths.home), `${JSON.stringify(state, null, 2)}\n`);
+    fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
+    this.#watchFiles();
+    this.log.info('daemon started', { pid: process.pid, port: this.port, home: this.paths.home, version: this.#opts.version });
+  }
+
+  /** The control API, over this daemon's parts. */
+  #controlApi(): Router {
+    return controlApi({
       settingsFile: this.paths.settings,
       registry: this.registry,
       status: (after) => this.status(after),
@@ -201,19 +211,6 @@ export class Daemon {
       // After the answer is on its way: stopping closes every connection, this one too.
       shutdown: () => void setImmediate(() => void this.stop()),
     });
-    const port = this.#opts.port ?? this.source.settings.daemon.port;
-    await new Promise<void>((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(port, '127.0.0.1', () => resolve());
-    }).catch(async (err: NodeJS.ErrnoException) => {
-      throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port, { clock: this.#clock })) : err;
-    });
-    this.#port = (this.#server.address() as AddressInfo).port;
-    const state: DaemonState = { pid: process.pid, port: this.#port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString() };
-    await writeTextAtomic(daemonStatePath(this.paths.home), `${JSON.stringify(state, null, 2)}\n`);
-    fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
-    this.#watchFiles();
-    this.log.info('daemon started', { pid: process.pid, port: this.#port, home: this.paths.home, version: this.#opts.version });
   }
 
   /** Reads settings.toml again and applies it to every open workspace; bad settings change nothing. */
@@ -254,9 +251,9 @@ export class Daemon {
     this.#stopping ??= (async () => {
       this.log.info('daemon stopping');
       this.#watcher.close();
-      const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      const closed = this.#server.close();
       await this.hub.closeAll();
-      this.#server.closeAllConnections();
+      this.#server.closeConnections();
       await this.registry.closeAll();
       await this.#signIns.close();
       await closed;
@@ -385,65 +382,6 @@ export class Daemon {
     }
   }
 
-  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    try {
-      const url = new URL(req.url ?? '/', this.url);
-      if (url.pathname === '/settings' || url.pathname.startsWith('/settings/')) {
-        checkHostAndOrigin(req, this.#port);
-        return servePage(req, res, url, this.#pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
-      }
-      if (url.pathname === '/mcp') {
-        try {
-          guardRequest(req, this.#port, this.token);
-          return await this.hub.handle(req, res, url);
-        } catch (err) {
-          if (res.headersSent) throw err;
-          // `/mcp` answers in JSON-RPC, as its clients expect.
-          return refuse(res, err);
-        }
-      }
-      const caller = authorizeRequest(req, this.#port, this.token, this.#pageSessions, { open: req.method === 'GET' && url.pathname === '/v1/health' });
-      const result = await this.#router.handle(req, url, caller);
-      send(res, result.status ?? 200, result.credential ? result.body : this.#redactor.redactValue(result.body));
-    } catch (err) {
-      if (res.headersSent) {
-        this.log.error('request failed after its answer began', { url: req.url, error: (err as Error).message });
-        res.end();
-        return;
-      }
-      const { status, body } = errorAnswer(err);
-      if (status >= 500) this.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
-      send(res, status, this.#redactor.redactValue(body));
-    }
-  }
-
-  /** `/mcp` upgraded for `blitz connect`; a refusal is a plain HTTP answer before the connection closes. */
-  async #upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    socket.on('error', () => undefined);
-    if (req.method === 'GET' && req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) {
-      // An upgrade we do not offer (h2c, websocket): a client may not insist, so the request is
-      // served as plain HTTP/1.1, as it would be without our upgrade listener.
-      const res = new http.ServerResponse(req);
-      res.assignSocket(socket as Socket);
-      res.shouldKeepAlive = false;
-      res.once('finish', () => {
-        res.detachSocket(socket as Socket);
-        socket.end();
-      });
-      return this.#handle(req, res);
-    }
-    try {
-      guardRequest(req, this.#port, this.token);
-      const url = new URL(req.url ?? '/', this.url);
-      if (url.pathname !== '/mcp') throw new BlitzError('NOT_FOUND', `no upgrade at ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
-      await this.hub.upgrade(req, socket, head, url);
-    } catch (err) {
-      const { status, body } = errorAnswer(err);
-      if (status >= 500) this.log.error('upgrade failed', { url: req.url, error: (err as Error).stack ?? String(err) });
-      const text = JSON.stringify(this.#redactor.redactValue(body));
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
-    }
-  }
 }
 
 /** The user's home as a workspace root (where a client without `?workspace=` lands, and shared servers run). */
@@ -466,10 +404,4 @@ function loadOrCreateToken(file: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
-  res.end(text);
 }

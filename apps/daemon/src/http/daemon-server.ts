@@ -1,0 +1,143 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { BlitzError, type Redactor } from '@blitz/core';
+import { MCP_LINES_PROTOCOL } from '@blitz/client';
+import type { HubEndpoint } from '../hub/hub-endpoint.js';
+import { refuse } from '../hub/http-session-transport.js';
+import type { Logger } from '../log/index.js';
+import { defaultPageDir } from '../settings-page/page-files.js';
+import type { PageSessions } from '../settings-page/page-sessions.js';
+import { servePage } from '../settings-page/serve-page.js';
+import { errorAnswer } from './error-answer.js';
+import { authorizeRequest, checkHostAndOrigin, guardRequest } from './request-guard.js';
+import type { Router } from './router.js';
+
+export interface DaemonServerOptions {
+  /** The bearer token of daemon.json. */
+  token: string;
+  /** The control API. */
+  api: Router;
+  hub: HubEndpoint;
+  pageSessions: PageSessions;
+  /** The built settings page (default: `@blitz/settings`'s dist). */
+  settingsPageDir?: string | undefined;
+  /** What every answer passes through: secrets never leave in an answer (MCP-42). */
+  redactor: Redactor;
+  log: Logger;
+}
+
+/**
+ * The daemon's HTTP side on loopback: `/settings/…` (the settings page), `/mcp` (the hub,
+ * streamable HTTP or upgraded to lines) and the control API, each guarded as it needs.
+ */
+export class DaemonServer {
+  readonly #opts: DaemonServerOptions;
+  readonly #server: http.Server;
+  #port = 0;
+
+  constructor(opts: DaemonServerOptions) {
+    this.#opts = opts;
+    this.#server = http.createServer((req, res) => void this.#handle(req, res));
+    this.#server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.#upgrade(req, socket, head));
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  /** Listens on 127.0.0.1; the port it got (`port` 0 picks a free one). Rejects with the listen error. */
+  async listen(port: number): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.#port = (this.#server.address() as AddressInfo).port;
+    return this.#port;
+  }
+
+  /**
+   * Stops taking connections; the promise settles once every connection has closed. Open
+   * sessions are the hub's to end first (their streams are connections too), then
+   * `closeConnections` ends whatever is left.
+   */
+  close(): Promise<void> {
+    return new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  closeConnections(): void {
+    this.#server.closeAllConnections();
+  }
+
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', this.url);
+      if (url.pathname === '/settings' || url.pathname.startsWith('/settings/')) {
+        checkHostAndOrigin(req, this.#port);
+        return servePage(req, res, url, this.#opts.pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
+      }
+      if (url.pathname === '/mcp') return await this.#mcp(req, res, url);
+      const caller = authorizeRequest(req, this.#port, this.#opts.token, this.#opts.pageSessions, { open: req.method === 'GET' && url.pathname === '/v1/health' });
+      const result = await this.#opts.api.handle(req, url, caller);
+      send(res, result.status ?? 200, result.credential ? result.body : this.#opts.redactor.redactValue(result.body));
+    } catch (err) {
+      if (res.headersSent) {
+        this.#opts.log.error('request failed after its answer began', { url: req.url, error: (err as Error).message });
+        res.end();
+        return;
+      }
+      const { status, body } = errorAnswer(err);
+      if (status >= 500) this.#opts.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
+      send(res, status, this.#opts.redactor.redactValue(body));
+    }
+  }
+
+  /** `/mcp` answers in JSON-RPC, as its clients expect, refusals too. */
+  async #mcp(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    try {
+      guardRequest(req, this.#port, this.#opts.token);
+      await this.#opts.hub.handle(req, res, url);
+    } catch (err) {
+      if (res.headersSent) throw err;
+      refuse(res, err);
+    }
+  }
+
+  /** `/mcp` upgraded for `blitz connect`; a refusal is a plain HTTP answer before the connection closes. */
+  async #upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => undefined);
+    if (req.method === 'GET' && req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) {
+      // An upgrade we do not offer (h2c, websocket): a client may not insist, so the request is
+      // served as plain HTTP/1.1, as it would be without our upgrade listener.
+      const res = new http.ServerResponse(req);
+      res.assignSocket(socket as Socket);
+      res.shouldKeepAlive = false;
+      res.once('finish', () => {
+        res.detachSocket(socket as Socket);
+        socket.end();
+      });
+      return this.#handle(req, res);
+    }
+    try {
+      guardRequest(req, this.#port, this.#opts.token);
+      const url = new URL(req.url ?? '/', this.url);
+      if (url.pathname !== '/mcp') throw new BlitzError('NOT_FOUND', `no upgrade at ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
+      await this.#opts.hub.upgrade(req, socket, head, url);
+    } catch (err) {
+      const { status, body } = errorAnswer(err);
+      if (status >= 500) this.#opts.log.error('upgrade failed', { url: req.url, error: (err as Error).stack ?? String(err) });
+      const text = JSON.stringify(this.#opts.redactor.redactValue(body));
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    }
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
