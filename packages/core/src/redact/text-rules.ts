@@ -7,6 +7,8 @@ import { isSecretField, isSecretParam } from './secret-names.js';
  * masked. Each rule masks the value only, so the text still says what was there.
  */
 export function applyTextRules(text: string): string {
+  // Most texts (names, paths, states) hold nothing any rule looks for: they are passed as they are.
+  if (!MAY_MATCH.test(text)) return text;
   let out = text.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
     isReferenceOnly(userinfo) ? whole : `${scheme}${MASK}@`,
   );
@@ -15,6 +17,9 @@ export function applyTextRules(text: string): string {
   out = maskValuesAfter(out, HEADER, (m) => isSecretField(m[1] ?? ''), REST_OF_LINE);
   return out.replace(BEARER, (_whole, bearer: string, space: string) => `${bearer}${space}${MASK}`);
 }
+
+/** What every rule below needs in its text: `@` (userinfo), `=` (parameters), `:` (keys, headers) or the word Bearer. */
+const MAY_MATCH = /[:=@]|bearer/i;
 
 /** `scheme://user:pass@host`: the whole userinfo, since tokens are often sent as the user name. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
