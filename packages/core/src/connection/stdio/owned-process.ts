@@ -13,6 +13,12 @@ export const DEFAULT_GRACE_MS = 5_000;
 export const DEFAULT_DRAIN_MS = 200;
 /** How often the process tree is looked at (Linux, cheap: /proc's children files), to know descendants before they are orphaned. */
 export const DEFAULT_TREE_SCAN_MS = 2_000;
+/**
+ * While the tree stays the same, each look waits twice as long as the last, up to this many
+ * times the scan period: a hundred idle servers would otherwise cost the daemon half a percent
+ * of a core for looks that find nothing. A change brings the period back.
+ */
+export const TREE_SCAN_BACKOFF_MAX = 8;
 
 /** How a process ended; `error` is set when it never started (e.g. `ENOENT`). */
 export interface ProcessExit {
@@ -39,7 +45,7 @@ export interface OwnedProcessOptions extends CommandLine {
    * daemon that restarts after being killed (`state/children.json`).
    */
   onDescendants?: (leader: number, descendants: readonly ProcessId[]) => void;
-  /** How often to look at the tree on Linux (default 2 s; 0: only when stopping). Elsewhere only when stopping. */
+  /** How often to look at the tree on Linux (default 2 s, less often while it stays the same; 0: only when stopping). Elsewhere only when stopping. */
   treeScanMs?: number;
 }
 
@@ -119,7 +125,7 @@ export class OwnedProcess {
         started = true;
         resolve();
         const every = options.treeScanMs ?? DEFAULT_TREE_SCAN_MS;
-        if (this.#platform === 'linux' && every > 0) this.#scanEvery(every);
+        if (this.#platform === 'linux' && every > 0) this.#scanEvery(every, every);
       });
       child.once('error', (err) => {
         if (!started) reject(new BlitzError('SERVER_UNAVAILABLE', `could not start ${options.command}: ${err.message}`, { cause: err }));
@@ -218,24 +224,27 @@ export class OwnedProcess {
     this.#prune();
   }
 
-  #scanEvery(ms: number): void {
+  /** Looks at the tree in `ms`, then again: after `base` when it changed, otherwise after twice `ms` (at most `TREE_SCAN_BACKOFF_MAX` × `base`). */
+  #scanEvery(ms: number, base: number): void {
     this.#scanTimer = this.#clock.setTimeout(() => {
       if (this.#exit || this.#closing) return;
-      this.#scanTree();
-      this.#scanEvery(ms);
+      const changed = this.#scanTree();
+      this.#scanEvery(changed ? base : Math.min(ms * 2, base * TREE_SCAN_BACKOFF_MAX), base);
     }, ms);
   }
 
-  /** Adds what is in the tree now to what was seen; drops what has ended; tells `onDescendants` of a change. */
-  #scanTree(): void {
-    if (this.pid === undefined || this.#exit || this.#platform === 'win32') return;
+  /** Adds what is in the tree now to what was seen; drops what has ended; tells `onDescendants` of a change, and returns whether there was one. */
+  #scanTree(): boolean {
+    if (this.pid === undefined || this.#exit || this.#platform === 'win32') return false;
     let changed = false;
     for (const p of descendantsOf(this.pid, this.#platform)) {
       if (this.#descendants.has(p.pid)) continue;
       this.#descendants.set(p.pid, p);
       changed = true;
     }
-    if (this.#prune() || changed) this.#onDescendants?.(this.pid, [...this.#descendants.values()]);
+    if (this.#prune()) changed = true;
+    if (changed) this.#onDescendants?.(this.pid, [...this.#descendants.values()]);
+    return changed;
   }
 
   #prune(): boolean {
