@@ -8,7 +8,7 @@ export function registerPrompts(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
   const { agent } = ctx;
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await manager.listPrompts(agent)).map((e) => e.prompt),
+    prompts: (await manager.listPrompts(agent, { waitMs: ctx.settings().hub.listWaitMs })).map((e) => e.prompt),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
     passThrough(() => manager.getPrompt(request.params.name, request.params.arguments ?? {}, { agent, signal: extra.signal })),

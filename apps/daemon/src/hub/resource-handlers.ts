@@ -8,10 +8,10 @@ export function registerResources(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
   const { agent } = ctx;
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await manager.listResources(agent)).map((e) => e.resource),
+    resources: (await manager.listResources(agent, undefined, { waitMs: ctx.settings().hub.listWaitMs })).map((e) => e.resource),
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (await manager.listResourceTemplates(agent)).map(({ server: _server, ...t }) => t),
+    resourceTemplates: (await manager.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs })).map(({ server: _server, ...t }) => t),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { server: _server, ...result } = await passThrough(() => manager.readResource(request.params.uri, { agent, signal: extra.signal }));

@@ -16,7 +16,8 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
   const manager = workspace.manager;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const serverTools: Tool[] = readOnly ? [] : (await manager.listTools(agent)).map((e) => e.tool);
+    // [hub] list_wait_ms: a slow server joins later, through tools/list_changed.
+    const serverTools: Tool[] = readOnly ? [] : (await manager.listTools(agent, { waitMs: ctx.settings().hub.listWaitMs })).map((e) => e.tool);
     ctx.toolsShown();
     return { tools: [...RESOURCE_TOOLS, ...serverTools] };
   });

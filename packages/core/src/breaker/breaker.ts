@@ -60,6 +60,8 @@ export class Breaker {
   #state: BreakerState = INITIAL_BREAKER_STATE;
   /** The reason of the last outcome while it is a failure; a success clears it. */
   #lastFailure: string | undefined;
+  /** When that failure was recorded. */
+  #lastFailureAt = 0;
   #shown: BreakerStatus = { kind: 'closed' };
   /** Fires when a pause ends, so the tools come back for the trial call without anyone asking. */
   #cooldownTimer: Timer | undefined;
@@ -113,8 +115,17 @@ export class Breaker {
     }
     this.#onUpdate({ type: 'failure', server: this.server, reason });
     this.#lastFailure = reason;
+    this.#lastFailureAt = now;
     const { state, effects } = next(this.#state, { kind: 'failure' }, now, this.#policy);
     this.#apply(state, effects, reason);
+  }
+
+  /**
+   * Whether the last outcome was a failure less than the first pause ago: a client's listing
+   * does not wait for such a server (it would most likely fail again, slowly).
+   */
+  failedRecently(): boolean {
+    return this.#lastFailure !== undefined && this.#clock.now() - this.#lastFailureAt < this.#policy.baseCooldownMs;
   }
 
   status(): BreakerStatus {

@@ -212,6 +212,15 @@ workspace_idle_minutes = 3
     ]);
   });
 
+  it('list_wait_ms: 5000 by default, a whole number of ms from 0 to 600000, named by file, line and field when wrong', () => {
+    expect(parseSettings('', FILE).settings.hub.listWaitMs).toBe(5000);
+    expect(parseSettings('[hub]\nlist_wait_ms = 0\n', FILE).settings.hub.listWaitMs).toBe(0);
+    expect(parseSettings('[hub]\nlist_wait_ms = 12000\n', FILE).settings.hub.listWaitMs).toBe(12000);
+    expect(problemsOf('[hub]\nmax_result_mb = 2\nlist_wait_ms = -1\n')).toEqual([`${FILE}:3: field "hub.list_wait_ms": must be between 0 and 600000, not -1`]);
+    expect(problemsOf('[hub]\nlist_wait_ms = 1.5\n')).toEqual([`${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the number 1.5`]);
+    expect(problemsOf('[hub]\nlist_wait_ms = "5s"\n')).toEqual([`${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the string "5s"`]);
+  });
+
   it('max_result_mb defaults below what SDK stdio clients read in one message, and warns when set above it', () => {
     expect(parseSettings('', FILE).settings.hub.maxResultMb).toBe(8);
     const { settings, problems } = parseSettings('[hub]\nmax_result_mb = 16\n', FILE);

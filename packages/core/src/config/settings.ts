@@ -14,6 +14,8 @@ export const DEFAULT_WORKSPACE_IDLE_MINUTES = 10;
  * through `blitz connect` closes that client's session instead of failing one call.
  */
 export const DEFAULT_MAX_RESULT_MB = 8;
+/** How long a client's listing waits for servers still starting ([hub] list_wait_ms). */
+export const DEFAULT_LIST_WAIT_MS = 5_000;
 /** What the SDK's stdio clients read at most, less a chunk of slack: above it their sessions die. */
 export const SDK_STDIO_SAFE_RESULT_MB = 9.9;
 
@@ -34,6 +36,8 @@ export type DeferredMode = (typeof DEFERRED_MODES)[number];
 
 export interface HubSettings {
   maxResultMb: number;
+  /** `list_wait_ms`: how long a client's listing waits for servers still starting. */
+  listWaitMs: number;
   deferred: DeferredMode;
   maxTools: number;
   /** `[hub.clients."<clientInfo.name>"]`, by the name a client sends at initialize. */
@@ -72,7 +76,7 @@ export function emptySettings(): Settings {
     servers: [],
     permissions: { allow: [], ask: [], deny: [] },
     daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
-    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {} },
+    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {}, listWaitMs: DEFAULT_LIST_WAIT_MS },
     oauth: {},
   };
 }
@@ -182,6 +186,7 @@ export function parseSettings(text: string, file: string): ParsedSettings {
         problems.push({ severity: 'warning', file, line: at.table(table, key), field: `hub.clients."${name}".${key}`, message: 'is not a known setting and is ignored' });
       }
     }
+    settings.hub.listWaitMs = r.number('list_wait_ms', { min: 0, max: 600_000, integer: true }) ?? settings.hub.listWaitMs;
     warnUnread(r, 'hub', at, file, problems);
   }
 

@@ -12,6 +12,11 @@ export interface ConnectOptions {
   /** Registers handlers on the client before the handshake, so no early message is missed. */
   prepareClient(client: Client): void;
   signal?: AbortSignal;
+  /**
+   * A failed start's process, still being stopped (close stdin, wait, signal): the start fails
+   * at once and its owner waits for this before it is done. Without it the start waits itself.
+   */
+  stopping?(done: Promise<void>): void;
 }
 
 /** Opens a `Link` to a server. Production picks stdio or HTTP by transport; tests may pass the SDK's in-memory pair. */

@@ -86,6 +86,8 @@ export class ServerConnection {
   /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
   #recording = false;
   #lossCounted = new WeakSet<Link>();
+  /** Failed starts' processes still being stopped in the background; `dispose` waits for them. */
+  readonly #stopping = new Set<Promise<void>>();
 
   constructor(resolved: ResolvedServer, deps: ConnectionDeps) {
     this.resolved = resolved;
@@ -108,6 +110,11 @@ export class ServerConnection {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** Connected, its tools known: a listing need not wait for it. */
+  get ready(): boolean {
+    return this.#state.kind === 'running';
   }
 
   get pid(): number | undefined {
@@ -312,6 +319,13 @@ export class ServerConnection {
   async dispose(): Promise<void> {
     this.breaker.dispose();
     await this.stop();
+    await Promise.all(this.#stopping);
+  }
+
+  /** Owns a failed start's stopping until it is done: no process outlives its connection. */
+  #stopInBackground(done: Promise<void>): void {
+    this.#stopping.add(done);
+    void done.finally(() => this.#stopping.delete(done));
   }
 
   async #connect(): Promise<Running> {
@@ -323,6 +337,7 @@ export class ServerConnection {
         workspace: this.#deps.workspace,
         deadlineMs,
         capabilities: offeredCapabilities(this.#deps.capabilities, this.config),
+        stopping: (done) => this.#stopInBackground(done),
         prepareClient: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
           client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }));
@@ -345,7 +360,10 @@ export class ServerConnection {
       if (link.client.getServerCapabilities()?.tools?.listChanged) this.#scheduleRefresh();
       return running;
     } catch (err) {
-      await link?.close().catch(() => undefined);
+      const closed = link?.close().catch(() => undefined);
+      // A server too slow to list its tools is alive: stopping it may take a while, unwaited.
+      if (closed && isBlitzError(err, 'TIMEOUT')) this.#stopInBackground(closed);
+      else await closed;
       const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
       // A server asking for a sign-in answered: no failure, and every admitted start records an
       // outcome, or a trial it ended would hold the breaker half-open ("retrying now") for good.

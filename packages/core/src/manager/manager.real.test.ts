@@ -15,7 +15,7 @@ import type { ServerConfig, ServerTransport } from '../config/server-config.js';
 import { createConnector } from '../connection/create-connector.js';
 import { probeBubblewrap } from '../connection/stdio/sandbox.js';
 import { fixtureCommand, type FixtureName } from '../testing/fixture-servers.js';
-import { assertNoOrphans, isAlive } from '../testing/no-orphans.js';
+import { assertNoOrphans, isAlive, liveDescendants } from '../testing/no-orphans.js';
 import { startServer as startRestartable } from '../../../../test/fixtures/http/restartable-server.mjs';
 import { Manager, type ManagerEvent } from './manager.js';
 import { callByName } from '../testing/call-by-name.js';
@@ -117,6 +117,17 @@ describe('fixture servers', () => {
     expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['echo']);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(manager.states()[0]).toMatchObject({ state: 'failed', error: 'MCP server stuck did not answer initialize within 1s' });
+  });
+
+  it('a start that times out fails at once, its process stopped in the background and still owned: close waits until it is gone', async () => {
+    await manager.update({ servers: [fixture('stuck', 'hang-initialize', ['stubborn'], { startupTimeoutSeconds: 1 })] });
+    const err = (await manager.connection('stuck').tools().catch((e: unknown) => e)) as { code?: string };
+    expect(err.code).toBe('TIMEOUT');
+    // It ignores the end of stdin and SIGTERM: only the SIGKILL after two grace periods ends it.
+    const stopping = liveDescendants().filter((p) => p.command.includes('hang-initialize'));
+    expect(stopping).toHaveLength(1);
+    await manager.close();
+    expect(isAlive(stopping[0]!.pid)).toBe(false);
   });
 
   it('a call that hangs times out with the spec message (MCP-31), and the server is told to cancel', async () => {

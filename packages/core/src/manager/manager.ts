@@ -13,6 +13,7 @@ import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
+import { withDeadline } from '../connection/deadline.js';
 import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
@@ -60,6 +61,15 @@ export interface OfferedServer {
 /** A tool call resolved once (MCP-21): its catalog entry, and its server's config and connection. */
 export interface ResolvedTool extends OfferedServer {
   entry: CatalogEntry;
+}
+
+/** How a listing treats servers still starting. */
+export interface ListOptions {
+  /**
+   * A client's listing ([hub] list_wait_ms): it answers within this many ms with the servers
+   * ready by then. Without it a listing waits for every server to start or fail.
+   */
+  waitMs?: number;
 }
 
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
@@ -180,10 +190,29 @@ export class Manager {
    * The tools an agent is offered, connecting every server it may use first, in parallel
    * (MCP-10). A failing or slow server (bounded by its startup timeout) leaves the others be.
    */
-  async listTools(agent = MAIN_AGENT): Promise<CatalogEntry[]> {
-    const offered = this.#offeredTo(agent);
-    await Promise.allSettled(offered.map((c) => c.tools()));
+  async listTools(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<CatalogEntry[]> {
+    await this.#listable(agent, opts.waitMs);
     return this.catalog(agent).list().slice();
+  }
+
+  /**
+   * The servers a listing asks, started first (MCP-10). With `waitMs`, those ready within it:
+   * the others keep starting and join through the catalog event (clients hear
+   * `list_changed`); one whose last start failed less than a pause ago is neither waited for
+   * nor started again by a listing until then. Without it, every offered server.
+   */
+  async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
+    const offered = this.#offeredTo(agent);
+    if (waitMs === undefined) {
+      await Promise.allSettled(offered.map((c) => c.tools()));
+      return offered;
+    }
+    const asked = offered.filter((c) => c.ready || !c.breaker.failedRecently());
+    if (!asked.every((c) => c.ready)) {
+      const started = Promise.allSettled(asked.map((c) => c.tools()));
+      await withDeadline(started, waitMs, this.#opts.clock, () => new Error('list wait over')).catch(() => undefined);
+    }
+    return asked.filter((c) => c.ready);
   }
 
   /** The catalog from what is connected now, without connecting anything. */
@@ -238,16 +267,16 @@ export class Manager {
   }
 
   /** Every resource the agent's servers offer, merged by URI (first server wins). Servers that fail are left out. */
-  async listResources(agent = MAIN_AGENT, server?: string): Promise<ResourceEntry[]> {
-    const offered = server === undefined ? this.#offeredTo(agent) : [this.resolveServer(agent, server).connection];
+  async listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
+    const offered = server === undefined ? await this.#listable(agent, opts.waitMs) : [this.resolveServer(agent, server).connection];
     // Asked for one server, its failure is the answer; across servers, a failing one is left out.
     const lists = await Promise.all(offered.map(async (c) => ({ server: c.name, resources: server === undefined ? await c.listResources().catch(() => []) : await c.listResources() })));
     return buildResourceCatalog(lists).entries;
   }
 
-  async listResourceTemplates(agent = MAIN_AGENT): Promise<Array<ResourceTemplate & { server: string }>> {
+  async listResourceTemplates(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<Array<ResourceTemplate & { server: string }>> {
     const lists = await Promise.all(
-      this.#offeredTo(agent).map(async (c) => (await c.listResourceTemplates().catch(() => [])).map((t) => ({ ...t, server: c.name }))),
+      (await this.#listable(agent, opts.waitMs)).map(async (c) => (await c.listResourceTemplates().catch(() => [])).map((t) => ({ ...t, server: c.name }))),
     );
     return lists.flat();
   }
@@ -264,8 +293,8 @@ export class Manager {
   }
 
   /** Prompts, named by the same prefix rule as tools (MCP-36). */
-  async listPrompts(agent = MAIN_AGENT): Promise<PromptEntry[]> {
-    const offered = this.#offeredTo(agent);
+  async listPrompts(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<PromptEntry[]> {
+    const offered = await this.#listable(agent, opts.waitMs);
     const lists = await Promise.all(
       offered.map(async (c) => ({ server: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), prompts: await c.listPrompts().catch(() => []) })),
     );

@@ -18,7 +18,8 @@ export type FixtureName =
   | 'leak-secrets'
   | 'resources'
   | 'conformance'
-  | 'progress-burst';
+  | 'progress-burst'
+  | 'gated-initialize';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

@@ -17,6 +17,8 @@ export interface FakeServer {
   failConnect?: boolean;
   /** Makes the next connects answer as a server that wants a sign-in (401). */
   needsSignIn?: boolean;
+  /** Holds the next connects until it settles, as a server slow to initialize would. */
+  gate?: Promise<void>;
 }
 
 export interface InMemoryConnector {
@@ -37,6 +39,7 @@ export function inMemoryConnector(servers: Record<string, FakeServer>): InMemory
     connects.set(config.name, (connects.get(config.name) ?? 0) + 1);
     if (fake.failConnect) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} refused the connection`);
     if (fake.needsSignIn) throw new BlitzError('NEEDS_SIGN_IN', `MCP server ${config.name} needs sign-in: run blitz mcp login ${config.name}`);
+    if (fake.gate) await fake.gate;
     const server = new McpServer({ name: config.name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
     fake.setup(server);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -34,6 +34,7 @@ export function registerShow(config: Command, ctx: CliContext): void {
         daemon: { port: settings.daemon.port, workspace_idle_minutes: settings.daemon.workspaceIdleMinutes },
         hub: {
           max_result_mb: settings.hub.maxResultMb,
+          list_wait_ms: settings.hub.listWaitMs,
           deferred: settings.hub.deferred,
           max_tools: settings.hub.maxTools,
           ...(Object.keys(settings.hub.clients).length === 0

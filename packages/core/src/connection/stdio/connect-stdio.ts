@@ -55,7 +55,11 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     });
   } catch (err) {
     closing = true;
-    await client.close().catch(() => undefined);
+    const closed = client.close().catch(() => undefined);
+    // A server that did not answer in time is alive, and stopping it may take its grace
+    // periods: the start need not wait for them. Any other failure has its exit to report.
+    if (opts.stopping && isBlitzError(err, 'TIMEOUT')) opts.stopping(closed);
+    else await closed;
     if (isBlitzError(err)) throw err;
     throw exitError() ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to initialize: ${(err as Error).message}`, { cause: err });
   }
