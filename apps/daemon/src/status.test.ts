@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerConfig, ServerStatus } from '@blitz/core';
+import { SERVER_STATES } from '@blitz/server-state';
 import { globalServerStatus } from './status.js';
 
 const config = (over: Partial<ServerConfig> = {}): ServerConfig => ({
@@ -27,6 +28,12 @@ describe('globalServerStatus', () => {
     ['starting beats idle', [running('idle'), running('starting')], 'starting'],
   ] as const)('%s', (_, states, expected) => {
     expect(globalServerStatus(config(), states).state).toBe(expected);
+  });
+
+  // A state missing from the ranking would sort first and win over everything.
+  it.each(SERVER_STATES.filter((s) => s !== 'paused'))('paused wins over %s: every state is ranked', (state) => {
+    expect(globalServerStatus(config(), [running(state), running('paused', { retryAt: 0 })]).state).toBe('paused');
+    expect(globalServerStatus(config(), [running('paused', { retryAt: 0 }), running(state)]).state).toBe('paused');
   });
 
   it('a disabled server is disabled whatever runs', () => {

@@ -3,7 +3,9 @@
  * them and the CLI and tray that read them. Plain data only: no MCP SDK, no core.
  */
 
-export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'needsMoreAccess' | 'paused';
+import type { ServerState } from '@blitz/server-state';
+
+export type { ServerState };
 
 export type NoticeKind = 'failed' | 'paused' | 'recovered';
 

@@ -1,3 +1,4 @@
+import type { ServerState } from '@blitz/server-state';
 import type { BreakerStatus } from '../breaker/breaker-status.js';
 
 /**
@@ -5,8 +6,6 @@ import type { BreakerStatus } from '../breaker/breaker-status.js';
  * user fixes with `blitz mcp login`, not one the breaker retries; so is `needsMoreAccess`
  * (signed in, but a call was refused for want of a scope, which `scope` names).
  */
-export type ServerState = 'disabled' | 'idle' | 'starting' | 'connected' | 'failed' | 'needsSignIn' | 'needsMoreAccess' | 'paused';
-
 export interface ServerStatus {
   name: string;
   state: ServerState;

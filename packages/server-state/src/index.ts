@@ -1,0 +1,1 @@
+export { SERVER_STATES, type ServerState } from './server-state.js';
