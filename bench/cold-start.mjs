@@ -11,7 +11,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readDaemonState, isProcessAlive } from '../packages/client/dist/index.js';
+import { isProcessAlive } from '../packages/process/dist/index.js';
+import { readDaemonState } from '../packages/client/dist/index.js';
 import { blitz, connectClient, endLeftovers, envLine, loadNote, median, npmServers, serverEntry, stdioClient, tempDir, toml, within } from './harness.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BlitzClient, isProcessAlive, readDaemonState } from '@blitz/client';
+import { BlitzClient, readDaemonState } from '@blitz/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '@blitz/process';
 import { FakeHelper, waitFor } from '../../apps/tray/src/testing/fake-helper.js';
 import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';

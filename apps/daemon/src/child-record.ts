@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { processStart } from '@blitz/client';
 import { signalProcesses, type ProcessId } from '@blitz/core';
+import { processStart } from '@blitz/process';
 
 interface Entry {
   pid: number;

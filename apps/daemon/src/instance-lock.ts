@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { acquirePidLock, readDaemonState, type DaemonState } from '@blitz/client';
+import { readDaemonState, type DaemonState } from '@blitz/client';
+import { acquirePidLock } from '@blitz/process';
 
 /** One daemon per BLITZ_HOME: another one already holds the lock. */
 export class AlreadyRunning extends Error {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { acquirePidLock, type PidLock } from '@blitz/client';
+import { acquirePidLock, type PidLock } from '@blitz/process';
 
 export type TrayLock = PidLock;
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from '@blitz/process';
 import type { DaemonState } from './api-types.js';
 
 export function daemonStatePath(home: string): string {
@@ -16,14 +17,4 @@ export function readDaemonState(home: string): DaemonState | undefined {
   }
   if (typeof state.pid !== 'number' || typeof state.port !== 'number' || typeof state.token !== 'string') return undefined;
   return isProcessAlive(state.pid) ? state : undefined;
-}
-
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: alive, but another user's.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

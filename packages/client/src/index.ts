@@ -1,5 +1,4 @@
 export * from './api-types.js';
 export { ApiError } from './api-error.js';
 export { BlitzClient, DaemonUnreachable, type ClientOptions } from './blitz-client.js';
-export { daemonStatePath, isProcessAlive, readDaemonState } from './daemon-state.js';
-export { acquirePidLock, processStart, type PidLock } from './pid-lock.js';
+export { daemonStatePath, readDaemonState } from './daemon-state.js';

@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { DAEMON_ENTRY } from '@blitz/daemon/entry';
-import { isProcessAlive, readDaemonState, type DaemonState } from '@blitz/client';
+import { readDaemonState, type DaemonState } from '@blitz/client';
+import { isProcessAlive } from '@blitz/process';
 import { CliError, type CliContext } from '../../context.js';
 import { connectToDaemon, startDaemon } from '../../daemon-connection.js';
 import { daemonVersionNote } from '../../daemon-version.js';

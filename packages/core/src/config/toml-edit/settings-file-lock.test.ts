@@ -3,8 +3,8 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processStart } from '@blitz/process';
 import { BlitzError } from '../../errors/blitz-error.js';
-import { processStart } from '@blitz/client';
 import { readHeld, takeOver, withFileLock } from './settings-file-lock.js';
 
 let dir: string;

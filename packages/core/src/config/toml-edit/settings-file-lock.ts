@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, open, rm, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProcessAlive, processStart } from '@blitz/client';
+import { isProcessAlive, processStart } from '@blitz/process';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { errorCode } from './error-code.js';
 

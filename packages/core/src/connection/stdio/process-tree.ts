@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { processStart } from '@blitz/client';
+import { processStart } from '@blitz/process';
 
 /** A process as recorded: its pid and, on Linux, its kernel start time, so a reused pid is never taken for it. */
 export interface ProcessId {

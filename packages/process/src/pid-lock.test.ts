@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquirePidLock, processStart } from './pid-lock.js';
+import { acquirePidLock } from './pid-lock.js';
+import { processStart } from './process-start.js';
 
 let dir: string;
 let file: string;

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isProcessAlive } from './daemon-state.js';
+import { isProcessAlive } from './is-process-alive.js';
+import { processStart } from './process-start.js';
 
 export type PidLock = { acquired: true; release(): void } | { acquired: false; pid: number };
 
@@ -64,14 +65,4 @@ function isOwnerAlive(held: Held): boolean {
   if (!isProcessAlive(held.pid)) return false;
   const start = processStart(held.pid);
   return held.start === undefined || start === undefined || start === held.start;
-}
-
-/** The kernel start time of a process (Linux), to tell it from a later one with its pid. */
-export function processStart(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
 }
