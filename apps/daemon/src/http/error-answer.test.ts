@@ -34,7 +34,7 @@ describe('rpcErrorAnswer', () => {
     ['a request without a session', new BlitzError('INVALID_ARGUMENT', 'x', { reason: 'NO_SESSION' }), 400, -32000],
     ['an unknown session', new BlitzError('NOT_FOUND', 'x', { reason: 'SESSION_NOT_FOUND' }), 404, -32001],
     ['a body too large', new BlitzError('PAYLOAD_TOO_LARGE', 'x'), 413, -32600],
-    ['a wrong token', new BlitzError('UNAUTHENTICATED', 'x', { reason: 'BAD_TOKEN' }), 401, -32603],
+    ['a wrong token', new BlitzError('UNAUTHENTICATED', 'x', { reason: 'BAD_TOKEN' }), 401, -32000],
     ['a missing resource a request names', new BlitzError('NOT_FOUND', 'x'), 404, -32602],
     ['a daemon stopping', new BlitzError('SERVER_UNAVAILABLE', 'x'), 503, -32603],
     ['an unexpected error', new Error('x'), 500, -32603],

@@ -27,8 +27,9 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   SERVER_EXITED: { status: 502, rpc: Rpc.InternalError },
   NEEDS_SIGN_IN: { status: 401, rpc: Rpc.InternalError },
   NEEDS_MORE_ACCESS: { status: 403, rpc: Rpc.InternalError },
-  UNAUTHENTICATED: { status: 401, rpc: Rpc.InternalError },
-  PERMISSION_DENIED: { status: 403, rpc: Rpc.InternalError },
+  // As the SDK's own streamable HTTP server refuses a foreign Host.
+  UNAUTHENTICATED: { status: 401, rpc: SERVER_ERROR },
+  PERMISSION_DENIED: { status: 403, rpc: SERVER_ERROR },
   // A server's answer too large for the hub: the request was fine, the gateway refused what came back.
   RESULT_TOO_LARGE: { status: 502, rpc: Rpc.InternalError },
   CANCELLED: { status: 499, rpc: Rpc.InternalError },
