@@ -10,8 +10,9 @@ import { defaultPageDir } from '../settings-page/page-files.js';
 import type { PageSessions } from '../settings-page/page-sessions.js';
 import { servePage } from '../settings-page/serve-page.js';
 import { errorAnswer } from './error-answer.js';
+import { readBody } from './read-body.js';
 import { authorizeRequest, checkHostAndOrigin, guardRequest } from './request-guard.js';
-import type { Router } from './router.js';
+import { MAX_BODY_BYTES, type ApiRequest, type Router } from './router.js';
 
 export interface DaemonServerOptions {
   /** The bearer token of daemon.json. */
@@ -81,9 +82,8 @@ export class DaemonServer {
         return servePage(req, res, url, this.#opts.pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
       }
       if (url.pathname === '/mcp') return await this.#mcp(req, res, url);
-      const caller = authorizeRequest(req, this.#port, this.#opts.token, this.#opts.pageSessions, { open: req.method === 'GET' && url.pathname === '/v1/health' });
-      const result = await this.#opts.api.handle(req, url, caller);
-      send(res, result.status ?? 200, result.credential ? result.body : this.#opts.redactor.redactValue(result.body));
+      const answer = await this.answer({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: await bodyOf(req) });
+      send(res, answer.status, answer.body);
     } catch (err) {
       if (res.headersSent) {
         this.#opts.log.error('request failed after its answer began', { url: req.url, error: (err as Error).message });
@@ -95,6 +95,39 @@ export class DaemonServer {
       send(res, status, this.#opts.redactor.redactValue(body));
     }
   }
+
+  /**
+   * A control-API request answered: guarded (Host, Origin, then the token or the settings
+   * page's session), routed, its errors answered from the one table, secrets masked. The
+   * HTTP server calls it, and in-process callers (`request`) too.
+   */
+  async answer(request: ApiRequest): Promise<{ status: number; body: unknown }> {
+    try {
+      const open = request.method === 'GET' && request.path.split('?')[0] === '/v1/health';
+      const caller = authorizeRequest(request, this.#port, this.#opts.token, this.#opts.pageSessions, { open });
+      const result = await this.#opts.api.handle(request, caller);
+      return { status: result.status ?? 200, body: result.credential ? result.body : this.#opts.redactor.redactValue(result.body) };
+    } catch (err) {
+      const { status, body } = errorAnswer(err);
+      if (status >= 500) this.#opts.log.error('request failed', { method: request.method, url: request.path, error: (err as Error).stack ?? String(err) });
+      return { status, body: this.#opts.redactor.redactValue(body) };
+    }
+  }
+
+  /**
+   * The control API in-process, as `fetch` would reach it (Hono's `app.request()`): for tests,
+   * and for a `BlitzClient` given it as its `fetch`. The settings page and `/mcp` stream, so
+   * they are served over a socket only.
+   */
+  readonly request = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(new URL(input instanceof Request ? input.url : input, this.url), init ?? (input instanceof Request ? input : undefined));
+    const url = new URL(request.url);
+    const headers: Record<string, string> = { host: url.host };
+    request.headers.forEach((value, name) => (headers[name] = value));
+    const text = request.body ? await request.text() : undefined;
+    const { status, body } = await this.answer({ method: request.method, path: url.pathname + url.search, headers, body: text });
+    return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+  };
 
   /** `/mcp` answers in JSON-RPC, as its clients expect, refusals too. */
   async #mcp(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
@@ -136,8 +169,17 @@ export class DaemonServer {
   }
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** A request's body as the router takes it; none read when the request says it has none (a GET). */
+async function bodyOf(req: http.IncomingMessage): Promise<ApiRequest['body']> {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return undefined;
+  const body = await readBody(req, MAX_BODY_BYTES);
+  return 'tooLarge' in body ? body : body.text;
 }

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { errorAnswer } from './error-answer.js';
 import { guardRequest } from './request-guard.js';
 
 const TOKEN = 'tok-123';
-const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+const request = (headers: Record<string, string>) => ({ headers });
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 function outcome(headers: Record<string, string>): string {

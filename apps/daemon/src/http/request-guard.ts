@@ -1,10 +1,16 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { BlitzError } from '@blitz/core';
 import { CSRF_HEADER, type PageSession, type PageSessions } from '../settings-page/page-sessions.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 const SAFE_METHODS = ['GET', 'HEAD'];
+
+/** What the guards read of a request: its method and headers (Node's request is one). */
+export interface RequestHead {
+  method?: string | undefined;
+  headers: IncomingHttpHeaders;
+}
 
 /** Who a request comes from: a holder of the bearer token (CLI, tray, clients), or the settings page. */
 export type Caller = { kind: 'token' } | { kind: 'page'; session: PageSession } | { kind: 'open' };
@@ -13,7 +19,7 @@ export type Caller = { kind: 'token' } | { kind: 'page'; session: PageSession } 
  * Every request must name this daemon as its Host (DNS rebinding) and come from no foreign
  * Origin (cross-site requests from a browser).
  */
-export function checkHostAndOrigin(req: IncomingMessage, port: number): void {
+export function checkHostAndOrigin(req: RequestHead, port: number): void {
   const allowed = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
   const host = req.headers.host ?? '';
   if (!allowed.includes(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
@@ -27,7 +33,7 @@ export function checkHostAndOrigin(req: IncomingMessage, port: number): void {
  * Host and Origin checked, and the bearer token of daemon.json carried — except for
  * `GET /v1/health` (`open`), which a daemon of another home asks to learn who holds a port.
  */
-export function guardRequest(req: IncomingMessage, port: number, token: string, opts: { open?: boolean } = {}): void {
+export function guardRequest(req: RequestHead, port: number, token: string, opts: { open?: boolean } = {}): void {
   checkHostAndOrigin(req, port);
   if (!opts.open && !bearerMatches(req.headers.authorization, token)) throw badToken();
 }
@@ -37,7 +43,7 @@ export function guardRequest(req: IncomingMessage, port: number, token: string, 
  * Authorization header, nothing for an `open` request, else the settings page's session cookie, and for a request that changes
  * something also the session's CSRF token in its header.
  */
-export function authorizeRequest(req: IncomingMessage, port: number, token: string, sessions: PageSessions, opts: { open?: boolean } = {}): Caller {
+export function authorizeRequest(req: RequestHead, port: number, token: string, sessions: PageSessions, opts: { open?: boolean } = {}): Caller {
   checkHostAndOrigin(req, port);
   if (req.headers.authorization !== undefined) {
     if (!bearerMatches(req.headers.authorization, token)) throw badToken();

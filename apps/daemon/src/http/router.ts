@@ -1,7 +1,16 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { BlitzError, nestsDeeperThan } from '@blitz/core';
-import { readBody } from './read-body.js';
 import type { Caller } from './request-guard.js';
+
+/** A control-API request as plain data, not Node's request, so it can be answered in-process too. */
+export interface ApiRequest {
+  method: string;
+  /** The path and query of the request line: `/v1/status?after=3`. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The body's text; only its size when it was longer than the server reads (`MAX_BODY_BYTES`). */
+  body?: string | { tooLarge: number } | undefined;
+}
 
 export interface RouteContext {
   params: Record<string, string>;
@@ -26,7 +35,8 @@ interface Route {
   handler: Handler;
 }
 
-const MAX_BODY_BYTES = 1024 * 1024;
+/** The longest body the control API reads. */
+export const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * A server entry nests three levels (entry, `env`, value); this leaves room and keeps every
  * recursive step after parsing (validation, TOML formatting) far from the stack's end.
@@ -42,7 +52,9 @@ export class Router {
     return this;
   }
 
-  async handle(req: IncomingMessage, url: URL, caller: Caller): Promise<RouteResult> {
+  async handle(request: ApiRequest, caller: Caller): Promise<RouteResult> {
+    // Any base will do: only the path and the query are read.
+    const url = new URL(request.path, 'http://127.0.0.1');
     let parts: string[];
     try {
       parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -54,10 +66,10 @@ export class Router {
       const params = match(route.segments, parts);
       if (!params) continue;
       pathMatched = true;
-      if (route.method !== req.method) continue;
-      return route.handler({ params, caller, query: url.searchParams, body: () => readJson(req) });
+      if (route.method !== request.method) continue;
+      return route.handler({ params, caller, query: url.searchParams, body: async () => parseJson(request.body) });
     }
-    if (pathMatched) throw new BlitzError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${url.pathname}`);
+    if (pathMatched) throw new BlitzError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url.pathname}`);
     throw new BlitzError('NOT_FOUND', `no such endpoint: ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
   }
 }
@@ -73,13 +85,13 @@ function match(pattern: string[], parts: string[]): Record<string, string> | und
   return params;
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const body = await readBody(req, MAX_BODY_BYTES);
-  if ('tooLarge' in body) throw new BlitzError('PAYLOAD_TOO_LARGE', `request body of ${body.tooLarge} bytes is larger than 1 MB`);
-  if (!body.text) return undefined;
+function parseJson(body: ApiRequest['body']): unknown {
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : (body?.tooLarge ?? 0);
+  if (size > MAX_BODY_BYTES) throw new BlitzError('PAYLOAD_TOO_LARGE', `request body of ${size} bytes is larger than 1 MB`);
+  if (typeof body !== 'string' || !body) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.text);
+    parsed = JSON.parse(body);
   } catch (err) {
     throw new BlitzError('INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`, { reason: 'NOT_JSON' });
   }
