@@ -167,6 +167,14 @@ export class Daemon {
     return this.#server.url;
   }
 
+  /**
+   * The control API answered in-process, as `fetch` would reach it (a `Response`), like Hono's
+   * `app.request()`: tests give it to a `BlitzClient` as its `fetch`.
+   */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    return this.#server.request(input, init);
+  }
+
   async #start(): Promise<void> {
     const reaped = this.#children.reapLeftovers();
     this.#loadSettings();

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, BlitzClient } from '@blitz/client';
+import { FakeClock } from '@blitz/clock';
+import { Daemon } from './daemon.js';
+
+// In-process: the daemon runs in the test's own process, on 127.0.0.1 port 0, with a fake
+// clock. The control API is reached without a socket (daemon.request, as Hono's app.request());
+// the hub session through real HTTP with the SDK's client. What crosses a process boundary
+// (the daemon's own process, signals, daemon.json left by a killed one) stays in test/daemon.
+
+const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+
+function stdio(name: string, fixture: string, extra = ''): string {
+  return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([path.join(FIXTURES, `${fixture}.mjs`)])}\nsandbox = false\n${extra}\n`;
+}
+
+const SETTINGS =
+  '# my servers\n' +
+  stdio('steady', 'garbage-stdout', 'env = { TOKEN = "env-secret-value-3c2a" }') +
+  '\n' +
+  stdio('other', 'env-dump', 'auto_approve = true') +
+  '\n[[mcp.servers]]\nname = "remote"\nurl = "https://mcp.example.com/mcp"\nheaders = { Authorization = "Bearer bearer-token-6e5b" }\ndisabled = true\n';
+
+let home: string;
+let workspace: string;
+let daemon: Daemon;
+let client: BlitzClient;
+
+beforeAll(async () => {
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-daemon-'));
+  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-ws-'));
+  fs.writeFileSync(path.join(home, 'settings.toml'), SETTINGS);
+  daemon = await Daemon.start({ home, version: '0.0.0-test', port: 0, clock: new FakeClock(), env: { ...process.env, BLITZ_HOME: home }, graceMs: 2000 });
+  client = new BlitzClient({ port: daemon.port, token: daemon.token }, { fetch: (input, init) => daemon.request(input, init) });
+});
+
+afterAll(async () => {
+  const pids = (await client.status()).servers.flatMap((s) => (s.copies ?? []).flatMap((c) => (c.pid === undefined ? [] : [c.pid])));
+  expect(pids.length).toBeGreaterThan(0);
+  await daemon.stop();
+  // No orphans: every server process the daemon started has ended with it.
+  for (const pid of pids) expect(isAlive(pid), `server process ${pid} outlived the daemon`).toBe(false);
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function api(pathname: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await daemon.request(pathname, { ...init, headers: { authorization: `Bearer ${daemon.token}`, ...init.headers } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** What a BlitzClient call threw, as the CLI sees it. */
+async function apiError(call: Promise<unknown>): Promise<Pick<ApiError, 'status' | 'code' | 'reason' | 'problems'>> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+  return { status: err.status, code: err.code, reason: err.reason, problems: err.problems };
+}
+
+describe('the control API in-process', () => {
+  it('refuses a missing or wrong token (401), a foreign Origin (403); answers health without one', async () => {
+    expect(await api('/v1/status', { headers: { authorization: '' } })).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED', reason: 'BAD_TOKEN' } });
+    expect(await api('/v1/status', { headers: { authorization: 'Bearer wrong' } })).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED', reason: 'BAD_TOKEN' } });
+    expect(await api('/v1/status', { headers: { origin: 'https://evil.example' } })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_ORIGIN' } });
+    expect((await api('/v1/status', { headers: { origin: daemon.url } })).status).toBe(200);
+    expect((await daemon.request('/v1/health')).status).toBe(200);
+    expect(await api('/v1/status', { headers: { host: 'evil.example:80' } })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_HOST' } });
+  });
+
+  it('answers NOT_FOUND and INVALID_ARGUMENT with code, reason and every problem', async () => {
+    expect(await api('/v1/config/mcp-servers/nope')).toEqual({
+      status: 404,
+      body: { code: 'NOT_FOUND', reason: 'MCP_SERVER_NOT_FOUND', message: `no MCP server named "nope" in ${path.join(home, 'settings.toml')}` },
+    });
+    expect(await apiError(client.setServerEnabled('nope', true))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    const bad = await apiError(client.saveServer({ name: 'x y', command: 'a', url: 'http://example.com/mcp', args: 'no' } as never));
+    expect(bad).toMatchObject({ status: 400, code: 'INVALID_ARGUMENT', reason: 'INVALID_MCP_SERVER' });
+    expect(bad.problems).toEqual(
+      expect.arrayContaining([expect.stringContaining('name: "x y" may use only'), expect.stringContaining('both command and url'), expect.stringContaining('args: must be an array of strings')]),
+    );
+    expect(await apiError(client.listWorkspaceServers('abc'))).toMatchObject({ status: 404, code: 'NOT_FOUND', reason: 'WORKSPACE_NOT_FOUND' });
+  });
+
+  it('takes the status of each refusal of the router from the one table: 405, 413, 400', async () => {
+    expect(await api('/v1/status', { method: 'DELETE' })).toMatchObject({ status: 405, body: { code: 'METHOD_NOT_ALLOWED' } });
+    const huge = JSON.stringify({ name: 'big', command: 'x', args: ['y'.repeat(1024 * 1024)] });
+    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: huge })).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: '{"name": nope' })).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT', reason: 'NOT_JSON' } });
+    expect(await api('/v1/nothing-here')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', reason: 'ENDPOINT_NOT_FOUND' } });
+    expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
+  });
+
+  it('status lists the global servers in settings order with their state; a workspace connects them', async () => {
+    const status = await client.status();
+    expect(status.servers.map((s) => [s.name, s.enabled, s.state])).toEqual([
+      ['steady', true, 'idle'],
+      ['other', true, 'idle'],
+      ['remote', false, 'disabled'],
+    ]);
+    expect(status.problems).toEqual([]);
+    const ws = await client.openWorkspace(workspace);
+    const servers = await client.listWorkspaceServers(ws.id, { connect: true });
+    expect(servers.map((s) => [s.name, s.state])).toEqual([
+      ['steady', 'connected'],
+      ['other', 'connected'],
+      ['remote', 'disabled'],
+    ]);
+    expect((await client.status()).servers.map((s) => s.state)).toEqual(['connected', 'connected', 'disabled']);
+  });
+
+  it('masks secret values in what it answers', async () => {
+    const { servers } = await client.listServerConfigs();
+    const text = JSON.stringify(servers);
+    expect(text).not.toContain('env-secret-value-3c2a');
+    expect(text).not.toContain('bearer-token-6e5b');
+    expect(servers.find((s) => s.name === 'remote')?.headers).toEqual({ Authorization: 'Bearer ***' });
+  });
+});
+
+describe('a hub session in-process', () => {
+  it('lists and calls a server tool through /mcp with the SDK client', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp?workspace=${encodeURIComponent(workspace)}`), {
+      requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
+    });
+    const mcp = new Client({ name: 'in-process', version: '0' });
+    await mcp.connect(transport);
+    try {
+      const names = (await mcp.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['env', 'echo', 'list_mcp_resources']));
+      const env = await mcp.callTool({ name: 'env', arguments: {} });
+      expect(env.isError).toBeFalsy();
+      expect(JSON.parse((env.content as Array<{ text: string }>)[0]!.text)).toHaveProperty('PATH');
+      // echo is steady's (the first in settings order), not auto_approve, and this client cannot be asked: refused, with why.
+      const refused = await mcp.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('blitz mcp approve steady') }] });
+      await expect(mcp.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/^MCP error -32602: unknown tool nope$/);
+    } finally {
+      await transport.terminateSession();
+      await mcp.close();
+    }
+  });
+
+  it('refuses /mcp without the token in JSON-RPC, with the status the control API gives', async () => {
+    const response = await fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'missing or wrong bearer token (see $BLITZ_HOME/state/token)' } });
+  });
+});
