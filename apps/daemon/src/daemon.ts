@@ -382,6 +382,8 @@ export class Daemon {
         return;
       case 'catalog':
       case 'listChanged':
+      case 'log':
+      case 'resourceUpdated':
         return;
       default: {
         const _exhaustive: never = event;

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, ClientCapabilities, GetPromptResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
 import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
@@ -17,7 +17,9 @@ import { withDeadline } from '../connection/deadline.js';
 import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
+import { boundCompletion, NO_COMPLETION, UNBOUNDED_COMPLETE_RESULT } from './completion.js';
 import { serverFingerprint } from './server-fingerprint.js';
+import { ServerInterest, type ServerAnnouncement, type SessionRequest, type UpstreamNotification } from './server-interest.js';
 import type { SharedLease, SharedServers } from './shared-servers.js';
 
 /** A notice as the user hears it (MCP-33), stamped with its time. */
@@ -33,7 +35,23 @@ export type ManagerEvent =
   /** Every transport failure, for the log (MCP-33). */
   | { type: 'failure'; server: string; reason: string }
   /** A server changed its prompts or resources. */
-  | { type: 'listChanged'; server: string; list: 'prompts' | 'resources' };
+  | { type: 'listChanged'; server: string; list: 'prompts' | 'resources' }
+  /** A server's log message or resource update, for the sessions it concerns. */
+  | UpstreamNotification;
+
+/** Whom a request is for and, when a hub session made it, which request that was (its log messages go there). */
+export interface RouteOptions {
+  agent?: string;
+  signal?: AbortSignal;
+  request?: SessionRequest;
+}
+
+/** One offered server as the hub introduces it: its name, its tools' prefix, what it said of itself when last connected. */
+export interface IntroducedServer {
+  name: string;
+  prefix?: string;
+  announced?: ServerAnnouncement;
+}
 
 export interface ManagerOptions {
   workspace: string;
@@ -97,6 +115,8 @@ export class Manager {
    * so they are kept here rather than on the connection every workspace sees.
    */
   readonly #sharedWarnings = new Map<ServerConnection, string[]>();
+  /** What the hub's sessions want of this workspace's own servers (a shared server's is its lease's). */
+  readonly #interests = new Map<ServerConnection, ServerInterest>();
 
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
@@ -262,8 +282,8 @@ export class Manager {
   }
 
   /** Calls a resolved tool on its server under its original name. */
-  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
-    return tool.connection.callTool(tool.entry.originalName, args, opts);
+  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions & { request?: SessionRequest } = {}): Promise<CallToolResult> {
+    return this.#interest(tool.connection).during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, opts));
   }
 
   /** Every resource the agent's servers offer, merged by URI (first server wins). Servers that fail are left out. */
@@ -282,14 +302,10 @@ export class Manager {
   }
 
   /** Reads a resource from the server that owns its URI, or from the named server. */
-  async readResource(uri: string, opts: { agent?: string; server?: string; signal?: AbortSignal } = {}): Promise<ReadResourceResult & { server: string }> {
+  async readResource(uri: string, opts: RouteOptions & { server?: string } = {}): Promise<ReadResourceResult & { server: string }> {
     const agent = opts.agent ?? MAIN_AGENT;
-    if (opts.server !== undefined) return { ...(await this.resolveServer(agent, opts.server).connection.readResource(uri, opts.signal)), server: opts.server };
-    let owner = (await this.listResources(agent)).find((r) => r.uri === uri)?.server;
-    // A URI made from a template is listed nowhere: the server whose template matches it owns it.
-    owner ??= (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
-    if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
-    return { ...(await this.#get(owner).readResource(uri, opts.signal)), server: owner };
+    const connection = opts.server !== undefined ? this.resolveServer(agent, opts.server).connection : this.#get(await this.#resourceOwner(uri, agent));
+    return { ...(await this.#interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))), server: connection.name };
   }
 
   /** Prompts, named by the same prefix rule as tools (MCP-36). */
@@ -302,7 +318,7 @@ export class Manager {
   }
 
   /** Gets a prompt by its exposed name; a missing required argument is refused before the server is asked. */
-  async getPrompt(exposedName: string, args: Record<string, string>, opts: { agent?: string; signal?: AbortSignal } = {}): Promise<GetPromptResult> {
+  async getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult> {
     const entry = (await this.listPrompts(opts.agent)).find((p) => p.exposedName === exposedName);
     if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${exposedName}`, { reason: 'PROMPT_NOT_FOUND' });
     const missing = (entry.prompt.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === ''));
@@ -312,7 +328,98 @@ export class Manager {
         problems: missing.map((a) => `${a.name}: is required${a.description ? ` (${a.description})` : ''}`),
       });
     }
-    return this.#get(entry.server).getPrompt(entry.originalName, args, opts.signal);
+    const connection = this.#get(entry.server);
+    return this.#interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal));
+  }
+
+  /**
+   * `completion/complete`, routed to the owner: a prompt by its exposed name (asked under its
+   * original one), a resource template by its URI template. An unknown one is refused, not
+   * forwarded; a server that offers no completions answers none. At most 100 values.
+   */
+  async complete(params: CompleteRequest['params'], opts: RouteOptions = {}): Promise<CompleteResult> {
+    const agent = opts.agent ?? MAIN_AGENT;
+    const { ref } = params;
+    let server: string;
+    let asked: CompleteRequest['params']['ref'];
+    if (ref.type === 'ref/prompt') {
+      const entry = (await this.listPrompts(agent)).find((p) => p.exposedName === ref.name);
+      if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${ref.name}`, { reason: 'PROMPT_NOT_FOUND' });
+      server = entry.server;
+      asked = { ...ref, name: entry.originalName };
+    } else {
+      const owner =
+        (await this.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
+        (await this.listResources(agent)).find((r) => r.uri === ref.uri)?.server;
+      if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
+      server = owner;
+      asked = ref;
+    }
+    const connection = this.#get(server);
+    if (!connection.serverCapabilities()?.completions) return NO_COMPLETION;
+    const timeout = connection.config.timeoutSeconds * 1000;
+    try {
+      const result = await this.#interest(connection).during(opts.request, () =>
+        connection.request(`MCP server ${server} completion/complete`, timeout, opts.signal, (c, signal) =>
+          c.request({ method: 'completion/complete', params: { ...params, ref: asked } }, UNBOUNDED_COMPLETE_RESULT, { timeout, ...(signal ? { signal } : {}) }),
+        ),
+      );
+      return boundCompletion(result);
+    } catch (err) {
+      // Declared but not served after all: still nothing to suggest rather than an error.
+      if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return NO_COMPLETION;
+      throw err;
+    }
+  }
+
+  /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
+  async subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
+    const owner = await this.#resourceOwner(uri, opts.agent ?? MAIN_AGENT);
+    const connection = this.#get(owner);
+    await this.#interest(connection).during(opts.request, () => this.#interest(connection).subscribe(uri, session, opts.signal));
+    return owner;
+  }
+
+  /** `resources/unsubscribe`: the session lets go; the server's subscription ends with the last session's. */
+  async unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
+    for (const connection of this.#connections) {
+      const interest = this.#interest(connection);
+      if (interest.subscriptionsOf(session).includes(uri)) await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
+    }
+  }
+
+  /** A session's `logging/setLevel`, passed to every server its agent may use (the most verbose level any session asked for). */
+  async setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
+    await Promise.all(this.#offeredTo(agent).map((c) => this.#interest(c).setLevel(session, level).catch(() => undefined)));
+  }
+
+  /** A session ended: its subscriptions and logging level go. */
+  async dropSession(session: string): Promise<void> {
+    await Promise.all(this.#connections.map((c) => this.#interest(c).drop(session)));
+  }
+
+  /** Whether this agent is offered this server now: its messages may reach the agent's sessions. */
+  offers(agent: string, server: string): boolean {
+    return this.#offeredTo(agent).some((c) => c.name === server);
+  }
+
+  /** The servers offered to the agent, in settings order, with what each said of itself when last connected. */
+  introduced(agent = MAIN_AGENT): IntroducedServer[] {
+    return this.#offeredTo(agent).map((c) => {
+      const announced = this.#interest(c).announced();
+      return { name: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), ...(announced ? { announced } : {}) };
+    });
+  }
+
+  /**
+   * Starts the agent's servers and waits for them, at most `waitMs`: what is known of them
+   * then (capabilities, instructions) is what a new session is told. Never fails.
+   */
+  async settle(agent: string, waitMs: number): Promise<void> {
+    const all = Promise.allSettled(this.#offeredTo(agent).map((c) => c.tools()));
+    let timer: ReturnType<Clock['setTimeout']> | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = this.#opts.clock.setTimeout(resolve, waitMs)))]);
+    timer?.cancel();
   }
 
   /** The connection of one server, for resources, prompts and tests. */
@@ -337,6 +444,21 @@ export class Manager {
     return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
   }
 
+  async #resourceOwner(uri: string, agent: string): Promise<string> {
+    const owner =
+      (await this.listResources(agent)).find((r) => r.uri === uri)?.server ??
+      // A URI made from a template is listed nowhere: the server whose template matches it owns it.
+      (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
+    if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
+    return owner;
+  }
+
+  #interest(connection: ServerConnection): ServerInterest {
+    const interest = this.#leases.get(connection)?.interest ?? this.#interests.get(connection);
+    if (!interest) throw new BlitzError('INTERNAL', `MCP server ${connection.name} is no longer in workspace ${this.workspace}`);
+    return interest;
+  }
+
   #unknownServer(name: string, agent: string): BlitzError {
     return new BlitzError('NOT_FOUND', `no MCP server named "${name}" is offered to ${agent} in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
   }
@@ -351,24 +473,40 @@ export class Manager {
     if (this.#closed) throw new BlitzError('FAILED_PRECONDITION', `workspace ${this.workspace} is closed`);
     if (resolved.config.share && this.#opts.shared) {
       // The pool emits nothing while leasing, so `lease` is set before any event arrives.
-      const lease: SharedLease = this.#opts.shared.lease(resolved, { workspace: this.workspace, onEvent: (event) => this.#onSharedEvent(lease.connection, event) });
+      const lease: SharedLease = this.#opts.shared.lease(resolved, {
+        workspace: this.workspace,
+        onEvent: (event) => this.#onSharedEvent(lease.connection, event),
+        onNotification: (notification) => {
+          if (this.#connections.includes(lease.connection)) this.#emit(notification);
+        },
+      });
       this.#leases.set(lease.connection, lease);
       return lease.connection;
     }
+    const prepareClient = this.#opts.prepareClient;
     const connection: ServerConnection = new ServerConnection(resolved, {
       connector: this.#opts.connector,
       clock: this.#opts.clock,
       workspace: this.workspace,
       ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
-      ...(this.#opts.prepareClient ? { prepareClient: this.#opts.prepareClient } : {}),
+      // The interest's notification handlers go on every new client, before its handshake.
+      prepareClient: (client, config) => {
+        interest.attach(client);
+        prepareClient?.(client, config);
+      },
       onEvent: (event) => this.#onConnectionEvent(connection, event),
     });
+    const interest = new ServerInterest(connection, (notification) => {
+      if (this.#connections.includes(connection)) this.#emit(notification);
+    });
+    this.#interests.set(connection, interest);
     return connection;
   }
 
   /** This workspace's connection goes: a shared one is let go (the last user stops it), an own one stopped. */
   #retire(connection: ServerConnection): Promise<void> {
     const lease = this.#leases.get(connection);
+    this.#interests.delete(connection);
     if (!lease) return connection.dispose();
     this.#leases.delete(connection);
     this.#sharedWarnings.delete(connection);
@@ -401,6 +539,7 @@ export class Manager {
     switch (event.type) {
       case 'status':
         this.#catalogs.clear();
+        this.#interests.get(connection)?.statusChanged();
         this.#emit({ type: 'status', status: event.status });
         if (event.toolsChanged) this.#catalogChanged();
         return;

@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type ConnectionEvent } from '../connection/server-connection.js';
 import { serverFingerprint } from './server-fingerprint.js';
+import { ServerInterest, type UpstreamNotification } from './server-interest.js';
 
 export interface SharedServersOptions {
   connector: Connector;
@@ -26,17 +27,22 @@ export interface SharedServersOptions {
 export interface SharedUser {
   workspace: string;
   onEvent(event: ConnectionEvent): void;
+  /** The server's log messages and resource updates: each workspace passes them to its own sessions. */
+  onNotification?(notification: UpstreamNotification): void;
 }
 
 /** One workspace's use of a shared server, until `release`. */
 export interface SharedLease {
   readonly connection: ServerConnection;
+  /** What every workspace's sessions want of the server: one count of subscriptions and levels. */
+  readonly interest: ServerInterest;
   /** Ends this use; the last one to end stops the server. A second call does nothing. */
   release(): Promise<void>;
 }
 
 interface Entry {
   connection: ServerConnection;
+  interest: ServerInterest;
   users: Set<SharedUser>;
 }
 
@@ -68,6 +74,7 @@ export class SharedServers {
     let released = false;
     return {
       connection: held.connection,
+      interest: held.interest,
       release: async () => {
         if (released) return;
         released = true;
@@ -87,21 +94,29 @@ export class SharedServers {
 
   #create(resolved: ResolvedServer): Entry {
     const users = new Set<SharedUser>();
-    const connection = new ServerConnection(resolved, {
+    const prepareClient = this.#opts.prepareClient;
+    const connection: ServerConnection = new ServerConnection(resolved, {
       connector: this.#opts.connector,
       clock: this.#opts.clock,
       workspace: this.#opts.home,
       ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
-      ...(this.#opts.prepareClient ? { prepareClient: this.#opts.prepareClient } : {}),
+      prepareClient: (client, config) => {
+        interest.attach(client);
+        prepareClient?.(client, config);
+      },
       onEvent: (event) => {
-        this.#opts.onEvent?.(event, workspacesOf({ connection, users }));
+        if (event.type === 'status') interest.statusChanged();
+        this.#opts.onEvent?.(event, workspacesOf({ users }));
         for (const user of [...users]) user.onEvent(event);
       },
     });
-    return { connection, users };
+    const interest = new ServerInterest(connection, (notification) => {
+      for (const user of [...users]) user.onNotification?.(notification);
+    });
+    return { connection, interest, users };
   }
 }
 
-function workspacesOf(entry: Entry): string[] {
+function workspacesOf(entry: Pick<Entry, 'users'>): string[] {
   return [...new Set([...entry.users].map((u) => u.workspace))];
 }
