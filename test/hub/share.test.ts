@@ -148,13 +148,12 @@ describe('share = true', () => {
     const everything = `[[mcp.servers]]\nname = "every"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([EVERYTHING, 'stdio'])}\nsandbox = false\nshare = true\nauto_approve = true\nprefix = "e"\n`;
     writeSettings(home, `[daemon]\nport = 0\n\n${everything}\n${nodeServer('broken', fixturePath('exit-at-start'), 'share = true\n')}`);
     daemon = await startDaemonProcess(home);
-    const asking = await connectHub(daemon.state, { workspace: folderA, via: 'lines', elicit: () => ({ action: 'accept', content: { name: 'Ada' } }) });
-    clients.push(asking);
-    const mute = await connectHub(daemon.state, { workspace: folderB, via: 'http' });
-    clients.push(mute);
     const heard = { a: [] as string[], b: [] as string[] };
-    asking.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void heard.a.push(String(n.params.data)));
-    mute.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void heard.b.push(String(n.params.data)));
+    const hear = (into: string[]) => (c: Client) => c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void into.push(String(n.params.data)));
+    const asking = await connectHub(daemon.state, { workspace: folderA, via: 'lines', elicit: () => ({ action: 'accept', content: { name: 'Ada' } }), prepare: hear(heard.a) });
+    clients.push(asking);
+    const mute = await connectHub(daemon.state, { workspace: folderB, via: 'http', prepare: hear(heard.b) });
+    clients.push(mute);
     await asking.listTools();
     await mute.listTools();
     expect((await copiesOf('every')).map((c) => c.workspaces)).toEqual([[folderA, folderB]]);
@@ -168,7 +167,9 @@ describe('share = true', () => {
     // Two listings, one from each workspace, are two failures of one server: failed, then paused — once each.
     const notices = (await daemon.client.status()).notices.filter((n) => n.server === 'broken');
     expect(notices.map((n) => n.kind)).toEqual(['failed', 'paused']);
-    await expect.poll(() => heard.b.filter((m) => m.startsWith('MCP server broken')).length, { timeout: 5_000 }).toBe(2);
-    await expect.poll(() => heard.a.filter((m) => m.startsWith('MCP server broken')).length, { timeout: 5_000 }).toBe(2);
+    // A session starts its servers before it is answered (what it hears meanwhile comes once it can hear it):
+    // the first failure came with folderA's session, before folderB used the server.
+    await expect.poll(() => heard.a.filter((m) => m.startsWith('MCP server broken')), { timeout: 5_000 }).toEqual(notices.map((n) => n.message));
+    await expect.poll(() => heard.b.filter((m) => m.startsWith('MCP server broken')), { timeout: 5_000 }).toEqual([notices[1]!.message]);
   });
 });

@@ -16,6 +16,8 @@ export interface HubClientOptions {
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
   /** Answers servers' sampling requests; without it the client cannot sample. */
   sample?: (params: CreateMessageRequest['params']) => CreateMessageResult;
+  /** Sets the client's handlers before it connects, so that nothing sent at once is missed. */
+  prepare?: (client: Client) => void;
 }
 
 /** A real SDK client on the daemon's `/mcp`, over streamable HTTP unless `via` says lines. */
@@ -32,6 +34,7 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
     const sample = opts.sample;
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => sample(request.params));
   }
+  opts.prepare?.(client);
   await client.connect(
     opts.via === 'lines'
       ? await openDaemonStream(state, query)

@@ -21,6 +21,13 @@ import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
 /** What the hub offers the servers it connects to: it answers elicitation and roots. */
 const SERVER_CAPABILITIES = { elicitation: {}, roots: { listChanged: false } };
 
+/**
+ * How long a new session waits for its servers before it is answered: what they announce by
+ * then (capabilities, instructions) is what `initialize` says. The same bound as a listing's
+ * wait (issue 13: `[hub] list_wait_ms`, 5000 by default).
+ */
+const INTRODUCTION_WAIT_MS = 5000;
+
 /** Catalog changes are gathered this long, so a burst reaches a client as one `list_changed`. */
 const NOTIFY_DEBOUNCE_MS = 100;
 
@@ -56,6 +63,8 @@ export class HubEndpoint {
   readonly #opts: HubOptions;
   readonly #sessions = new Map<string, Session>();
   readonly #pending = new Map<Workspace, NodeJS.Timeout>();
+  /** Notices heard by sessions still being introduced (waiting for their servers), by workspace. */
+  readonly #introducing = new Set<{ workspace: Workspace; notices: string[] }>();
   #closing = false;
 
   constructor(opts: HubOptions) {
@@ -116,8 +125,14 @@ export class HubEndpoint {
   onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
     if (event.type === 'notice') {
       for (const s of this.#in(workspace)) void s.hub.notice(event.notice.message);
+      for (const early of this.#introducing) if (early.workspace === workspace) early.notices.push(event.notice.message);
     } else if (event.type === 'listChanged') {
       for (const s of this.#in(workspace)) void s.hub.listChanged(event.list);
+    } else if (event.type === 'log') {
+      this.#log(workspace, event);
+    } else if (event.type === 'resourceUpdated') {
+      const subscribed = new Set(event.sessions);
+      for (const s of this.#in(workspace)) if (subscribed.has(s.hub.id)) void s.hub.resourceUpdated(event.uri);
     } else if (event.type === 'catalog' || event.type === 'status') {
       if (this.#pending.has(workspace)) return;
       this.#pending.set(
@@ -133,6 +148,26 @@ export class HubEndpoint {
   /** A shared server's notice, for the sessions of every workspace using it. */
   sharedNotice(workspaces: readonly string[], message: string): void {
     for (const s of this.#sessions.values()) if (workspaces.includes(s.hub.workspace.root)) void s.hub.notice(message);
+    for (const early of this.#introducing) if (workspaces.includes(early.workspace.root)) early.notices.push(message);
+  }
+
+  /**
+   * A server's log message: sent during requests from sessions of this workspace, to those
+   * sessions, on each one's latest such request's stream; sent outside any request (or during
+   * only other workspaces' requests, for a shared server: those go there), to every session of
+   * the workspace whose agent is offered the server.
+   */
+  #log(workspace: Workspace, event: Extract<ManagerEvent, { type: 'log' }>): void {
+    const sessions = [...this.#in(workspace)];
+    if (event.during.length > 0) {
+      const latest = new Map(event.during.map((r) => [r.session, r.requestId]));
+      for (const s of sessions) {
+        const requestId = latest.get(s.hub.id);
+        if (requestId !== undefined) void s.hub.log(event.server, event.params, requestId);
+      }
+      return;
+    }
+    for (const s of sessions) if (workspace.manager.offers(s.hub.agent, event.server)) void s.hub.log(event.server, event.params);
   }
 
   async closeAll(): Promise<void> {
@@ -155,6 +190,7 @@ export class HubEndpoint {
     const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH, head, clock: this.#opts.clock });
     const id = randomUUID();
     transport.onclose = () => this.#ended(id, hub);
+    hub.server.oninitialized = () => hub.introduced();
     // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
     // Past the 101 the connection speaks lines: a failure now closes it rather than answer in HTTP.
@@ -172,7 +208,11 @@ export class HubEndpoint {
     // Most clients leave without the DELETE that ends a session.
     const reaper = new SessionReaper(this.#opts.clock, () => void transport.close());
     transport.onActivity = () => reaper.activity();
-    transport.onStreamOpened = () => reaper.streamOpened();
+    transport.onStreamOpened = () => {
+      reaper.streamOpened();
+      // Its event stream is where what is not tied to a request can reach it.
+      hub.introduced();
+    };
     transport.onStreamClosed = () => reaper.streamClosed();
     transport.onclose = () => {
       reaper.stop();
@@ -193,7 +233,15 @@ export class HubEndpoint {
       this.#opts.registry.release(workspace);
       throw new BlitzError('SERVER_UNAVAILABLE', 'the Blitz daemon is stopping', { reason: 'DAEMON_STOPPING' });
     }
-    return new HubSession({ workspace, agent: query.agent, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
+    // A server that fails meanwhile is a notice this session must hear too, once it can.
+    const early = { workspace, notices: [] as string[] };
+    this.#introducing.add(early);
+    try {
+      await workspace.manager.settle(query.agent, INTRODUCTION_WAIT_MS);
+    } finally {
+      this.#introducing.delete(early);
+    }
+    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
   }
 
   #begun(id: string, session: Session, query: SessionQuery): void {
@@ -203,6 +251,7 @@ export class HubEndpoint {
 
   #ended(id: string | undefined, hub: HubSession): void {
     if (id !== undefined && this.#sessions.delete(id)) this.#opts.log.info('client disconnected', { session: id, workspace: hub.workspace.root });
+    void hub.ended();
     this.#opts.registry.release(hub.workspace);
   }
 

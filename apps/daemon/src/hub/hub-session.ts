@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Settings } from '@blitz/core';
+import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { passesLevel, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
 import type { Callers } from './callers.js';
+import { registerCompletions } from './completion-handlers.js';
+import { introduce } from './introduction.js';
 import { registerLogging } from './logging-handlers.js';
 import { registerPrompts } from './prompt-handlers.js';
 import { registerResources } from './resource-handlers.js';
 import type { SessionContext } from './session-context.js';
+import { registerSubscriptions } from './subscription-handlers.js';
 import { registerTools } from './tools-handlers.js';
 
 export interface SessionOptions {
@@ -17,6 +22,8 @@ export interface SessionOptions {
   /** The settings in force now: permissions and limits follow live edits. */
   settings(): Settings;
   callers: Callers;
+  /** Notices raised while the session waited for its servers: sent once it can hear them (`introduced`). */
+  earlyNotices?: readonly string[];
 }
 
 /**
@@ -25,21 +32,30 @@ export interface SessionOptions {
  * calls routed with approval, and notices as logging messages.
  */
 export class HubSession {
+  /** Its id in the workspace's manager (subscriptions, logging level, requests in flight). */
+  readonly id = randomUUID();
   readonly server: Server;
   readonly #opts: SessionOptions;
   readonly #approver: Approver;
   /** What the client last saw of the tools, to tell it only about real changes. */
   #shown: string | undefined;
+  /** The client's `logging/setLevel`; until it sends one, every server message reaches it. */
+  #level: LoggingLevel | undefined;
+  readonly #capabilities: ServerCapabilities;
+  /** Notices held until the client can hear them; undefined once it can. */
+  #early: string[] | undefined;
 
+  /**
+   * The SDK server declares its capabilities when it is made: it is made after the
+   * workspace's servers were given their chance to start (`Manager.settle`), from what they
+   * announced (a server not up by then is declared by its last handshake, if any).
+   */
   constructor(opts: SessionOptions) {
     this.#opts = opts;
-    this.server = new Server(
-      { name: 'blitz', version: opts.version },
-      {
-        capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
-        instructions: `Blitz: the MCP servers of ${opts.workspace.root}, for agent ${opts.agent}${opts.readOnly ? ', read-only' : ''}.`,
-      },
-    );
+    const { capabilities, instructions } = introduce({ root: opts.workspace.root, agent: opts.agent, readOnly: opts.readOnly, offered: opts.workspace.manager.introduced(opts.agent) });
+    this.server = new Server({ name: 'blitz', version: opts.version }, { capabilities, instructions });
+    this.#capabilities = capabilities;
+    this.#early = [...(opts.earlyNotices ?? [])];
     this.#approver = new Approver(this.server);
     this.#shown = this.#signature();
     this.#register();
@@ -47,6 +63,10 @@ export class HubSession {
 
   get workspace(): Workspace {
     return this.#opts.workspace;
+  }
+
+  get agent(): string {
+    return this.#opts.agent;
   }
 
   /**
@@ -69,8 +89,39 @@ export class HubSession {
     await (list === 'prompts' ? this.server.sendPromptListChanged() : this.server.sendResourceListChanged()).catch(() => undefined);
   }
 
+  /**
+   * A server's log message, when it passes the client's level; on the stream of the request
+   * it was sent during, if any. `logger` is the server's name when the server gave none.
+   */
+  async log(server: string, params: LoggingMessageNotification['params'], relatedRequestId?: RequestId): Promise<void> {
+    if (!passesLevel(params.level, this.#level)) return;
+    const message = { method: 'notifications/message' as const, params: { ...params, logger: params.logger ?? server } };
+    await this.server.notification(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => undefined);
+  }
+
+  /** A resource this session subscribed to changed. */
+  async resourceUpdated(uri: string): Promise<void> {
+    await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+  }
+
+  /** The session ended: its subscriptions and logging level go from the workspace's servers. */
+  async ended(): Promise<void> {
+    await this.#opts.workspace.manager.dropSession(this.id).catch(() => undefined);
+  }
+
+  /** The client is initialized and can hear what is not tied to a request: the notices held for it go now. */
+  introduced(): void {
+    const early = this.#early;
+    this.#early = undefined;
+    for (const message of early ?? []) void this.notice(message);
+  }
+
   /** A notice (MCP-33) as an MCP logging message. */
   async notice(message: string): Promise<void> {
+    if (this.#early) {
+      this.#early.push(message);
+      return;
+    }
     await this.server.sendLoggingMessage({ level: 'warning', logger: 'blitz', data: message }).catch(() => undefined);
   }
 
@@ -85,6 +136,7 @@ export class HubSession {
 
   #register(): void {
     const ctx: SessionContext = {
+      session: this.id,
       workspace: this.#opts.workspace,
       agent: this.#opts.agent,
       readOnly: this.#opts.readOnly,
@@ -93,10 +145,17 @@ export class HubSession {
       toolsShown: () => {
         this.#shown = this.#signature();
       },
+      setLogLevel: (level) => {
+        this.#level = level;
+      },
     };
+    const capabilities = this.#capabilities;
     registerTools(this.server, ctx, this.#opts.callers);
     registerResources(this.server, ctx);
     registerPrompts(this.server, ctx);
     registerLogging(this.server, ctx);
+    // The SDK refuses a handler for a capability not declared; undeclared, the client hears -32601.
+    if (capabilities.completions) registerCompletions(this.server, ctx);
+    if (capabilities.resources?.subscribe) registerSubscriptions(this.server, ctx);
   }
 }

@@ -11,6 +11,6 @@ export function registerPrompts(server: Server, ctx: SessionContext): void {
     prompts: (await manager.listPrompts(agent, { waitMs: ctx.settings().hub.listWaitMs })).map((e) => e.prompt),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
-    passThrough(() => manager.getPrompt(request.params.name, request.params.arguments ?? {}, { agent, signal: extra.signal })),
+    passThrough(() => manager.getPrompt(request.params.name, request.params.arguments ?? {}, { agent, signal: extra.signal, request: { session: ctx.session, requestId: extra.requestId } })),
   );
 }

@@ -14,7 +14,7 @@ export function registerResources(server: Server, ctx: SessionContext): void {
     resourceTemplates: (await manager.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs })).map(({ server: _server, ...t }) => t),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { server: _server, ...result } = await passThrough(() => manager.readResource(request.params.uri, { agent, signal: extra.signal }));
+    const { server: _server, ...result } = await passThrough(() => manager.readResource(request.params.uri, { agent, signal: extra.signal, request: { session: ctx.session, requestId: extra.requestId } }));
     return result;
   });
 }

@@ -1,3 +1,4 @@
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { Approver } from './approver.js';
@@ -7,6 +8,8 @@ import type { Approver } from './approver.js';
  * this file): whom the session serves, the settings in force, and its approver.
  */
 export interface SessionContext {
+  /** The session's id in the workspace's manager: its subscriptions, logging level and requests are counted under it. */
+  readonly session: string;
   readonly workspace: Workspace;
   readonly agent: string;
   readonly readOnly: boolean;
@@ -15,4 +18,6 @@ export interface SessionContext {
   readonly approver: Approver;
   /** The client was just sent the tools: later changes are told against what it saw. */
   toolsShown(): void;
+  /** The client's `logging/setLevel`: servers' messages below it are not sent to it. */
+  setLogLevel(level: LoggingLevel): void;
 }
