@@ -19,7 +19,8 @@ export type FixtureName =
   | 'resources'
   | 'conformance'
   | 'progress-burst'
-  | 'gated-initialize';
+  | 'gated-initialize'
+  | 'protocol';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;
