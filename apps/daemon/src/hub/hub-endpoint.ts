@@ -21,13 +21,6 @@ import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
 /** What the hub offers the servers it connects to: it answers elicitation and roots. */
 const SERVER_CAPABILITIES = { elicitation: {}, roots: { listChanged: false } };
 
-/**
- * How long a new session waits for its servers before it is answered: what they announce by
- * then (capabilities, instructions) is what `initialize` says. The same bound as a listing's
- * wait (issue 13: `[hub] list_wait_ms`, 5000 by default).
- */
-const INTRODUCTION_WAIT_MS = 5000;
-
 /** Catalog changes are gathered this long, so a burst reaches a client as one `list_changed`. */
 const NOTIFY_DEBOUNCE_MS = 100;
 
@@ -237,7 +230,8 @@ export class HubEndpoint {
     const early = { workspace, notices: [] as string[] };
     this.#introducing.add(early);
     try {
-      await workspace.manager.settle(query.agent, INTRODUCTION_WAIT_MS);
+      // As long as a listing waits ([hub] list_wait_ms): what the servers announce by then is what initialize says.
+      await workspace.manager.settle(query.agent, this.#opts.settings().hub.listWaitMs);
     } finally {
       this.#introducing.delete(early);
     }

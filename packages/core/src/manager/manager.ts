@@ -412,14 +412,12 @@ export class Manager {
   }
 
   /**
-   * Starts the agent's servers and waits for them, at most `waitMs`: what is known of them
-   * then (capabilities, instructions) is what a new session is told. Never fails.
+   * Starts the agent's servers and waits for them as a listing does, at most `waitMs` (one
+   * whose start failed less than a pause ago is not waited for): what is known of them then
+   * (capabilities, instructions) is what a new session is told. Never fails.
    */
   async settle(agent: string, waitMs: number): Promise<void> {
-    const all = Promise.allSettled(this.#offeredTo(agent).map((c) => c.tools()));
-    let timer: ReturnType<Clock['setTimeout']> | undefined;
-    await Promise.race([all, new Promise<void>((resolve) => (timer = this.#opts.clock.setTimeout(resolve, waitMs)))]);
-    timer?.cancel();
+    await this.#listable(agent, waitMs);
   }
 
   /** The connection of one server, for resources, prompts and tests. */
