@@ -33,6 +33,8 @@ const PACKAGE_NAME = '@blitz-mcp/blitz';
 const EXTERNAL = {
   // A native addon, loaded with require() on first use of the keychain.
   '@napi-rs/keyring': 'packages/core',
+  // A 700 KB dictionary, loaded with require() on the first tool search, not at every start.
+  synonyms: 'packages/core',
   // Ships the tray's helper binaries, found beside its own files.
   systray2: 'apps/tray',
   // Ships notifier binaries (macOS, Windows) in its vendor/ folder.
