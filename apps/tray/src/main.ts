@@ -3,8 +3,7 @@
 // BLITZ_HOME set, and BLITZ_CLI (the CLI's bin/blitz.js) for "Start daemon" and "Start at
 // login". `blitz tray` runs `runTray` in its own process instead.
 import { spawn } from 'node:child_process';
-import { autostartControl, processAutostartSystem } from './autostart/autostart.js';
-import { launchSpec } from './autostart/launch-spec.js';
+import { autostartControl, launchSpec, processAutostartSystem } from '@blitz/autostart';
 import { runTray } from './run-tray.js';
 
 const home = process.env.BLITZ_HOME;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AutostartControl } from '@blitz/autostart';
 import { BlitzClient, readDaemonState } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
 import { displayProblem, HEADLESS_HINT } from './display.js';
@@ -7,7 +8,7 @@ import { desktopNotifier } from './notify/desktop-notifier.js';
 import { openFile, openUrl } from './open-file.js';
 import { SystraySurface, TrayHelperError } from './systray/systray-surface.js';
 import { notificationIcon } from './systray/tray-icon.js';
-import { TrayApp, type AutostartControl, type DaemonLink } from './tray-app.js';
+import { TrayApp, type DaemonLink } from './tray-app.js';
 import { lockTray } from './tray-lock.js';
 import { fileCursorStore } from './tray-state.js';
 

@@ -1,4 +1,5 @@
 import type { StatusResponse } from '@blitz/client';
+import type { AutostartControl } from '@blitz/autostart';
 import type { Clock, Timer } from '@blitz/clock';
 import { buildMenu, sameMenu, type TrayView } from './menu/build-menu.js';
 import type { MenuAction, MenuModel } from './menu/menu-model.js';
@@ -27,11 +28,6 @@ export interface DaemonLink {
 /** Where the menu is drawn: the systray helper, or a fake in tests. */
 export interface TraySurface {
   show(model: MenuModel): Promise<void>;
-}
-
-export interface AutostartControl {
-  isEnabled(): Promise<boolean>;
-  setEnabled(enabled: boolean): Promise<void>;
 }
 
 export interface TrayAppDeps {

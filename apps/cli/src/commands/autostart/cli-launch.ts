@@ -1,4 +1,4 @@
-import { launchSpec, type LaunchSpec } from '@blitz/tray';
+import { launchSpec, type LaunchSpec } from '@blitz/autostart';
 import { blitzCommand } from '../../blitz-path.js';
 import type { CliContext } from '../../context.js';
 

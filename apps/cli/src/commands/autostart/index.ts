@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AUTOSTART_KINDS, autostartStatus, enableAutostart, processAutostartSystem, regAddArgs, regCommandLine, removeAutostart, type AutostartEntry, type AutostartKind } from '@blitz/tray';
+import { AUTOSTART_KINDS, autostartStatus, enableAutostart, processAutostartSystem, regAddArgs, regCommandLine, removeAutostart, type AutostartEntry, type AutostartKind } from '@blitz/autostart';
 import type { CliContext } from '../../context.js';
 import { cliLaunchSpec } from './cli-launch.js';
 

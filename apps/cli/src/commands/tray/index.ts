@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { autostartControl, displayProblem, processAutostartSystem, runTray } from '@blitz/tray';
+import { autostartControl, processAutostartSystem } from '@blitz/autostart';
+import { displayProblem, runTray } from '@blitz/tray';
 import { CliError, type CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';
 import { cliLaunchSpec } from '../autostart/cli-launch.js';

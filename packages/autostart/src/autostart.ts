@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AutostartControl } from '../tray-app.js';
 import { autostartEntry, autostartPlatform, entryLocation, userDirs, type AutostartEntry, type AutostartPlatform, type UserDirs } from './autostart-entry.js';
 import { AUTOSTART_KINDS, type AutostartKind, type LaunchSpec } from './launch-spec.js';
 import { parseRegQuery, regAddArgs, regDeleteArgs, regQueryArgs } from './windows-run-key.js';
@@ -113,6 +112,12 @@ export async function autostartStatus(sys: AutostartSystem, spec?: LaunchSpec): 
       return { ...status, current: text === (wanted.kind === 'file' ? wanted.text : wanted.data) };
     }),
   );
+}
+
+/** What the tray's "Start at login" item reads and sets. */
+export interface AutostartControl {
+  isEnabled(): Promise<boolean>;
+  setEnabled(enabled: boolean): Promise<void>;
 }
 
 /** The tray's "Start at login" item: the tray entry, nothing else. */
