@@ -5,8 +5,6 @@ import path from 'node:path';
 import {
   blitzPaths,
   createConnector,
-  CredentialStore,
-  probeKeychain,
   ServerSignIns,
   emptySettings,
   formatProblem,
@@ -27,14 +25,14 @@ import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import type { Router } from './http/router.js';
 import { ChildRecord } from './child-record.js';
+import { CredentialStoreCache } from './credential-store-cache.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { SettingsSource } from './settings/settings-source.js';
-import { globalConnections, serverCopies, type GlobalConnection } from './server-copies.js';
 import { PageSessions } from './settings-page/page-sessions.js';
 import { testServer } from './settings-page/test-server.js';
-import { globalServerStatus } from './status.js';
+import { daemonStatus } from './status.js';
 import { FileWatcher } from './watch/index.js';
 import type { Workspace } from './workspaces/workspace.js';
 import { canonicalRoot, WorkspaceRegistry } from './workspaces/workspace-registry.js';
@@ -72,7 +70,7 @@ export class Daemon {
   readonly #redactor = new Redactor();
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
-  #credentialStore: Promise<CredentialStore> | undefined;
+  readonly #credentials: CredentialStoreCache;
   readonly #server: DaemonServer;
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
@@ -94,8 +92,13 @@ export class Daemon {
     this.#children = new ChildRecord(path.join(this.paths.stateDir, 'children.json'));
     this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
+    this.#credentials = new CredentialStoreCache({
+      paths: this.paths,
+      env: (opts.env ?? process.env) as NodeJS.ProcessEnv,
+      onOpened: (store) => this.log.info('sign-ins are kept in ' + store.describe()),
+    });
     this.#signIns = new ServerSignIns({
-      store: () => this.#openCredentialStore(),
+      store: () => this.#credentials.open(),
       clock: this.#clock,
       onSecrets: (values) => this.#addSecretValues(values),
       onForgotten: (server, why) => this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
@@ -226,32 +229,9 @@ export class Daemon {
     if (this.#loadSettings()) await this.registry.applySettings();
   }
 
+  /** What `GET /v1/status` answers: the tray's poll. */
   status(after?: number): StatusResponse {
-    // By name, once: a lookup per server keeps this linear in the number of servers.
-    const running = new Map<string, GlobalConnection[]>();
-    for (const r of globalConnections(this.registry.list())) {
-      const same = running.get(r.status.name);
-      if (same) same.push(r);
-      else running.set(r.status.name, [r]);
-    }
-    return {
-      version: this.#opts.version,
-      pid: process.pid,
-      servers: this.source.settings.servers.map((config) => {
-        const mine = running.get(config.name) ?? [];
-        return {
-          ...globalServerStatus(
-            config,
-            mine.map((r) => r.status),
-          ),
-          copies: serverCopies(mine),
-        };
-      }),
-      problems: this.source.problems(),
-      notices: this.notices.after(after),
-      lastNoticeId: this.notices.lastId,
-      workspaces: this.registry.list().length,
-    };
+    return daemonStatus({ version: this.#opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after });
   }
 
   /** Closes every workspace (MCP-12), then the server; idempotent. */
@@ -295,23 +275,12 @@ export class Daemon {
     this.log.addSecrets(values);
   }
 
-  /** The sign-in store, the keychain probed (in a child process) once, and again after a change. */
-  #openCredentialStore(): Promise<CredentialStore> {
-    const env = (this.#opts.env ?? process.env) as NodeJS.ProcessEnv;
-    this.#credentialStore ??= CredentialStore.open({ paths: this.paths, probe: () => probeKeychain({ env }) }).then((store) => {
-      this.log.info('sign-ins are kept in ' + store.describe());
-      return store;
-    });
-    this.#credentialStore.catch(() => (this.#credentialStore = undefined));
-    return this.#credentialStore;
-  }
-
   /**
    * `blitz mcp login` or `logout` changed a server's sign-in: no cached token of it is used
    * again, and its live connections close, so the next request carries the new sign-in or none.
    */
   async #credentialsChanged(server: string): Promise<{ server: string; restarted: number }> {
-    this.#credentialStore = undefined;
+    this.#credentials.forget();
     this.#signIns.invalidate(server);
     const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
     await Promise.all(holding.map((w) => w.manager.restart(server)));

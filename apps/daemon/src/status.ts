@@ -1,5 +1,9 @@
 import type { ServerConfig, ServerStatus } from '@blitz/core';
-import type { GlobalServerStatus, ServerState } from '@blitz/client';
+import type { NoticeFeed } from './notices/index.js';
+import { globalConnections, serverCopies, type GlobalConnection } from './server-copies.js';
+import type { SettingsSource } from './settings/settings-source.js';
+import type { Workspace } from './workspaces/workspace.js';
+import type { GlobalServerStatus, ServerState, StatusResponse } from '@blitz/client';
 
 /** When workspaces disagree, the state the user most needs to hear wins. */
 const PRECEDENCE: ServerState[] = ['paused', 'failed', 'needsSignIn', 'needsMoreAccess', 'connected', 'starting', 'idle', 'disabled'];
@@ -19,5 +23,43 @@ export function globalServerStatus(config: ServerConfig, running: readonly Serve
     ...(worst.error === undefined ? {} : { error: worst.error }),
     ...(worst.retryAt === undefined ? {} : { retryAt: new Date(worst.retryAt).toISOString() }),
     ...(worst.scope === undefined ? {} : { scope: worst.scope }),
+  };
+}
+
+export interface StatusParts {
+  version: string;
+  settings: Pick<SettingsSource, 'settings' | 'problems'>;
+  workspaces: readonly Workspace[];
+  notices: NoticeFeed;
+  /** Notices with an id above this; all kept ones when absent. */
+  after?: number | undefined;
+}
+
+/** `GET /v1/status`: the global servers in settings order, settings problems, and the notices after a cursor. */
+export function daemonStatus(parts: StatusParts): StatusResponse {
+  // By name, once: a lookup per server keeps this linear in the number of servers.
+  const running = new Map<string, GlobalConnection[]>();
+  for (const r of globalConnections(parts.workspaces)) {
+    const same = running.get(r.status.name);
+    if (same) same.push(r);
+    else running.set(r.status.name, [r]);
+  }
+  return {
+    version: parts.version,
+    pid: process.pid,
+    servers: parts.settings.settings.servers.map((config) => {
+      const mine = running.get(config.name) ?? [];
+      return {
+        ...globalServerStatus(
+          config,
+          mine.map((r) => r.status),
+        ),
+        copies: serverCopies(mine),
+      };
+    }),
+    problems: parts.settings.problems(),
+    notices: parts.notices.after(parts.after),
+    lastNoticeId: parts.notices.lastId,
+    workspaces: parts.workspaces.length,
   };
 }
