@@ -7,7 +7,7 @@ import { fixtureCommand, type FixtureName } from '../../packages/core/src/testin
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { connectHub } from '../support/hub-client.js';
+import { connectHub, type HubTransport } from '../support/hub-client.js';
 
 // [hub] list_wait_ms (default 5000) through the daemon, with real servers: one that answers,
 // one that never answers initialize (startup_timeout_seconds = 1), and one that comes up
@@ -43,8 +43,8 @@ afterAll(async () => {
 });
 
 /** A client that records the tool list changes and logging messages it hears. */
-async function client() {
-  const c = await connectHub(daemon.state, { workspace });
+async function client(via: HubTransport = 'http') {
+  const c = await connectHub(daemon.state, { workspace, via });
   clients.push(c);
   const heard = { listChanged: 0, messages: [] as string[] };
   const waiters: Array<() => void> = [];
@@ -87,8 +87,8 @@ describe('[hub] list_wait_ms: a slow or broken server never holds a listing', ()
     expect(latest).toEqual(expect.arrayContaining(['echo', 'env', 'g__echo']));
   }, 60_000);
 
-  it('a new client lists at once what is up, the server that failed a moment ago left out', async () => {
-    const b = await client();
+  it('a new client (over blitz connect) lists at once what is up, the server that failed a moment ago left out', async () => {
+    const b = await client('lines');
     const listed = await names(b.c);
     expect(listed).toEqual(expect.arrayContaining(['echo', 'env', 'g__echo']));
     expect((await daemon.client.status()).servers.find((s) => s.name === 'hang')?.state).toBe('failed');
