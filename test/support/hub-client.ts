@@ -12,6 +12,8 @@ export interface HubClientOptions {
   agent?: string;
   mode?: string;
   via?: HubTransport;
+  /** The `clientInfo.name` it sends at initialize (default `hub-test`). */
+  clientName?: string;
   /** Answers approval questions (and servers' elicitations); without it the client cannot be asked. */
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
   /** Answers servers' sampling requests; without it the client cannot sample. */
@@ -25,7 +27,7 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
   const query = new URLSearchParams({ workspace: opts.workspace });
   if (opts.agent) query.set('agent', opts.agent);
   if (opts.mode) query.set('mode', opts.mode);
-  const client = new Client({ name: 'hub-test', version: '1.0.0' }, { capabilities: { ...(opts.elicit ? { elicitation: {} } : {}), ...(opts.sample ? { sampling: {} } : {}) } });
+  const client = new Client({ name: opts.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: { ...(opts.elicit ? { elicitation: {} } : {}), ...(opts.sample ? { sampling: {} } : {}) } });
   if (opts.elicit) {
     const elicit = opts.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));

@@ -11,6 +11,7 @@ import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { Callers, SHARED_CALLERS } from './callers.js';
+import { DEFERRED_TOOL_NAMES } from './deferred-tools.js';
 import { HttpSessionTransport, readJsonBody, refuse } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
 import { RedactingTransport } from './redacting-transport.js';
@@ -67,7 +68,7 @@ export class HubEndpoint {
   /** What every workspace's manager needs from the hub: its own tool names and the server-request handlers. */
   managerOptions(root: string) {
     return {
-      builtIns: RESOURCE_TOOL_NAMES,
+      builtIns: [...RESOURCE_TOOL_NAMES, ...DEFERRED_TOOL_NAMES],
       capabilities: SERVER_CAPABILITIES,
       prepareClient: (client: Parameters<typeof prepareServerRequests>[0], config: ServerConfig) => prepareServerRequests(client, config, { callers: root, roots: [root] }, this.callers),
     };

@@ -10,6 +10,8 @@ import { introduce } from './introduction.js';
 import { registerLogging } from './logging-handlers.js';
 import { registerPrompts } from './prompt-handlers.js';
 import { registerResources } from './resource-handlers.js';
+import { DeferredTools } from './deferred-tools.js';
+import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
 import { registerSubscriptions } from './subscription-handlers.js';
 import { registerTools } from './tools-handlers.js';
@@ -37,6 +39,7 @@ export class HubSession {
   readonly server: Server;
   readonly #opts: SessionOptions;
   readonly #approver: Approver;
+  readonly #deferred: DeferredTools;
   /** What the client last saw of the tools, to tell it only about real changes. */
   #shown: string | undefined;
   /** The client's `logging/setLevel`; until it sends one, every server message reaches it. */
@@ -57,6 +60,12 @@ export class HubSession {
     this.#capabilities = capabilities;
     this.#early = [...(opts.earlyNotices ?? [])];
     this.#approver = new Approver(this.server);
+    this.#deferred = new DeferredTools(
+      { workspace: opts.workspace, agent: opts.agent, readOnly: opts.readOnly, settings: opts.settings },
+      () => this.server.getClientVersion()?.name,
+    );
+    // The deferred notice is a paragraph of its own: it depends on the client, known only at initialize.
+    addInstructions(this.server, (clientName) => this.#deferred.notice(this.#catalog(), clientName));
     this.#shown = this.#signature();
     this.#register();
   }
@@ -75,6 +84,7 @@ export class HubSession {
    * tracked here (MCP-45).
    */
   async catalogChanged(): Promise<void> {
+    this.#deferred.catalogChanged(this.#catalog());
     const now = this.#signature();
     const sends = [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
     if (now !== this.#shown) {
@@ -125,12 +135,16 @@ export class HubSession {
     await this.server.sendLoggingMessage({ level: 'warning', logger: 'blitz', data: message }).catch(() => undefined);
   }
 
+  #catalog() {
+    return this.#opts.workspace.manager.catalog(this.#opts.agent).list();
+  }
+
+  /** What the client is shown of the tools: the hub's own, then those its session lists. */
   #signature(): string {
     if (this.#opts.readOnly) return '';
-    return this.#opts.workspace.manager
-      .catalog(this.#opts.agent)
-      .list()
-      .map((e) => `${e.exposedName}\0${e.server}\0${JSON.stringify(e.tool)}`)
+    return this.#deferred
+      .tools(this.#catalog())
+      .map((t) => JSON.stringify(t))
       .join('\n');
   }
 
@@ -147,6 +161,11 @@ export class HubSession {
       },
       setLogLevel: (level) => {
         this.#level = level;
+      },
+      deferred: this.#deferred,
+      toolsActivated: async () => {
+        this.#shown = this.#signature();
+        await this.server.sendToolListChanged().catch(() => undefined);
       },
     };
     const capabilities = this.#capabilities;

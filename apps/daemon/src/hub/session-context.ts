@@ -2,6 +2,7 @@ import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { Approver } from './approver.js';
+import type { DeferredTools } from './deferred-tools.js';
 
 /**
  * What a session's request handlers share (one `registerX(server, ctx)` per concern, beside
@@ -20,4 +21,8 @@ export interface SessionContext {
   toolsShown(): void;
   /** The client's `logging/setLevel`: servers' messages below it are not sent to it. */
   setLogLevel(level: LoggingLevel): void;
+  /** Which tools the session lists and which it finds by search (issue 16). */
+  readonly deferred: DeferredTools;
+  /** A search activated tools: the client hears `tools/list_changed` at once. */
+  toolsActivated(): Promise<void>;
 }

@@ -1,15 +1,26 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError } from '@blitz/core';
 import { SHARED_CALLERS, type Callers } from './callers.js';
-import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE, RESOURCE_TOOLS } from './resource-tools.js';
+import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
+import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
 import { passThrough, RpcError } from './rpc-error.js';
 import type { SessionContext } from './session-context.js';
 import { toolError } from './tool-error.js';
 
 /**
- * `tools/list` (the resource tools, then the catalog for the session's agent; none in
- * read-only mode) and `tools/call`: looked up, approved (MCP-30/43), routed to its server.
+ * `tools/list` (the resource tools, the deferred-tool tools when something is deferred, then
+ * what the session lists of its agent's catalog; none in read-only mode) and `tools/call`:
+ * looked up, approved (MCP-30/43), routed to its server. `call_tool` takes the same path.
  */
 export function registerTools(server: Server, ctx: SessionContext, callers: Callers): void {
   const { workspace, agent, readOnly } = ctx;
@@ -17,52 +28,70 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // [hub] list_wait_ms: a slow server joins later, through tools/list_changed.
-    const serverTools: Tool[] = readOnly ? [] : (await manager.listTools(agent, { waitMs: ctx.settings().hub.listWaitMs })).map((e) => e.tool);
+    const tools: Tool[] = ctx.deferred.tools(readOnly ? [] : await manager.listTools(agent, { waitMs: ctx.settings().hub.listWaitMs }));
     ctx.toolsShown();
-    return { tools: [...RESOURCE_TOOLS, ...serverTools] };
+    return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name } = request.params;
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
-      if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
-      if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
-      const tool = await passThrough(() => manager.resolveTool(agent, name));
-      const { entry, config } = tool;
-      const approval = await ctx.approver.approve({
-        server: entry.server,
-        tool: entry.originalName,
-        args,
-        autoApprove: config.autoApprove,
-        inSettings: config.source.kind === 'global',
-        permissions: ctx.settings().permissions,
-        requestId: extra.requestId,
-        signal: extra.signal,
-      });
-      if (!approval.ok) return toolError(approval.message);
-      const progressToken = request.params._meta?.progressToken;
-      // A shared server's requests reach its callers from every workspace (see prepareServerRequests).
-      const scope = manager.isSharedConnection(tool.connection) ? SHARED_CALLERS : workspace.root;
-      const leave = callers.enter(scope, entry.server, { server, requestId: extra.requestId });
-      try {
-        const result = await manager.callTool(tool, args, {
-          signal: extra.signal,
-          request: { session: ctx.session, requestId: extra.requestId },
-          ...(progressToken === undefined
-            ? {}
-            : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
-        });
-        return bounded(ctx, name, result);
-      } finally {
-        leave();
+      const { name } = request.params;
+      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      if (name === SEARCH_TOOLS) {
+        if (!readOnly) await manager.listTools(agent, { waitMs: ctx.settings().hub.listWaitMs });
+        const { result, activated } = ctx.deferred.search(manager.catalog(agent), args);
+        if (activated) await ctx.toolsActivated();
+        return result;
       }
+      if (name !== CALL_TOOL) return await call(name, args, request, extra);
+      const inner = args.name;
+      if (typeof inner !== 'string' || inner === '') return toolError(`${CALL_TOOL} needs "name": a tool name that ${SEARCH_TOOLS} returned`);
+      if (inner === CALL_TOOL || inner === SEARCH_TOOLS) return toolError(`${CALL_TOOL} calls a server's tool; call ${inner} itself instead`);
+      const innerArgs = args.arguments ?? {};
+      if (typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)) return toolError(`${CALL_TOOL}: "arguments" must be an object`);
+      return await call(inner, innerArgs as Record<string, unknown>, request, extra);
     } catch (err) {
       if (isBlitzError(err)) return toolError(err.message);
       throw RpcError.passOn(err);
     }
   });
+
+  /** One tool's call, by `tools/call` or `call_tool` alike. */
+  async function call(name: string, args: Record<string, unknown>, request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
+    if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
+    if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
+    const tool = await passThrough(() => manager.resolveTool(agent, name));
+    const { entry, config } = tool;
+    const approval = await ctx.approver.approve({
+      server: entry.server,
+      tool: entry.originalName,
+      args,
+      autoApprove: config.autoApprove,
+      inSettings: config.source.kind === 'global',
+      permissions: ctx.settings().permissions,
+      requestId: extra.requestId,
+      signal: extra.signal,
+    });
+    if (!approval.ok) return toolError(approval.message);
+    const progressToken = request.params._meta?.progressToken;
+    // A shared server's requests reach its callers from every workspace (see prepareServerRequests).
+    const scope = manager.isSharedConnection(tool.connection) ? SHARED_CALLERS : workspace.root;
+    const leave = callers.enter(scope, entry.server, { server, requestId: extra.requestId });
+    try {
+      const result = await manager.callTool(tool, args, {
+        signal: extra.signal,
+        ...(progressToken === undefined
+          ? {}
+          : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
+      });
+      return bounded(ctx, name, result);
+    } finally {
+      leave();
+    }
+  }
 }
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** A result larger than `[hub] max_result_mb` is refused with its size (never passed on whole). */
 function bounded(ctx: SessionContext, name: string, result: CallToolResult): CallToolResult {

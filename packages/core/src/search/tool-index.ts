@@ -41,6 +41,10 @@ type Field = keyof typeof BOOST;
 const FIELDS = Object.keys(BOOST) as Field[];
 /** A synonym counts for this much of the word it stands for. */
 const SYNONYM_WEIGHT = 0.3;
+/** Synonyms taken of one word: the dictionary lists the closest first, and each costs a lookup. */
+const MAX_SYNONYMS = 6;
+/** A file name (`draft.md`) or path in a query says the task is about a file. */
+const FILE_NAME = /^[\w-]+\.[A-Za-z0-9]{1,5}$|\//;
 /** Below this many characters a query is not taken as the start of a name. */
 const MIN_PREFIX = 3;
 
@@ -159,12 +163,20 @@ export class ToolIndex {
       const term = this.#stem(word);
       weights.set(term, Math.max(weights.get(term) ?? 0, weight));
     };
-    const words = splitWords(query);
-    for (const word of words) add(word, 1);
+    const words: string[] = [];
+    for (const token of query.split(/\s+/)) {
+      // "rename draft.md": the name's words say little; that it names a file says a lot.
+      const file = FILE_NAME.test(token);
+      for (const word of splitWords(token)) {
+        add(word, file ? SYNONYM_WEIGHT : 1);
+        if (!file) words.push(word);
+      }
+      if (file) add('file', 1);
+    }
     if (this.#synonyms) {
       for (const word of words) {
         if (STOP_WORDS.has(word)) continue;
-        for (const synonym of englishSynonyms(word)) add(synonym, SYNONYM_WEIGHT);
+        for (const synonym of englishSynonyms(word).slice(0, MAX_SYNONYMS)) add(synonym, SYNONYM_WEIGHT);
       }
     }
     return weights;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry } from '@blitz/core';
+import { deferredListing, type ListingInput } from './deferred-listing.js';
+
+const entry = (name: string, exposure: CatalogEntry['exposure'] = 'default'): CatalogEntry => ({
+  exposedName: name,
+  server: 's',
+  originalName: name,
+  exposure,
+  tool: { name, inputSchema: { type: 'object' } },
+});
+
+function split(input: Partial<ListingInput> & { entries: CatalogEntry[] }) {
+  const listing = deferredListing({ mode: 'auto', maxTools: 100, builtIns: 2, activated: new Set(), ...input });
+  return { listed: listing.listed.map((e) => e.exposedName), deferred: listing.deferred.map((e) => e.exposedName), deferring: listing.deferring, offersSearch: listing.offersSearch };
+}
+
+describe('deferredListing', () => {
+  const many = Array.from({ length: 5 }, (_, i) => entry(`t${i}`));
+
+  it('never: lists every tool left to the hub, still defers tools marked deferred', () => {
+    expect(split({ mode: 'never', maxTools: 1, entries: [...many, entry('d', 'deferred')] })).toEqual({
+      listed: ['t0', 't1', 't2', 't3', 't4'],
+      deferred: ['d'],
+      deferring: false,
+      offersSearch: true,
+    });
+  });
+
+  it('always: lists only tools marked direct', () => {
+    expect(split({ mode: 'always', entries: [entry('a', 'direct'), ...many.slice(0, 2)] })).toEqual({ listed: ['a'], deferred: ['t0', 't1'], deferring: true, offersSearch: true });
+  });
+
+  it('auto: lists all while the built-ins and tools fit the limit, defers past it', () => {
+    expect(split({ maxTools: 7, entries: many }).deferring).toBe(false);
+    expect(split({ maxTools: 6, entries: many })).toEqual({ listed: [], deferred: ['t0', 't1', 't2', 't3', 't4'], deferring: true, offersSearch: true });
+  });
+
+  it('auto: tools marked deferred do not count against the limit, tools marked direct do', () => {
+    expect(split({ maxTools: 7, entries: [...many, entry('d', 'deferred')] }).deferring).toBe(false);
+    expect(split({ maxTools: 7, entries: [...many, entry('a', 'direct')] }).deferring).toBe(true);
+  });
+
+  it('lists activated tools, and keeps offering search once something was deferred', () => {
+    expect(split({ mode: 'always', entries: many.slice(0, 2), activated: new Set(['t0', 't1', 'gone']) })).toEqual({ listed: ['t0', 't1'], deferred: [], deferring: true, offersSearch: true });
+  });
+
+  it('offers no search when nothing is deferred', () => {
+    expect(split({ entries: many }).offersSearch).toBe(false);
+    expect(split({ mode: 'always', entries: [] }).offersSearch).toBe(false);
+  });
+});

@@ -1,0 +1,141 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { maxToolsFor, ToolIndex, type Catalog, type CatalogEntry, type DeferredMode } from '@blitz/core';
+import { deferredListing, type DeferredListing } from './deferred-listing.js';
+import { RESOURCE_TOOLS } from './resource-tools.js';
+import type { SessionContext } from './session-context.js';
+import { toolError } from './tool-error.js';
+
+export const SEARCH_TOOLS = 'search_tools';
+export const CALL_TOOL = 'call_tool';
+export const DEFERRED_TOOL_NAMES = [SEARCH_TOOLS, CALL_TOOL];
+export const DEFAULT_SEARCH_LIMIT = 8;
+export const MAX_SEARCH_LIMIT = 20;
+
+/** The hub's tools for deferred tools (issue 16), offered whenever something is deferred. */
+export const DEFERRED_TOOLS: Tool[] = [
+  {
+    name: SEARCH_TOOLS,
+    description:
+      'Finds tools of the MCP servers that are not in the tool list: describe the task in a few words (or give part of a tool name). ' +
+      'Returns the best matches with their input schemas, and adds them to the tool list from now on. Call one with call_tool if it does not appear.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What the tool should do, or its name' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `How many matches at most (default ${DEFAULT_SEARCH_LIMIT})` },
+      },
+      required: ['query'],
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: CALL_TOOL,
+    description: 'Calls a tool found with search_tools by its name, with its arguments (for clients whose tool list does not update).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The tool name search_tools returned' },
+        arguments: { type: 'object', description: "The tool's arguments, as its input schema describes them" },
+      },
+      required: ['name'],
+    },
+  },
+];
+
+/** Whom a session serves, and the settings in force. */
+export type SessionScope = Pick<SessionContext, 'workspace' | 'agent' | 'readOnly' | 'settings'>;
+
+/** One index per built catalog, shared by the sessions that see it; gone with the catalog. */
+const indexes = new WeakMap<Catalog<CatalogEntry>, ToolIndex>();
+
+function indexOf(catalog: Catalog<CatalogEntry>): ToolIndex {
+  let index = indexes.get(catalog);
+  if (index === undefined) indexes.set(catalog, (index = new ToolIndex(catalog.list())));
+  return index;
+}
+
+/**
+ * One session's deferred tools: which of its catalog it lists, which it finds by search, and
+ * the tools its searches activated, which it lists from then on (until the catalog drops them).
+ */
+export class DeferredTools {
+  readonly #ctx: SessionScope;
+  readonly #clientName: () => string | undefined;
+  readonly #activated = new Set<string>();
+
+  constructor(ctx: SessionScope, clientName: () => string | undefined) {
+    this.#ctx = ctx;
+    this.#clientName = clientName;
+  }
+
+  get mode(): DeferredMode {
+    return this.#ctx.settings().hub.deferred;
+  }
+
+  maxTools(clientName = this.#clientName()): number {
+    return maxToolsFor(this.#ctx.settings().hub, clientName);
+  }
+
+  /** The session's split of `entries` (its agent's catalog); nothing at all in read-only mode. */
+  listing(entries: readonly CatalogEntry[]): DeferredListing {
+    return deferredListing({
+      entries: this.#ctx.readOnly ? [] : entries,
+      mode: this.mode,
+      maxTools: this.maxTools(),
+      builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length,
+      activated: this.#activated,
+    });
+  }
+
+  /** What `tools/list` answers for `entries`: the hub's tools, then the listed ones. */
+  tools(entries: readonly CatalogEntry[]): Tool[] {
+    const listing = this.listing(entries);
+    return [...RESOURCE_TOOLS, ...(listing.offersSearch ? DEFERRED_TOOLS : []), ...listing.listed.map((e) => e.tool)];
+  }
+
+  /** The catalog changed: an activated tool it no longer has leaves the session too. */
+  catalogChanged(entries: readonly CatalogEntry[]): void {
+    const names = new Set(entries.map((e) => e.exposedName));
+    for (const name of this.#activated) if (!names.has(name)) this.#activated.delete(name);
+  }
+
+  /**
+   * `search_tools`: the best matches among what the session may call (its agent's catalog;
+   * nothing in read-only mode), activated; `activated` says whether its list grew.
+   */
+  search(catalog: Catalog<CatalogEntry>, args: Record<string, unknown>): { result: CallToolResult; activated: boolean } {
+    const query = args.query;
+    if (typeof query !== 'string' || query.trim() === '') return { result: toolError(`${SEARCH_TOOLS} needs a "query": the task in a few words, or part of a tool name`), activated: false };
+    const limit = args.limit === undefined ? DEFAULT_SEARCH_LIMIT : args.limit;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+      return { result: toolError(`${SEARCH_TOOLS}: "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`), activated: false };
+    }
+    const matches = this.#ctx.readOnly ? [] : indexOf(catalog).search(query, { limit });
+    const deferred = new Set(this.listing(catalog.list()).deferred.map((e) => e.exposedName));
+    let grew = false;
+    const tools = matches.map((m) => {
+      const entry = catalog.byExposedName(m.exposedName)!;
+      if (deferred.has(m.exposedName)) {
+        this.#activated.add(m.exposedName);
+        grew = true;
+      }
+      const { name, title, description, inputSchema } = entry.tool;
+      return { name, server: entry.server, ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), inputSchema };
+    });
+    const text = tools.length === 0 ? `No tool matches "${query}".` : JSON.stringify({ tools }, null, 1);
+    return { result: { content: [{ type: 'text', text }], structuredContent: { tools } }, activated: grew };
+  }
+
+  /**
+   * The paragraph of the hub's instructions about deferred tools, when this session may
+   * have some: how to find and call them.
+   */
+  notice(entries: readonly CatalogEntry[], clientName: string | undefined): string | undefined {
+    if (this.#ctx.readOnly) return undefined;
+    const how = `use ${SEARCH_TOOLS} to find them by task or name (they join the tool list), and ${CALL_TOOL} to call one if your tool list does not update.`;
+    if (this.mode === 'always') return `Deferred tools: most tools of these MCP servers are not in the tool list; ${how}`;
+    const marked = this.listing(entries).deferred.length > 0 || this.#ctx.workspace.manager.connections().some((c) => c.config.exposure === 'deferred' || Object.values(c.config.toolExposure ?? {}).includes('deferred'));
+    if (this.mode === 'never') return marked ? `Deferred tools: some tools of these MCP servers are not in the tool list; ${how}` : undefined;
+    return `Deferred tools: this hub lists at most ${this.maxTools(clientName)} tools to this client; the others${marked ? ', and those marked deferred,' : ''} are left out of the tool list: ${how}`;
+  }
+}
