@@ -51,6 +51,11 @@ const RPC_BY_REASON: Readonly<Record<string, number>> = {
 
 const UNEXPECTED = { code: 'INTERNAL', message: 'internal error; see the daemon log' } as const;
 
+/** The HTTP status of a code, for an answer that is not JSON (the settings page's own pages). */
+export function statusOf(code: ErrorCode): number {
+  return ANSWERS[code].status;
+}
+
 /** A control-API error answer: its status and `{code, reason?, message, problems?}`. */
 export function errorAnswer(err: unknown): { status: number; body: ErrorBody } {
   if (!isBlitzError(err)) return { status: ANSWERS.INTERNAL.status, body: { ...UNEXPECTED } };

@@ -1,4 +1,6 @@
 import type http from 'node:http';
+import type { ErrorCode } from '@blitz/core';
+import { statusOf } from '../http/error-answer.js';
 import { readPageFile } from './page-files.js';
 import type { PageSessions } from './page-sessions.js';
 
@@ -14,15 +16,15 @@ const HOW_TO_OPEN = 'Open the settings with <code>blitz settings</code>, or choo
  * no cookie, gets a page saying how to open the settings, nothing else.
  */
 export function servePage(req: http.IncomingMessage, res: http.ServerResponse, url: URL, sessions: PageSessions, dir: string | undefined): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'The settings page only answers GET.');
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 'METHOD_NOT_ALLOWED', 'The settings page only answers GET.');
   if (url.pathname === '/settings') return redirect(res, `/settings/${url.search}`);
   const code = url.searchParams.get('code');
   if (code !== null) {
     const session = sessions.redeem(code);
-    if (!session) return refuse(res, 403, `This link to the Blitz settings was already used or has expired (a link works once, for a minute). ${HOW_TO_OPEN}`);
+    if (!session) return refuse(res, 'PERMISSION_DENIED', `This link to the Blitz settings was already used or has expired (a link works once, for a minute). ${HOW_TO_OPEN}`);
     return redirect(res, '/settings/', sessions.cookieFor(session));
   }
-  if (!sessions.fromCookie(req.headers.cookie)) return refuse(res, 401, `This browser has no Blitz settings session (it ends when the daemon restarts). ${HOW_TO_OPEN}`);
+  if (!sessions.fromCookie(req.headers.cookie)) return refuse(res, 'UNAUTHENTICATED', `This browser has no Blitz settings session (it ends when the daemon restarts). ${HOW_TO_OPEN}`);
   const file = readPageFile(dir, url.pathname.slice('/settings/'.length));
   switch (file.kind) {
     case 'file':
@@ -30,9 +32,9 @@ export function servePage(req: http.IncomingMessage, res: http.ServerResponse, u
       res.end(req.method === 'HEAD' ? undefined : file.body);
       return;
     case 'missing':
-      return refuse(res, 404, `There is no ${escapeHtml(url.pathname)} on the settings page.`);
+      return refuse(res, 'NOT_FOUND', `There is no ${escapeHtml(url.pathname)} on the settings page.`);
     case 'notBuilt':
-      return refuse(res, 503, `The settings page is not built${file.dir ? ` (nothing in ${escapeHtml(file.dir)})` : ''}: run <code>npm run build</code> in the Blitz checkout.`);
+      return refuse(res, 'SERVER_UNAVAILABLE', `The settings page is not built${file.dir ? ` (nothing in ${escapeHtml(file.dir)})` : ''}: run <code>npm run build</code> in the Blitz checkout.`);
     default: {
       const _exhaustive: never = file;
       return _exhaustive;
@@ -54,12 +56,13 @@ function redirect(res: http.ServerResponse, location: string, cookie?: string): 
   res.end();
 }
 
-function refuse(res: http.ServerResponse, status: number, message: string): void {
+/** A page saying why, with the status the daemon's one table gives its code. */
+function refuse(res: http.ServerResponse, code: ErrorCode, message: string): void {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Blitz settings</title></head>
 <body><main><h1>Blitz settings</h1><p>${message}</p></main></body></html>
 `;
-  res.writeHead(status, { ...pageHeaders(), 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+  res.writeHead(statusOf(code), { ...pageHeaders(), 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
 }
 
