@@ -157,6 +157,17 @@ describe('a hub session in-process', () => {
     }
   });
 
+  it('answers a request of no session, or of a session it does not have, as the SDK server would: 400 -32000, 404 -32001', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const none = await post({});
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ error: { code: -32000, message: 'Bad Request: no session; send initialize first' } });
+    const gone = await post({ 'mcp-session-id': 'from-an-earlier-daemon' });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+  });
+
   it('refuses /mcp without the token in JSON-RPC, with the status the control API gives', async () => {
     const response = await fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(401);
