@@ -107,6 +107,27 @@ describe('the control API in-process', () => {
     expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
   });
 
+  it('a PUT with an unknown field nested 100,000 deep is a 400, not a 500, and changes nothing', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: `{"name": "deep", "command": "node", "extra": ${deep}}` })).toEqual({
+      status: 400,
+      body: { code: 'INVALID_ARGUMENT', reason: 'BODY_TOO_DEEP', message: 'request body nests objects and arrays deeper than 16 levels; nothing was changed' },
+    });
+    expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
+    expect((await daemon.request('/v1/health')).status).toBe(200);
+  });
+
+  it('a path is not a secret: opening /etc/passwd as a workspace says what it is', async () => {
+    expect(await apiError(client.openWorkspace('/etc/passwd'))).toEqual({
+      status: 400,
+      code: 'INVALID_ARGUMENT',
+      reason: 'WORKSPACE_NOT_A_DIRECTORY',
+      problems: [],
+    });
+    const answer = await api('/v1/workspaces', { method: 'POST', body: JSON.stringify({ root: '/etc/passwd' }) });
+    expect(answer.body.message).toBe('cannot open a workspace for /etc/passwd: not a directory');
+  });
+
   it('status lists the global servers in settings order with their state; a workspace connects them', async () => {
     const status = await client.status();
     expect(status.servers.map((s) => [s.name, s.enabled, s.state])).toEqual([
