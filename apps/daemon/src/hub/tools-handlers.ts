@@ -80,6 +80,7 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
     try {
       const result = await manager.callTool(tool, args, {
         signal: extra.signal,
+        request: { session: ctx.session, requestId: extra.requestId },
         ...(progressToken === undefined
           ? {}
           : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
