@@ -25,7 +25,7 @@ export {
   insertNamedTableText,
   locateNamedTables,
   describeTomlError,
-  parseSettings as parseTomlText,
+  parseTomlText,
   type ServerEntry,
   type TomlValue,
 } from './toml-edit/index.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { firstDifference } from './first-difference.js';
-import { describeTomlError, parseSettings } from './parse-settings.js';
+import { describeTomlError, parseTomlText } from './parse-toml-text.js';
 import { withFileLock, type LockOptions } from './settings-file-lock.js';
 import { writeTextAtomic } from '../write-text-atomic.js';
 import { readTextFile, SETTINGS_FILE_MAX_BYTES } from '../../files/index.js';
@@ -36,7 +36,7 @@ export async function editSettingsFile(
     `${file}.lock`,
     async () => {
       const before = await readSettingsText(file);
-      const expected = intended(parseSettings(before, file));
+      const expected = intended(parseTomlText(before, file));
       const after = edit(before);
       verify(file, after, expected);
       if (after === before) return { changed: false, text: before };

@@ -1,5 +1,5 @@
 import { BlitzError } from '../../errors/blitz-error.js';
-import { parseSettings } from './parse-settings.js';
+import { parseTomlText } from './parse-toml-text.js';
 import { detectEol, scanLines, type Eol, type TomlLine } from './scan-lines.js';
 
 /** Where one `[[mcp.servers]]` entry sits in the text, as indexes into `lines`. */
@@ -31,7 +31,7 @@ const SERVERS_PATH = ['mcp', 'servers'] as const;
  * name is found however it is quoted. Layouts Blitz cannot edit line by line are refused.
  */
 export function locateServers(text: string, file: string): SettingsLayout {
-  const parsed = parseSettings(text, file);
+  const parsed = parseTomlText(text, file);
   const lines = scanLines(text);
   const headers = lines.flatMap((line, i) => (isServerHeader(line) ? [i] : []));
   const parsedServers = serversOf(parsed);

@@ -2,7 +2,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import { formatKey, formatValue, type TomlValue } from './format-value.js';
 import { insertBlockAfter, removeBlockLines } from './block-text.js';
 import { attachedStart, lastLineBefore, lineNumber } from './locate-servers.js';
-import { parseSettings } from './parse-settings.js';
+import { parseTomlText } from './parse-toml-text.js';
 import { detectEol, scanLines, type TomlLine } from './scan-lines.js';
 
 /**
@@ -34,7 +34,7 @@ export interface NamedTablesLayout {
  * their table — is refused, since an edit could not stay within it.
  */
 export function locateNamedTables(text: string, parent: readonly string[], file: string): NamedTablesLayout {
-  const parsed = parseSettings(text, file);
+  const parsed = parseTomlText(text, file);
   const lines = scanLines(text);
   const blocks: NamedTableBlock[] = [];
   let current: { name: string; headerLine: number } | undefined;

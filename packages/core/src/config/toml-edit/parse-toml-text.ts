@@ -5,7 +5,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
  * Parses settings text with smol-toml. Invalid TOML becomes a `FAILED_PRECONDITION` naming
  * the file, line and column: Blitz edits only files it can read back, so the user fixes it first.
  */
-export function parseSettings(text: string, file: string): Record<string, unknown> {
+export function parseTomlText(text: string, file: string): Record<string, unknown> {
   try {
     return parse(text);
   } catch (err) {
