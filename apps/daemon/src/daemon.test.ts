@@ -81,6 +81,7 @@ describe('the control API in-process', () => {
     expect(await api('/v1/status', { headers: { origin: 'https://evil.example' } })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_ORIGIN' } });
     expect((await api('/v1/status', { headers: { origin: daemon.url } })).status).toBe(200);
     expect((await daemon.request('/v1/health')).status).toBe(200);
+    expect((await daemon.request(new Request(`${daemon.url}/v1/health`))).status).toBe(200);
     expect(await api('/v1/status', { headers: { host: 'evil.example:80' } })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_HOST' } });
   });
 

@@ -120,7 +120,7 @@ export class DaemonServer {
    * they are served over a socket only.
    */
   readonly request = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const request = new Request(new URL(input instanceof Request ? input.url : input, this.url), init ?? (input instanceof Request ? input : undefined));
+    const request = input instanceof Request ? new Request(input, init) : new Request(new URL(input, this.url), init);
     const url = new URL(request.url);
     const headers: Record<string, string> = { host: url.host };
     request.headers.forEach((value, name) => (headers[name] = value));
