@@ -16,7 +16,7 @@ import type { Connector } from '../connection/connector.js';
 import { withDeadline } from '../connection/deadline.js';
 import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
-import { BlitzError } from '../errors/blitz-error.js';
+import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { boundCompletion, NO_COMPLETION, UNBOUNDED_COMPLETE_RESULT } from './completion.js';
 import { serverFingerprint } from './server-fingerprint.js';
 import { ServerInterest, type ServerAnnouncement, type SessionRequest, type UpstreamNotification } from './server-interest.js';
@@ -374,7 +374,7 @@ export class Manager {
 
   /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
   async subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
-    const owner = await this.#resourceOwner(uri, opts.agent ?? MAIN_AGENT);
+    const owner = await this.#subscriptionOwner(uri, opts.agent ?? MAIN_AGENT);
     const connection = this.#get(owner);
     await this.#interest(connection).during(opts.request, () => this.#interest(connection).subscribe(uri, session, opts.signal));
     return owner;
@@ -449,6 +449,23 @@ export class Manager {
       (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
     if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
     return owner;
+  }
+
+  /**
+   * Whom a subscription to `uri` goes to: the server that lists it or whose template matches
+   * it, else the one offered server that takes subscriptions — a server may watch a URI it
+   * does not list (server-everything takes any). With several such servers the owner cannot
+   * be told, and the URI is refused as unknown.
+   */
+  async #subscriptionOwner(uri: string, agent: string): Promise<string> {
+    try {
+      return await this.#resourceOwner(uri, agent);
+    } catch (err) {
+      if (!isBlitzError(err, 'NOT_FOUND')) throw err;
+      const takers = this.#offeredTo(agent).filter((c) => c.serverCapabilities()?.resources?.subscribe);
+      if (takers.length === 1) return takers[0]!.name;
+      throw err;
+    }
   }
 
   #interest(connection: ServerConnection): ServerInterest {
