@@ -159,7 +159,7 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((resolve) => c.once('exit', resolve)) : undefined)));
   await assertNoOrphans();
-  if (!process.env.KEEP) fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
