@@ -152,6 +152,29 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / Number(process.env.CLK_TCK ?? 100);
 }
 
+/** CPU time (user + system) of `pid` so far, in µs; undefined once it is gone. */
+function cpuMicros(pid) {
+  const stat = readProc(pid, 'stat');
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / Number(process.env.CLK_TCK ?? 100)) * 1e6;
+}
+
+/**
+ * CPU µs so far of this process (`client`) and of each of its descendants, summed by the
+ * role `label(argv)` gives it (argv from /proc/PID/cmdline; undefined leaves it out).
+ */
+export function cpuByRole(label) {
+  const byRole = new Map([['client', cpuMicros(process.pid)]]);
+  for (const pid of descendants(process.pid)) {
+    const argv = readProc(pid, 'cmdline')?.split('\0') ?? [];
+    const role = label(argv);
+    const us = role === undefined ? undefined : cpuMicros(pid);
+    if (us !== undefined) byRole.set(role, (byRole.get(role) ?? 0) + us);
+  }
+  return byRole;
+}
+
 /** Ends whatever this process started that is still running (after a benchmark's teardown). */
 export function endLeftovers() {
   const left = descendants(process.pid);

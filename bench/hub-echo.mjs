@@ -8,14 +8,16 @@
 //   add, doing nothing but passing bytes;
 // - the SDK's HTTP client against a process that answers at once (bench/canned-http.mjs):
 //   what any streamable HTTP endpoint costs this client before the hub does anything.
+// Each path also shows its CPU per call by process (client, relays, blitz connect, daemon,
+// server), from /proc: where the time beyond the floor goes.
 // (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
 // request and Node warns about it; that is the client's, not the hub's.)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { connectClient, httpClient, mcpClient, stdioClient } from './harness.mjs';
+import { connectClient, cpuByRole, httpClient, mcpClient, stdioClient } from './harness.mjs';
 import { EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
-import { compare, report } from './stats.mjs';
+import { compare, report, reportCpu } from './stats.mjs';
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 1000);
 
@@ -41,18 +43,30 @@ for (const concurrency of [1, 16]) {
       ['floor: HTTP, canned answer', call(cannedClient)],
       ['floor: 2 byte relays', call(relayed)],
     ],
-    { total: TOTAL, concurrency },
+    { total: TOTAL, concurrency, cpu: () => cpuByRole(role) },
   );
   report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`, rows, 'direct SDK stdio');
   const row = (name) => rows.find(([n]) => n === name)[1];
   const against = (name, floor) => `p50 ${(row(name).p50 / row(floor).p50).toFixed(2)}× its floor's, calls/s ${(row(name).perSecond / row(floor).perSecond).toFixed(2)}× its floor's`;
   console.log(`  /mcp: ${against('hub over HTTP (/mcp)', 'floor: HTTP, canned answer')}`);
   console.log(`  blitz connect: ${against('hub via blitz connect', 'floor: 2 byte relays')}`);
+  reportCpu(rows);
 }
 
 await Promise.all([direct.close(), overHttp.close(), bridged.close(), relayed.close(), cannedClient.close()]);
 canned.close();
 await stop();
+
+/** Which part of a path a process is, by its command line: what the CPU figures are summed by. */
+function role(argv) {
+  const args = argv.slice(1).join(' ');
+  if (args.includes('byte-relay.mjs')) return 'relay';
+  if (args.includes('canned-http.mjs')) return 'canned';
+  if (args.includes(' connect')) return 'blitz connect';
+  if (args.includes(' daemon')) return 'daemon';
+  if (args.includes(everything)) return 'server';
+  return undefined;
+}
 
 /** bench/canned-http.mjs in a process of its own; ends when our stdin to it closes. */
 async function cannedHttpServer() {
