@@ -188,7 +188,7 @@ export class HubEndpoint {
     // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
     // Past the 101 the connection speaks lines: a failure now closes it rather than answer in HTTP.
-    await hub.server.connect(new RedactingTransport(transport, this.#opts.redactor)).catch(async (err: unknown) => {
+    await hub.server.connect(hub.transport(new RedactingTransport(transport, this.#opts.redactor))).catch(async (err: unknown) => {
       this.#opts.log.error('a blitz connect session failed to start', { session: id, error: (err as Error).message });
       await transport.close();
     });
@@ -212,7 +212,7 @@ export class HubEndpoint {
       reaper.stop();
       this.#ended(transport.sessionId, hub);
     };
-    await hub.server.connect(new RedactingTransport(transport, this.#opts.redactor));
+    await hub.server.connect(hub.transport(new RedactingTransport(transport, this.#opts.redactor)));
     await transport.handleRequest(req, res, body);
     // A first message that was not initialize leaves no session behind, nor a workspace held open.
     if (transport.sessionId) this.#begun(transport.sessionId, { hub, transport }, query);

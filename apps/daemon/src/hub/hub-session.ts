@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { passesLevel, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -14,7 +15,8 @@ import { DeferredTools } from './deferred-tools.js';
 import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
 import { registerSubscriptions } from './subscription-handlers.js';
-import { registerTools } from './tools-handlers.js';
+import { ToolCallFastPath } from './tool-call-fast-path.js';
+import { registerTools, type ToolCallHandler } from './tools-handlers.js';
 
 export interface SessionOptions {
   workspace: Workspace;
@@ -45,6 +47,7 @@ export class HubSession {
   /** The client's `logging/setLevel`; until it sends one, every server message reaches it. */
   #level: LoggingLevel | undefined;
   readonly #capabilities: ServerCapabilities;
+  #callTool!: ToolCallHandler;
   /** Notices held until the client can hear them; undefined once it can. */
   #early: string[] | undefined;
 
@@ -68,6 +71,11 @@ export class HubSession {
     addInstructions(this.server, (clientName) => this.#deferred.notice(this.#catalog(), clientName));
     this.#shown = this.#signature();
     this.#register();
+  }
+
+  /** What `server` connects to: the session's transport, `tools/call` taken past the SDK's dispatch (ToolCallFastPath). */
+  transport(inner: Transport): Transport {
+    return new ToolCallFastPath(inner, this.server, this.#callTool);
   }
 
   get workspace(): Workspace {
@@ -169,7 +177,7 @@ export class HubSession {
       },
     };
     const capabilities = this.#capabilities;
-    registerTools(this.server, ctx, this.#opts.callers);
+    this.#callTool = registerTools(this.server, ctx, this.#opts.callers);
     registerResources(this.server, ctx);
     registerPrompts(this.server, ctx);
     registerLogging(this.server, ctx);

@@ -1,14 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolRequest,
-  type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError } from '@blitz/core';
 import { SHARED_CALLERS, type Callers } from './callers.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
@@ -22,7 +13,7 @@ import { toolError } from './tool-error.js';
  * what the session lists of its agent's catalog; none in read-only mode) and `tools/call`:
  * looked up, approved (MCP-30/43), routed to its server. `call_tool` takes the same path.
  */
-export function registerTools(server: Server, ctx: SessionContext, callers: Callers): void {
+export function registerTools(server: Server, ctx: SessionContext, callers: Callers): ToolCallHandler {
   const { workspace, agent, readOnly } = ctx;
   const manager = workspace.manager;
 
@@ -33,7 +24,25 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
     return { tools };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const callTool = toolCallHandler(server, ctx, callers);
+  server.setRequestHandler(CallToolRequestSchema, callTool);
+  return callTool;
+}
+
+/** What a `tools/call` needs of its request's context: the SDK server's, or the fast path's (tool-call-fast-path.ts). */
+export interface ToolCallExtra {
+  requestId: RequestId;
+  signal: AbortSignal;
+  sendNotification(notification: ServerNotification): Promise<void>;
+}
+
+export type ToolCallHandler = (request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra) => Promise<CallToolResult>;
+
+/** `tools/call`: the one handler, whichever way the request came in. */
+export function toolCallHandler(server: Server, ctx: SessionContext, callers: Callers): ToolCallHandler {
+  const { workspace, agent, readOnly } = ctx;
+  const manager = workspace.manager;
+  return async (request, extra) => {
     try {
       const { name } = request.params;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -54,10 +63,10 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
       if (isBlitzError(err)) return toolError(err.message);
       throw RpcError.passOn(err);
     }
-  });
+  };
 
   /** One tool's call, by `tools/call` or `call_tool` alike. */
-  async function call(name: string, args: Record<string, unknown>, request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
+  async function call(name: string, args: Record<string, unknown>, request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra): Promise<CallToolResult> {
     if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
     if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
     const tool = await passThrough(() => manager.resolveTool(agent, name));
@@ -91,8 +100,6 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
     }
   }
 }
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** A result larger than `[hub] max_result_mb` is refused with its size (never passed on whole). */
 function bounded(ctx: SessionContext, name: string, result: CallToolResult): CallToolResult {

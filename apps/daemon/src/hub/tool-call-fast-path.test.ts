@@ -1,0 +1,103 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToolCallFastPath } from './tool-call-fast-path.js';
+import type { ToolCallExtra, ToolCallHandler } from './tools-handlers.js';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+/** An SDK server whose own tools/call handler answers "sdk", behind the fast path with `handler`; and its client. */
+async function session(handler: ToolCallHandler): Promise<{ client: Client; server: Server; closeServerSide(): Promise<void> }> {
+  const server = new Server({ name: 'hub', version: '0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'sdk' }] }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(new ToolCallFastPath(serverSide, server, handler));
+  const client = new Client({ name: 'c', version: '0' });
+  await client.connect(clientSide);
+  open.push(client, server);
+  return { client, server, closeServerSide: () => serverSide.close() };
+}
+
+describe('ToolCallFastPath', () => {
+  it('runs tools/call through the given handler, with the request and its id', async () => {
+    const seen: Array<{ name: string; args: unknown; id: unknown }> = [];
+    const { client } = await session(async (request, extra) => {
+      seen.push({ name: request.params.name, args: request.params.arguments, id: extra.requestId });
+      return { content: [{ type: 'text', text: 'fast' }] };
+    });
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'fast' }] });
+    expect(seen).toEqual([{ name: 'echo', args: { message: 'hi' }, id: expect.anything() }]);
+  });
+
+  it('leaves a call of another shape to the SDK server, which answers it as it does without the fast path', async () => {
+    const bad = { method: 'tools/call', params: { name: 'echo', arguments: 'not an object' } };
+    const answer = (client: Client) => client.request(bad as never, CallToolResultSchema).catch((err: unknown) => err);
+    const handler = vi.fn<ToolCallHandler>();
+    const { client } = await session(handler);
+    const plain = new Server({ name: 'hub', version: '0' }, { capabilities: { tools: {} } });
+    plain.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'sdk' }] }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await plain.connect(serverSide);
+    const plainClient = new Client({ name: 'c', version: '0' });
+    await plainClient.connect(clientSide);
+    open.push(plainClient, plain);
+    const expected = await answer(plainClient);
+    expect(expected).toBeInstanceOf(McpError);
+    expect(await answer(client)).toEqual(expected);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("answers a handler's error as the SDK does: its code, message and data", async () => {
+    const { client } = await session(async () => {
+      throw Object.assign(new Error('unknown tool nope'), { code: ErrorCode.InvalidParams, data: { tool: 'nope' } });
+    });
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'MCP error -32602: unknown tool nope', data: { tool: 'nope' } });
+  });
+
+  it('sends progress related to the call, with its token', async () => {
+    const { client } = await session(async (request, extra) => {
+      const progressToken = request.params._meta?.progressToken;
+      if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2 } });
+      return { content: [] };
+    });
+    const progress: unknown[] = [];
+    await client.callTool({ name: 'slow', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
+    expect(progress).toEqual([{ progress: 1, total: 2 }]);
+  });
+
+  it('a notifications/cancelled for the call aborts it, and nothing is answered', async () => {
+    let extraSeen: ToolCallExtra | undefined;
+    let finish!: () => void;
+    const { client } = await session(async (_request, extra) => {
+      extraSeen = extra;
+      await new Promise<void>((resolve) => (finish = resolve));
+      return { content: [{ type: 'text', text: 'late' }] };
+    });
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: controller.signal });
+    await vi.waitFor(() => expect(extraSeen).toBeDefined());
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await vi.waitFor(() => expect(extraSeen!.signal.aborted).toBe(true));
+    finish();
+  });
+
+  it('aborts the calls in flight when the connection closes', async () => {
+    let extraSeen: ToolCallExtra | undefined;
+    const { client, closeServerSide } = await session(async (_request, extra) => {
+      extraSeen = extra;
+      await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
+      return { content: [] };
+    });
+    const call = client.callTool({ name: 'hang', arguments: {} }).catch((err: unknown) => err);
+    await vi.waitFor(() => expect(extraSeen).toBeDefined());
+    await closeServerSide();
+    expect(extraSeen!.signal.aborted).toBe(true);
+    expect(await call).toBeInstanceOf(Error);
+  });
+});

@@ -1,0 +1,128 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type CallToolRequest, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallHandler } from './tools-handlers.js';
+
+/**
+ * A session's transport as the SDK server sees it, with `tools/call` taken past the server's
+ * generic dispatch — its zod checks of every message and of the result, and its per-request
+ * bookkeeping — to the very handler the server would run (`toolCallHandler`: resolve,
+ * approve, call). Progress goes out through the server, related to the call; a
+ * `notifications/cancelled` for it aborts it and no answer is sent, as the SDK does; when the
+ * connection closes every call in flight is aborted. A call this does not take whole (a
+ * task-augmented one, or params of another shape) goes to the SDK server, which answers it as
+ * ever, errors included.
+ */
+export class ToolCallFastPath implements Transport {
+  readonly #inner: Transport;
+  readonly #server: Server;
+  readonly #handler: ToolCallHandler;
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  #onmessage: Transport['onmessage'];
+
+  constructor(inner: Transport, server: Server, handler: ToolCallHandler) {
+    this.#inner = inner;
+    this.#server = server;
+    this.#handler = handler;
+    inner.onmessage = (message, extra) => this.#receive(message, extra);
+  }
+
+  get sessionId(): string | undefined {
+    return this.#inner.sessionId;
+  }
+
+  get onclose(): (() => void) | undefined {
+    return this.#inner.onclose;
+  }
+  set onclose(fn: (() => void) | undefined) {
+    this.#inner.onclose =
+      fn &&
+      (() => {
+        for (const controller of this.#inFlight.values()) controller.abort();
+        this.#inFlight.clear();
+        fn();
+      });
+  }
+
+  get onerror(): ((error: Error) => void) | undefined {
+    return this.#inner.onerror;
+  }
+  set onerror(fn: ((error: Error) => void) | undefined) {
+    this.#inner.onerror = fn;
+  }
+
+  get onmessage(): Transport['onmessage'] {
+    return this.#onmessage;
+  }
+  set onmessage(fn: Transport['onmessage']) {
+    this.#onmessage = fn;
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.#inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (isPlainToolCall(message)) {
+      void this.#call(message);
+      return;
+    }
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.#inFlight.get(id)?.abort((message.params as { reason?: unknown }).reason);
+    }
+    this.#onmessage?.(message, extra);
+  }
+
+  async #call(request: JSONRPCRequest & Pick<CallToolRequest, 'params'>): Promise<void> {
+    const controller = new AbortController();
+    this.#inFlight.set(request.id, controller);
+    let answer: JSONRPCMessage;
+    try {
+      const result = await this.#handler(request, {
+        requestId: request.id,
+        signal: controller.signal,
+        sendNotification: (notification) => this.#server.notification(notification, { relatedRequestId: request.id }),
+      });
+      answer = { jsonrpc: '2.0', id: request.id, result };
+    } catch (err) {
+      // As the SDK server answers a handler's error.
+      const { code, message, data } = err as { code?: unknown; message?: unknown; data?: unknown };
+      answer = {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError, message: typeof message === 'string' ? message : 'Internal error', ...(data === undefined ? {} : { data }) },
+      };
+    } finally {
+      if (this.#inFlight.get(request.id) === controller) this.#inFlight.delete(request.id);
+    }
+    // Cancelled (or the connection closed): the client hears nothing more of it.
+    if (controller.signal.aborted) return;
+    await this.#inner.send(answer).catch((err: unknown) => this.#inner.onerror?.(new Error(`Failed to send response: ${String(err)}`)));
+  }
+}
+
+/** A `tools/call` request whose params have the shape the SDK's schema takes, and no task. */
+function isPlainToolCall(message: JSONRPCMessage): message is JSONRPCRequest & Pick<CallToolRequest, 'params'> {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return false;
+  if (typeof message.id !== 'string' && typeof message.id !== 'number') return false;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (!isRecord(params) || typeof params.name !== 'string' || params.task !== undefined) return false;
+  if (params.arguments !== undefined && !isRecord(params.arguments)) return false;
+  if (params._meta === undefined) return true;
+  if (!isRecord(params._meta)) return false;
+  const token = params._meta.progressToken;
+  return token === undefined || typeof token === 'string' || typeof token === 'number';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
