@@ -48,9 +48,17 @@ export type SessionScope = Pick<SessionContext, 'workspace' | 'agent' | 'readOnl
 /** One index per built catalog, shared by the sessions that see it; gone with the catalog. */
 const indexes = new WeakMap<Catalog<CatalogEntry>, ToolIndex>();
 
-function indexOf(catalog: Catalog<CatalogEntry>): ToolIndex {
+/** The catalog's index; a server's instructions (from its last handshake) are words of its tools too. */
+function indexOf(catalog: Catalog<CatalogEntry>, instructions: () => ReadonlyMap<string, string>): ToolIndex {
   let index = indexes.get(catalog);
-  if (index === undefined) indexes.set(catalog, (index = new ToolIndex(catalog.list())));
+  if (index === undefined) {
+    const of = instructions();
+    const tools = catalog.list().map((e) => {
+      const serverInstructions = of.get(e.server);
+      return serverInstructions === undefined ? e : { ...e, serverInstructions };
+    });
+    indexes.set(catalog, (index = new ToolIndex(tools)));
+  }
   return index;
 }
 
@@ -110,7 +118,9 @@ export class DeferredTools {
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       return { result: toolError(`${SEARCH_TOOLS}: "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`), activated: false };
     }
-    const matches = this.#ctx.readOnly ? [] : indexOf(catalog).search(query, { limit });
+    const instructions = () =>
+      new Map(this.#ctx.workspace.manager.introduced(this.#ctx.agent).flatMap((s) => (s.announced?.instructions ? [[s.name, s.announced.instructions] as const] : [])));
+    const matches = this.#ctx.readOnly ? [] : indexOf(catalog, instructions).search(query, { limit });
     const deferred = new Set(this.listing(catalog.list()).deferred.map((e) => e.exposedName));
     let grew = false;
     const tools = matches.map((m) => {

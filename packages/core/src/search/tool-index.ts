@@ -80,6 +80,8 @@ export class ToolIndex {
   readonly #search: MiniSearch<Doc>;
   readonly #stem: (word: string) => string;
   readonly #synonyms: boolean;
+  /** Every term the index holds: a query word among them needs no synonym. */
+  readonly #vocabulary = new Set<string>();
   /** Exposed name → the name keys a query is compared with (exposed and original). */
   readonly #names = new Map<string, { server: string; keys: string[] }>();
 
@@ -87,12 +89,18 @@ export class ToolIndex {
     this.#stem = options.stemming === false ? (w) => w : (w) => stemmer(w);
     this.#synonyms = options.synonyms !== false;
     const stem = this.#stem;
+    const vocabulary = this.#vocabulary;
     this.#search = new MiniSearch<Doc>({
       fields: FIELDS,
       idField: 'id',
       extractField: (doc, field) => (field === 'id' ? doc.id : doc.fields[field as Field]),
       tokenize: splitWords,
-      processTerm: (term) => (STOP_WORDS.has(term) ? null : stem(term)),
+      processTerm: (term) => {
+        if (STOP_WORDS.has(term)) return null;
+        const stemmed = stem(term);
+        vocabulary.add(stemmed);
+        return stemmed;
+      },
     });
     const docs: Doc[] = [];
     for (const t of tools) {
@@ -174,8 +182,9 @@ export class ToolIndex {
       if (file) add('file', 1);
     }
     if (this.#synonyms) {
+      // Only a word no tool uses is taken in other words: the synonyms of one a tool uses add noise, not recall.
       for (const word of words) {
-        if (STOP_WORDS.has(word)) continue;
+        if (STOP_WORDS.has(word) || this.#vocabulary.has(this.#stem(word))) continue;
         for (const synonym of englishSynonyms(word).slice(0, MAX_SYNONYMS)) add(synonym, SYNONYM_WEIGHT);
       }
     }
