@@ -104,8 +104,11 @@ function runSuite(url: string, outDir: string): Promise<Run> {
   });
 }
 
+/** Scenarios passed, then checks: successes of all, and notes (INFO) apart. */
 function score(run: Run, scenarios: readonly string[]): string {
-  return `${scenarios.filter((s) => passed(run.get(s))).length}/${scenarios.length}`;
+  const checks = scenarios.flatMap((s) => run.get(s) ?? []);
+  const notes = checks.filter((c) => c.status === 'INFO').length;
+  return `${scenarios.filter((s) => passed(run.get(s))).length}/${scenarios.length} scenarios, ${checks.filter((c) => c.status === 'SUCCESS').length}/${checks.length} checks${notes ? ` + ${notes} info` : ''}`;
 }
 
 let home: string;
@@ -148,8 +151,8 @@ afterAll(async () => {
     // The CI log's scores.
     console.log(
       [
-        `conformance through the hub: ${score(runs.fixtureHub, SCENARIOS)} (direct ${score(runs.fixtureDirect, SCENARIOS)}) scenarios — test/fixtures/conformance.mjs`,
-        `conformance through the hub: ${score(runs.everythingHub, EVERYTHING_PASSES)} (direct ${score(runs.everythingDirect, EVERYTHING_PASSES)}) scenarios — server-everything, those it passes directly with its own tools`,
+        `conformance through the hub: ${score(runs.fixtureHub, SCENARIOS)} (direct ${score(runs.fixtureDirect, SCENARIOS)}) — test/fixtures/conformance.mjs`,
+        `conformance through the hub: ${score(runs.everythingHub, EVERYTHING_PASSES)} (direct ${score(runs.everythingDirect, EVERYTHING_PASSES)}) — server-everything, the scenarios it passes directly with its own tools`,
         ...SCENARIOS.map((s) => `  ${passed(runs.fixtureHub.get(s)) ? 'pass' : 'FAIL'}  ${s}`),
       ].join('\n'),
     );
