@@ -4,19 +4,18 @@ import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { BlitzError, JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type ServerConfig, type Settings } from '@blitz/core';
+import { BlitzError, JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type Settings } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
 import type { Clock } from '@blitz/clock';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
-import { Callers, SHARED_CALLERS } from './callers.js';
 import { DEFERRED_TOOL_NAMES } from './deferred-tools.js';
 import { HttpSessionTransport, readJsonBody, refuse } from './http-session-transport.js';
 import { HubSession } from './hub-session.js';
 import { RedactingTransport } from './redacting-transport.js';
 import { SessionReaper } from './session-reaper.js';
-import { prepareServerRequests } from './server-requests.js';
+import { serverRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
 
 /** What the hub offers the servers it connects to: it answers elicitation and roots. */
@@ -53,7 +52,6 @@ interface SessionQuery {
  * agent and a mode, given as `?workspace=DIR&agent=NAME&mode=read-only`.
  */
 export class HubEndpoint {
-  readonly callers = new Callers();
   readonly #opts: HubOptions;
   readonly #sessions = new Map<string, Session>();
   readonly #pending = new Map<Workspace, NodeJS.Timeout>();
@@ -70,19 +68,19 @@ export class HubEndpoint {
     return {
       builtIns: [...RESOURCE_TOOL_NAMES, ...DEFERRED_TOOL_NAMES],
       capabilities: SERVER_CAPABILITIES,
-      prepareClient: (client: Parameters<typeof prepareServerRequests>[0], config: ServerConfig) => prepareServerRequests(client, config, { callers: root, roots: [root] }, this.callers),
+      prepareClient: serverRequests({ roots: [root], log: this.#opts.log }),
     };
   }
 
   /**
    * The same for shared servers (`share = true`), which serve every workspace: their callers
-   * come from any workspace, and their root is the user's home.
+   * come from any workspace (each call carries its own), and their root is the user's home.
    */
   sharedOptions(home: string) {
     return {
       capabilities: SERVER_CAPABILITIES,
       // Issue 10 point 2 adds a per-server `roots` setting; a shared server's roots would follow it here.
-      prepareClient: (client: Parameters<typeof prepareServerRequests>[0], config: ServerConfig) => prepareServerRequests(client, config, { callers: SHARED_CALLERS, roots: [home] }, this.callers),
+      prepareClient: serverRequests({ roots: [home], log: this.#opts.log }),
     };
   }
 
@@ -236,7 +234,7 @@ export class HubEndpoint {
     } finally {
       this.#introducing.delete(early);
     }
-    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings, callers: this.callers });
+    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings });
   }
 
   #begun(id: string, session: Session, query: SessionQuery): void {

@@ -5,7 +5,6 @@ import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabil
 import { passesLevel, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
-import type { Callers } from './callers.js';
 import { registerCompletions } from './completion-handlers.js';
 import { introduce } from './introduction.js';
 import { registerLogging } from './logging-handlers.js';
@@ -25,7 +24,6 @@ export interface SessionOptions {
   version: string;
   /** The settings in force now: permissions and limits follow live edits. */
   settings(): Settings;
-  callers: Callers;
   /** Notices raised while the session waited for its servers: sent once it can hear them (`introduced`). */
   earlyNotices?: readonly string[];
 }
@@ -177,7 +175,7 @@ export class HubSession {
       },
     };
     const capabilities = this.#capabilities;
-    this.#callTool = registerTools(this.server, ctx, this.#opts.callers);
+    this.#callTool = registerTools(this.server, ctx);
     registerResources(this.server, ctx);
     registerPrompts(this.server, ctx);
     registerLogging(this.server, ctx);

@@ -5,47 +5,68 @@ import {
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerConfig } from '@blitz/core';
-import type { Callers } from './callers.js';
+import type { Caller, RequestOwner, ServerConfig } from '@blitz/core';
+import type { Logger } from '../log/index.js';
 import { RpcError } from './rpc-error.js';
 
-/** Whom a server's requests concern: where its callers are recorded, and the folders it is told are its roots. */
-export interface RequestScope {
-  /** A workspace root, or `SHARED_CALLERS` for a shared server. */
-  callers: string;
+export interface ServerRequestsOptions {
   /** The roots of a server without a `roots` setting: the workspace, or the home for a shared server. */
   roots: readonly string[];
+  log: Logger;
 }
 
 /**
- * Answers a server's own requests (MCP-37): elicitation goes to the calling client when it
- * can answer, else is declined; sampling is forwarded only for servers with `sampling = true`
- * (only they are offered the capability); roots are the server's `roots` setting, by default
- * the workspace directory (the user's home for a shared server), and not offered at all with
- * `roots = false`.
+ * Answers a server's own requests (MCP-37). Elicitation goes to the client whose call the
+ * request belongs to, when it can answer, else is declined; sampling likewise, only for
+ * servers with `sampling = true` (only they are offered the capability). A request whose call
+ * cannot be told — calls from several sessions in flight, and a transport that does not say
+ * (stdio) — is declined rather than put to a client it may not concern, and the log says why.
+ * Roots are the server's `roots` setting, by default the workspace directory (the user's home
+ * for a shared server), and not offered at all with `roots = false`.
  */
-export function prepareServerRequests(client: Client, config: ServerConfig, scope: RequestScope, callers: Callers): void {
+export function serverRequests(opts: ServerRequestsOptions): (client: Client, config: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner) => void {
+  return (client, config, ownerOf) => prepareServerRequests(client, config, ownerOf, opts);
+}
+
+function prepareServerRequests(client: Client, config: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner, opts: ServerRequestsOptions): void {
   const server = config.name;
+  const callerOf = (request: 'elicitation' | 'sampling', id: RequestId): Caller | undefined => {
+    const owner = ownerOf(id);
+    switch (owner.kind) {
+      case 'caller':
+        return owner.caller;
+      case 'none':
+        return undefined;
+      case 'unknown':
+        opts.log.warn(`declined a server's ${request} request: calls from ${owner.sessions} clients are in flight and the server's transport does not say whose call it is about`, { server });
+        return undefined;
+      default: {
+        const _exhaustive: never = owner;
+        return _exhaustive;
+      }
+    }
+  };
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-    const caller = callers.current(scope.callers, server);
-    if (!caller?.server.getClientCapabilities()?.elicitation) return { action: 'decline' };
-    return caller.server.elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
+    const caller = callerOf('elicitation', extra.requestId);
+    if (!caller?.session.getClientCapabilities()?.elicitation) return { action: 'decline' };
+    return caller.session.elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
       throw RpcError.passOn(err);
     });
   });
   // The SDK refuses a handler for a capability the client did not declare.
   if (config.sampling) client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-    const caller = callers.current(scope.callers, server);
-    if (!caller?.server.getClientCapabilities()?.sampling) {
-      throw new RpcError(ErrorCode.InvalidRequest, 'sampling declined: no client that can sample is calling this server');
+    const caller = callerOf('sampling', extra.requestId);
+    if (!caller?.session.getClientCapabilities()?.sampling) {
+      throw new RpcError(ErrorCode.InvalidRequest, 'sampling declined: no client that can sample is calling this server, or Blitz cannot tell whose call this request is about');
     }
-    return caller.server.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
+    return caller.session.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
       throw RpcError.passOn(err);
     });
   });
   const roots = config.roots;
   if (roots !== false) client.setRequestHandler(ListRootsRequestSchema, async () => ({
-    roots: (roots ?? scope.roots).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
+    roots: (roots ?? opts.roots).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
   }));
 }

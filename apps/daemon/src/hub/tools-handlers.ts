@@ -1,7 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError } from '@blitz/core';
-import { SHARED_CALLERS, type Callers } from './callers.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
 import { passThrough, RpcError } from './rpc-error.js';
@@ -13,9 +12,9 @@ import { toolError } from './tool-error.js';
  * what the session lists of its agent's catalog; none in read-only mode) and `tools/call`:
  * looked up, approved (MCP-30/43), routed to its server. `call_tool` takes the same path.
  */
-export function registerTools(server: Server, ctx: SessionContext, callers: Callers): ToolCallHandler {
-  const { workspace, agent, readOnly } = ctx;
-  const manager = workspace.manager;
+export function registerTools(server: Server, ctx: SessionContext): ToolCallHandler {
+  const { agent, readOnly } = ctx;
+  const manager = ctx.workspace.manager;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // [hub] list_wait_ms: a slow server joins later, through tools/list_changed.
@@ -24,7 +23,7 @@ export function registerTools(server: Server, ctx: SessionContext, callers: Call
     return { tools };
   });
 
-  const callTool = toolCallHandler(server, ctx, callers);
+  const callTool = toolCallHandler(server, ctx);
   server.setRequestHandler(CallToolRequestSchema, callTool);
   return callTool;
 }
@@ -39,9 +38,9 @@ export interface ToolCallExtra {
 export type ToolCallHandler = (request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra) => Promise<CallToolResult>;
 
 /** `tools/call`: the one handler, whichever way the request came in. */
-export function toolCallHandler(server: Server, ctx: SessionContext, callers: Callers): ToolCallHandler {
-  const { workspace, agent, readOnly } = ctx;
-  const manager = workspace.manager;
+export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHandler {
+  const { agent, readOnly } = ctx;
+  const manager = ctx.workspace.manager;
   return async (request, extra) => {
     try {
       const { name } = request.params;
@@ -83,21 +82,16 @@ export function toolCallHandler(server: Server, ctx: SessionContext, callers: Ca
     });
     if (!approval.ok) return toolError(approval.message);
     const progressToken = request.params._meta?.progressToken;
-    // A shared server's requests reach its callers from every workspace (see prepareServerRequests).
-    const scope = manager.isSharedConnection(tool.connection) ? SHARED_CALLERS : workspace.root;
-    const leave = callers.enter(scope, entry.server, { server, requestId: extra.requestId });
-    try {
-      const result = await manager.callTool(tool, args, {
-        signal: extra.signal,
-        request: { session: ctx.session, requestId: extra.requestId },
-        ...(progressToken === undefined
-          ? {}
-          : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
-      });
-      return bounded(ctx, name, result);
-    } finally {
-      leave();
-    }
+    const result = await manager.callTool(tool, args, {
+      signal: extra.signal,
+      request: { session: ctx.session, requestId: extra.requestId },
+      // The server's own requests during the call go to this client, on this request's stream.
+      caller: { session: server, requestId: extra.requestId },
+      ...(progressToken === undefined
+        ? {}
+        : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
+    });
+    return bounded(ctx, name, result);
   }
 }
 

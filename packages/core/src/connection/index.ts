@@ -1,4 +1,5 @@
 export type { Link } from './link.js';
+export type { Caller, RequestOwner } from './caller.js';
 export type { ConnectOptions, Connector } from './connector.js';
 export { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from './server-connection.js';
 export { toServerStatus, type ServerStatus } from './server-status.js';

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { BlitzError } from '../errors/blitz-error.js';
 
 /**
@@ -15,6 +16,11 @@ export interface Link {
   readonly pid?: number;
   /** The last lines of the server's stderr, for stdio links. */
   stderrTail?(lines?: number): string;
+  /**
+   * The `relatedRequestId` of the request on whose stream the server sent this request of its
+   * own, when the transport can tell (HTTP: a POST's response stream); undefined otherwise.
+   */
+  relatedTo?(serverRequestId: RequestId): RequestId | undefined;
   /** One line explaining an error the server reported, when Blitz knows why (the sandbox kept a path read-only). */
   explain?(text: string): string | undefined;
 }

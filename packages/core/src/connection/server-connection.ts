@@ -7,6 +7,7 @@ import {
   type ClientCapabilities,
   type GetPromptResult,
   type Progress,
+  type RequestId,
   type Prompt,
   type ReadResourceResult,
   type Resource,
@@ -20,6 +21,8 @@ import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
+import type { Caller, RequestOwner } from './caller.js';
+import { CallsInFlight } from './calls-in-flight.js';
 import { classifyFailure } from './call-errors.js';
 import { NeedsMoreAccess } from './http/http-failure.js';
 import { isSessionExpired } from './http/session-expired.js';
@@ -46,14 +49,19 @@ export interface ConnectionDeps {
   clock: Clock;
   workspace: string;
   onEvent(event: ConnectionEvent): void;
-  /** Handlers for the server's own requests (elicitation, sampling, roots), set by the hub. */
-  prepareClient?(client: Client, server: ServerConfig): void;
+  /**
+   * Handlers for the server's own requests (elicitation, sampling, roots), set by the hub;
+   * `ownerOf` tells whose call a request (by its id) belongs to.
+   */
+  prepareClient?(client: Client, server: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner): void;
   capabilities?: ClientCapabilities;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   onprogress?: (progress: Progress) => void;
+  /** Who asked: the server's own requests during the call go to them (MCP-37). */
+  caller?: Caller;
 }
 
 /** How long to wait after `tools/list_changed` before listing again, so a burst lists once. */
@@ -78,6 +86,7 @@ export class ServerConnection {
   readonly config: ResolvedServer['config'];
   readonly breaker: Breaker;
   readonly #deps: ConnectionDeps;
+  readonly #calls = new CallsInFlight();
   #state: ConnectionState;
   /** Catalog warnings, set by the manager. */
   #warnings: string[] = [];
@@ -180,14 +189,21 @@ export class ServerConnection {
   /** Calls a tool by its original name (MCP-21), bounded by the server's timeout (MCP-31). */
   async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = this.config.timeoutSeconds * 1000;
-    const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal) =>
-      client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: timeoutMs,
-        ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
-      }) as Promise<CallToolResult>,
-    );
-    return result.isError ? this.#explained(result) : result;
+    const call = opts.caller ? this.#calls.enter(opts.caller) : undefined;
+    try {
+      const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal) =>
+        client.callTool({ name, arguments: args }, undefined, {
+          signal,
+          timeout: timeoutMs,
+          ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+          // Sent with the request so an HTTP link can tell which call a server's request is about.
+          ...(call ? { relatedRequestId: call.key } : {}),
+        }) as Promise<CallToolResult>,
+      );
+      return result.isError ? this.#explained(result) : result;
+    } finally {
+      call?.leave();
+    }
   }
 
   /** A tool error the sandbox caused gets one more line saying so, and which setting opens the path. */
@@ -342,7 +358,7 @@ export class ServerConnection {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
           client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }));
           client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'resources' }));
-          this.#deps.prepareClient?.(client, this.config);
+          this.#deps.prepareClient?.(client, this.config, (id) => this.#calls.ownerOf(this.#state.kind === 'running' ? this.#state.link.relatedTo?.(id) : undefined));
         },
       });
       const left = Math.max(1, deadlineMs - (this.#deps.clock.now() - started));

@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
@@ -14,7 +13,7 @@ import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
 import { withDeadline } from '../connection/deadline.js';
-import { ServerConnection, type CallOptions, type ConnectionEvent } from '../connection/server-connection.js';
+import { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { boundCompletion, NO_COMPLETION, UNBOUNDED_COMPLETE_RESULT } from './completion.js';
@@ -60,7 +59,7 @@ export interface ManagerOptions {
   /** The hub's own tool names; no server tool may shadow them (MCP-20). */
   builtIns?: readonly string[];
   capabilities?: ClientCapabilities;
-  prepareClient?(client: Client, server: ServerConfig): void;
+  prepareClient?: ConnectionDeps['prepareClient'];
   onEvent?(event: ManagerEvent): void;
   /**
    * Where servers with `share = true` run, one connection for every workspace. The pool
@@ -505,9 +504,9 @@ export class Manager {
       workspace: this.workspace,
       ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
       // The interest's notification handlers go on every new client, before its handshake.
-      prepareClient: (client, config) => {
+      prepareClient: (client, config, ownerOf) => {
         interest.attach(client);
-        prepareClient?.(client, config);
+        prepareClient?.(client, config, ownerOf);
       },
       onEvent: (event) => this.#onConnectionEvent(connection, event),
     });

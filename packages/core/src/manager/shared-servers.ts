@@ -1,10 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
-import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
-import { ServerConnection, type ConnectionEvent } from '../connection/server-connection.js';
+import { ServerConnection, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
 import { serverFingerprint } from './server-fingerprint.js';
 import { ServerInterest, type UpstreamNotification } from './server-interest.js';
 
@@ -15,7 +13,7 @@ export interface SharedServersOptions {
   home: string;
   capabilities?: ClientCapabilities;
   /** Handlers for a shared server's own requests (elicitation, sampling, roots). */
-  prepareClient?(client: Client, server: ServerConfig): void;
+  prepareClient?: ConnectionDeps['prepareClient'];
   /**
    * A shared server's events, once each rather than once per workspace — its state, every
    * failure, its notices — with the workspaces using it then.
@@ -100,9 +98,9 @@ export class SharedServers {
       clock: this.#opts.clock,
       workspace: this.#opts.home,
       ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
-      prepareClient: (client, config) => {
+      prepareClient: (client, config, ownerOf) => {
         interest.attach(client);
-        prepareClient?.(client, config);
+        prepareClient?.(client, config, ownerOf);
       },
       onEvent: (event) => {
         if (event.type === 'status') interest.statusChanged();

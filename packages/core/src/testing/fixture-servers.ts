@@ -20,7 +20,8 @@ export type FixtureName =
   | 'conformance'
   | 'progress-burst'
   | 'gated-initialize'
-  | 'protocol';
+  | 'protocol'
+  | 'ask-together';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { FetchLike, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isJSONRPCRequest, type ClientCapabilities, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
@@ -11,6 +11,7 @@ import type { Link } from '../link.js';
 import { connectFailure, initializeTimeout } from './http-failure.js';
 import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
 import { limitResponseBytes } from './limit-response.js';
+import { RelatedRequests } from './related-requests.js';
 import { retryingFetch, type RetryEvent } from './retrying-fetch.js';
 
 /** How long `close()` waits for the server to acknowledge the session DELETE before dropping it. */
@@ -67,9 +68,10 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     baseFetch = proxy.fetch;
   }
   const limited = (fetch: FetchLike) => (opts.maxMessageBytes ? limitResponseBytes(fetch, name, opts.maxMessageBytes) : fetch);
-  const transport = new StreamableHTTPClientTransport(url, {
+  const related = new RelatedRequests();
+  const transport = new RelatingTransport(related, url, {
     requestInit: { headers: target.headers },
-    fetch: limited(retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) })),
+    fetch: related.fetch(limited(retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }))),
     ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
   });
   const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities });
@@ -109,6 +111,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     get sessionId() {
       return transport.sessionId;
     },
+    relatedTo: (serverRequestId) => related.relatedTo(serverRequestId),
     close() {
       closing ??= (async () => {
         closedByUs = true;
@@ -121,10 +124,25 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   };
 }
 
+/** Tells `related` the relatedRequestId each request is sent with, which the SDK's transport does not use on a client. */
+class RelatingTransport extends StreamableHTTPClientTransport {
+  readonly #related: RelatedRequests;
+
+  constructor(related: RelatedRequests, ...args: ConstructorParameters<typeof StreamableHTTPClientTransport>) {
+    super(...args);
+    this.#related = related;
+  }
+
+  override send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+    if (options?.relatedRequestId !== undefined && !Array.isArray(message) && isJSONRPCRequest(message)) this.#related.sent(message.id, options.relatedRequestId);
+    return super.send(message, options);
+  }
+}
+
 /** `client.connect` bounded by the deadline and the caller's signal; the caller then closes the transport, which aborts its fetches and retry waits. */
 async function handshake(
   client: Client,
-  transport: StreamableHTTPClientTransport,
+  transport: RelatingTransport,
   clock: Clock,
   opts: HttpConnectOptions,
   name: string,

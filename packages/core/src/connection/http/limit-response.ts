@@ -106,7 +106,7 @@ function eventId(event: Buffer): string | undefined {
 }
 
 /** The ids of the requests in a POST body the SDK sent (a string of one message or a batch). */
-function requestIds(body: unknown): RequestId[] {
+export function requestIds(body: unknown): RequestId[] {
   if (typeof body !== 'string') return [];
   try {
     const parsed = JSON.parse(body) as unknown;

@@ -1,0 +1,35 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { describe, expect, it } from 'vitest';
+import { CallsInFlight } from './calls-in-flight.js';
+
+const session = () => new Server({ name: 'hub', version: '1' }, { capabilities: {} });
+
+describe('CallsInFlight', () => {
+  it('no call in flight: no one to ask', () => {
+    expect(new CallsInFlight().ownerOf(undefined)).toEqual({ kind: 'none' });
+  });
+
+  it('the call the transport names is the owner, whatever else is in flight', () => {
+    const calls = new CallsInFlight();
+    const a = { session: session(), requestId: 1 };
+    const b = { session: session(), requestId: 7 };
+    const first = calls.enter(a);
+    calls.enter(b);
+    expect(calls.ownerOf(first.key)).toEqual({ kind: 'caller', caller: a });
+    // A key of a call that has ended names no one: the others decide.
+    first.leave();
+    expect(calls.ownerOf(first.key)).toEqual({ kind: 'caller', caller: b });
+  });
+
+  it('unnamed: the one session calling is asked (its latest call); several sessions cannot be told apart', () => {
+    const calls = new CallsInFlight();
+    const s = session();
+    calls.enter({ session: s, requestId: 1 });
+    calls.enter({ session: s, requestId: 2 });
+    expect(calls.ownerOf(undefined)).toEqual({ kind: 'caller', caller: { session: s, requestId: 2 } });
+    const other = calls.enter({ session: session(), requestId: 1 });
+    expect(calls.ownerOf(undefined)).toEqual({ kind: 'unknown', sessions: 2 });
+    other.leave();
+    expect(calls.ownerOf(undefined)).toMatchObject({ kind: 'caller' });
+  });
+});
