@@ -15,6 +15,7 @@ let home: string;
 let workspace: string;
 let files: string;
 let daemon: RunningDaemon;
+let settings: string;
 const clients: Client[] = [];
 
 /** Servers offered to agent "mid" too: 112 tools, between Windsurf's cap (100) and VS Code's (128). */
@@ -47,16 +48,15 @@ beforeAll(async () => {
   files = fs.realpathSync(tempDir('blitz-large-files-'));
   const mid = `agents = ${JSON.stringify(['main', 'mid'])}`;
   // list_wait_ms: the first listing waits for every server, so the catalog is whole in every test.
-  writeSettings(
-    home,
+  settings =
     `[daemon]\nport = 0\n\n[hub]\nlist_wait_ms = 120000\n\n` +
       largeCatalogSettings(files, {
         ...Object.fromEntries(MID.map((s) => [s, mid])),
         thinking: 'exposure = "direct"',
         everything: 'tool_exposure = { echo = "direct", "toggle-*" = "hidden" }',
         brave: 'exposure = "hidden"\ntool_exposure = { brave_local_search = "deferred" }',
-      }),
-  );
+      });
+  writeSettings(home, settings);
   daemon = await startDaemonProcess(home);
   // The first listing starts all 17 servers; later sessions find them running.
   await names(await client());
@@ -156,6 +156,19 @@ describe('a large real catalog through the hub (issue 16)', () => {
     it('a task naming a file finds the file tool: "rename draft.md" → move_file first', async () => {
       expect((await search(await client(), 'rename draft.md', 5))[0]?.name).toBe('move_file');
     });
+  });
+
+  it('[hub] deferred changed in settings.toml reaches a connected client as list_changed, with the list it now gets', async () => {
+    const c = await client({ agent: 'mid' });
+    expect(await names(c)).toEqual(HUB_TOOLS);
+    const changed = new Promise<void>((resolve) => c.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    writeSettings(home, settings.replace('[hub]\n', '[hub]\ndeferred = "never"\n'));
+    await changed;
+    const listed = await names(c);
+    expect(listed).toHaveLength(2 + 112);
+    expect(listed).not.toContain('search_tools');
+    writeSettings(home, settings);
+    await expect.poll(() => names(c), { timeout: 20_000 }).toEqual(HUB_TOOLS);
   });
 
   it("a disabled server's tools leave search at once", async () => {

@@ -226,7 +226,9 @@ export class Daemon {
 
   /** Reads settings.toml again and applies it to every open workspace; bad settings change nothing. */
   async reload(): Promise<void> {
-    if (this.#loadSettings()) await this.registry.applySettings();
+    if (!this.#loadSettings()) return;
+    await this.registry.applySettings();
+    this.hub.settingsApplied();
   }
 
   /** What `GET /v1/status` answers: the tray's poll. */

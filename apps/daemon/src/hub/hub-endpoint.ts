@@ -137,6 +137,11 @@ export class HubEndpoint {
     }
   }
 
+  /** Settings were applied: a session whose listing they change (`[hub] deferred`, `max_tools`) hears so. */
+  settingsApplied(): void {
+    for (const s of this.#sessions.values()) void s.hub.toolsMayHaveChanged();
+  }
+
   /** A shared server's notice, for the sessions of every workspace using it. */
   sharedNotice(workspaces: readonly string[], message: string): void {
     for (const s of this.#sessions.values()) if (workspaces.includes(s.hub.workspace.root)) void s.hub.notice(message);

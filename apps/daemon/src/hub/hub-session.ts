@@ -100,6 +100,14 @@ export class HubSession {
     await Promise.all(sends).catch(() => undefined);
   }
 
+  /** The settings changed: `[hub] deferred` or a limit may change what this client is listed. */
+  async toolsMayHaveChanged(): Promise<void> {
+    const now = this.#signature();
+    if (now === this.#shown) return;
+    this.#shown = now;
+    await this.server.sendToolListChanged().catch(() => undefined);
+  }
+
   /** A server changed its prompts or resources. */
   async listChanged(list: 'prompts' | 'resources'): Promise<void> {
     await (list === 'prompts' ? this.server.sendPromptListChanged() : this.server.sendResourceListChanged()).catch(() => undefined);
