@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError, JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type Settings } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
-import type { Clock } from '@blitz/clock';
+import type { Clock, Timer } from '@blitz/clock';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
@@ -54,7 +54,7 @@ interface SessionQuery {
 export class HubEndpoint {
   readonly #opts: HubOptions;
   readonly #sessions = new Map<string, Session>();
-  readonly #pending = new Map<Workspace, NodeJS.Timeout>();
+  readonly #pending = new Map<Workspace, Timer>();
   /** Notices heard by sessions still being introduced (waiting for their servers), by workspace. */
   readonly #introducing = new Set<{ workspace: Workspace; notices: string[] }>();
   #closing = false;
@@ -129,7 +129,7 @@ export class HubEndpoint {
       if (this.#pending.has(workspace)) return;
       this.#pending.set(
         workspace,
-        setTimeout(() => {
+        this.#opts.clock.setTimeout(() => {
           this.#pending.delete(workspace);
           for (const s of this.#in(workspace)) void s.hub.catalogChanged();
         }, NOTIFY_DEBOUNCE_MS),
@@ -169,7 +169,7 @@ export class HubEndpoint {
 
   async closeAll(): Promise<void> {
     this.#closing = true;
-    for (const timer of this.#pending.values()) clearTimeout(timer);
+    for (const timer of this.#pending.values()) timer.cancel();
     this.#pending.clear();
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
   }

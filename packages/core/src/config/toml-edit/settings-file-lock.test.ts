@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock, type Clock } from '@blitz/clock';
 import { processStart } from '@blitz/process';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { readHeld, takeOver, withFileLock } from './settings-file-lock.js';
@@ -21,6 +22,37 @@ afterEach(async () => {
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
   return child.pid!;
+}
+
+/** A clock on which any wait fails the call: what it locks, it locks at once. */
+const atOnce: Clock = {
+  now: () => Date.now(),
+  setTimeout() {
+    throw new Error('the lock waited');
+  },
+};
+
+/** Resolves when the lock sits waiting between two tries on `clock` (or `call` has settled). */
+async function waiting(clock: FakeClock, call: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void call.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled && clock.pendingTimers() === 0) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Moves `clock` on by `ms`, in steps of at most 100 ms taken each time the lock waits on it,
+ * and returns once the lock waits again or `call` has settled.
+ */
+async function waitOut(clock: FakeClock, call: Promise<unknown>, ms: number): Promise<void> {
+  for (const end = clock.now() + ms; clock.now() < end; ) {
+    await waiting(clock, call);
+    if (clock.pendingTimers() === 0) return;
+    clock.advance(Math.min(100, end - clock.now()));
+  }
+  await waiting(clock, call);
 }
 
 const holdBy = (pid: number, start?: string) => writeFile(lock, JSON.stringify({ pid, ...(start === undefined ? {} : { start }), token: 'someone-else' }));
@@ -43,7 +75,8 @@ describe('withFileLock', () => {
     const run = () =>
       withFileLock(lock, async () => {
         most = Math.max(most, ++inside);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Hand the event loop to the others a few times while holding the lock.
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
         inside--;
       });
     await Promise.all(Array.from({ length: 6 }, run));
@@ -52,9 +85,7 @@ describe('withFileLock', () => {
 
   it('breaks a lock whose process is gone', async () => {
     await holdBy(deadPid());
-    const started = Date.now();
-    expect(await withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 })).toBe('ran');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await withFileLock(lock, async () => 'ran', { clock: atOnce })).toBe('ran');
     expect(await readdir(dir)).toEqual([]);
   });
 
@@ -62,29 +93,29 @@ describe('withFileLock', () => {
     await holdBy(process.pid);
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
-    expect(await withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 })).toBe('ran');
+    expect(await withFileLock(lock, async () => 'ran', { clock: atOnce })).toBe('ran');
   });
 
   it('takes over an empty lock file at once: a live lock is never empty', async () => {
     // What a process killed between creating and writing its lock used to leave.
     await writeFile(lock, '');
-    const started = Date.now();
-    expect(await withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 })).toBe('ran');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await withFileLock(lock, async () => 'ran', { clock: atOnce })).toBe('ran');
     expect(await readdir(dir)).toEqual([]);
   });
 
   it.skipIf(processStart(process.pid) === undefined)('takes over a lock whose pid now runs another process (start times differ)', async () => {
     await holdBy(process.pid, 'not-the-start-of-this-process');
-    expect(await withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 })).toBe('ran');
+    expect(await withFileLock(lock, async () => 'ran', { clock: atOnce })).toBe('ran');
   });
 
   it.skipIf(processStart(process.pid) === undefined)('waits for a lock whose owner lives, however old the lock', async () => {
     await holdBy(process.pid, processStart(process.pid));
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
-    const err: unknown = await withFileLock(lock, async () => 'ran', { timeoutMs: 200 }).catch((e: unknown) => e);
-    expect((err as BlitzError).reason).toBe('SETTINGS_LOCKED');
+    const clock = new FakeClock(Date.now());
+    const call = withFileLock(lock, async () => 'ran', { timeoutMs: 200, clock }).catch((e: unknown) => e);
+    await waitOut(clock, call, 1_000);
+    expect(((await call) as BlitzError).reason).toBe('SETTINGS_LOCKED');
   });
 
   it('writes its owner whole before the lock appears, and leaves no temporary file', async () => {
@@ -95,13 +126,25 @@ describe('withFileLock', () => {
 
   it('waits for a live lock to be released', async () => {
     await holdBy(process.pid);
-    setTimeout(() => void rm(lock), 150);
-    expect(await withFileLock(lock, async () => 'ran', { timeoutMs: 5_000 })).toBe('ran');
+    const clock = new FakeClock(Date.now());
+    let ran = false;
+    const call = withFileLock(lock, async () => (ran = true), { clock });
+    await waitOut(clock, call, 1_000);
+    expect(ran).toBe(false);
+    await rm(lock);
+    await waitOut(clock, call, 1_000);
+    expect(await call).toBe(true);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('gives up on a live lock after the timeout, naming the holder', async () => {
     await holdBy(process.pid);
-    const err: unknown = await withFileLock(lock, async () => 'ran', { timeoutMs: 200 }).catch((e: unknown) => e);
+    const clock = new FakeClock(Date.now());
+    const call = withFileLock(lock, async () => 'ran', { timeoutMs: 10_000, clock }).catch((e: unknown) => e);
+    await waitOut(clock, call, 9_900);
+    expect(clock.pendingTimers()).toBe(1); // still trying, 100 ms before its time
+    await waitOut(clock, call, 1_000);
+    const err = await call;
     expect(err).toBeInstanceOf(BlitzError);
     expect((err as BlitzError).code).toBe('TIMEOUT');
     expect((err as BlitzError).reason).toBe('SETTINGS_LOCKED');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { link, open, rm, stat } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock, type Clock } from '@blitz/clock';
 import { isProcessAlive, processStart } from '@blitz/process';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { errorCode } from './error-code.js';
@@ -13,6 +13,8 @@ export interface LockOptions {
    * to be left behind even if its pid runs, since the pid may have been reused (default 30 s).
    */
   readonly staleMs?: number;
+  /** What waits between tries and tells the deadline and a lock's age (default the system clock). */
+  readonly clock?: Clock;
 }
 
 interface LockOwner {
@@ -41,7 +43,7 @@ const CLAIM_STALE_MS = 5_000;
  * is taken over at once.
  */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
-  const token = await acquire(lockPath, options.timeoutMs ?? 10_000, options.staleMs ?? 30_000);
+  const token = await acquire(lockPath, options.timeoutMs ?? 10_000, options.staleMs ?? 30_000, options.clock ?? systemClock);
   try {
     return await fn();
   } finally {
@@ -49,23 +51,33 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   }
 }
 
-async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Promise<string> {
+async function acquire(lockPath: string, timeoutMs: number, staleMs: number, clock: Clock): Promise<string> {
   const start = processStart(process.pid);
   const owner: LockOwner = { pid: process.pid, ...(start === undefined ? {} : { start }), token: randomUUID() };
-  const deadline = Date.now() + timeoutMs;
+  const deadline = clock.now() + timeoutMs;
+  // The clock's timers do not keep a process alive: a CLI command waiting here must not exit.
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
+  try {
+    return await tryUntil(lockPath, owner, deadline, timeoutMs, staleMs, clock);
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
+async function tryUntil(lockPath: string, owner: LockOwner, deadline: number, timeoutMs: number, staleMs: number, clock: Clock): Promise<string> {
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     if (await create(lockPath, owner)) return owner.token;
     const held = await readHeld(lockPath);
     if (held === undefined) continue;
-    if (isGone(held, staleMs) && (await takeOver(lockPath, held))) continue;
-    if (Date.now() >= deadline) {
+    if (isGone(held, staleMs, clock) && (await takeOver(lockPath, held, clock))) continue;
+    if (clock.now() >= deadline) {
       const by = held.owner === undefined ? '' : ` by process ${held.owner.pid}`;
       throw new BlitzError('TIMEOUT', `could not lock ${lockPath}: held${by} for over ${timeoutMs} ms; if no Blitz command is running, delete that file`, {
         reason: 'SETTINGS_LOCKED',
       });
     }
     // Jitter keeps a crowd of waiters from retrying in step.
-    await sleep(delay / 2 + Math.random() * delay);
+    await new Promise<void>((resolve) => clock.setTimeout(resolve, delay / 2 + Math.random() * delay));
   }
 }
 
@@ -96,14 +108,14 @@ async function create(lockPath: string, owner: LockOwner): Promise<boolean> {
  * claim that the path still holds that very file; nobody else can remove it meanwhile, as
  * its owner is gone and other takers wait for the claim. False when another taker is at it.
  */
-export async function takeOver(lockPath: string, judged: Held): Promise<boolean> {
+export async function takeOver(lockPath: string, judged: Held, clock: Clock = systemClock): Promise<boolean> {
   const claim = `${lockPath}.take-${judged.owner?.token ?? `ino${judged.ino}`}`;
   try {
     await (await open(claim, 'wx', 0o600)).close();
   } catch (err) {
     if (errorCode(err) !== 'EEXIST') throw err;
     // Another taker is at it, or one was killed mid-takeover and left its claim.
-    const since = await stat(claim).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const since = await stat(claim).then((s) => clock.now() - s.mtimeMs, () => 0);
     if (since > CLAIM_STALE_MS) await rm(claim, { force: true });
     return false;
   }
@@ -116,13 +128,13 @@ export async function takeOver(lockPath: string, judged: Held): Promise<boolean>
   return true;
 }
 
-function isGone(held: Held, staleMs: number): boolean {
+function isGone(held: Held, staleMs: number, clock: Clock): boolean {
   const { owner } = held;
   if (owner === undefined) return true;
   if (!isProcessAlive(owner.pid)) return true;
   const start = processStart(owner.pid);
   if (owner.start !== undefined && start !== undefined) return owner.start !== start;
-  return Date.now() - held.mtimeMs > staleMs;
+  return clock.now() - held.mtimeMs > staleMs;
 }
 
 async function release(lockPath: string, token: string): Promise<void> {
