@@ -147,10 +147,13 @@ describe('connectHttp against fixture servers', () => {
     const connecting = connectHttp(httpConfig('flaky', server.url), { ...options, clock, onRetry: (e) => retries.push(e) });
 
     await vi.waitFor(() => expect(retries).toHaveLength(1));
+    // The retry waits on the clock: nothing falls due 1 ms early, its timer exactly at 1 s.
+    const pending = clock.pendingTimers();
     clock.advance(999);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(clock.pendingTimers()).toBe(pending);
     expect(server.stats.methods.initialize).toBe(1);
     clock.advance(1);
+    expect(clock.pendingTimers()).toBe(pending - 1);
     await vi.waitFor(() => expect(retries).toHaveLength(2));
     expect(server.stats.methods.initialize).toBe(2);
     clock.advance(1000);
