@@ -16,13 +16,6 @@ import {
 export const SERVER_NAME = /^[A-Za-z0-9._-]+$/;
 export const PREFIX = /^[A-Za-z0-9_-]+$/;
 
-/** Fields of a `[[mcp.servers]]` entry, Codex aliases included. */
-export const SERVER_FIELDS = [
-  'name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'tools', 'enabled_tools', 'auto_approve', 'sandbox',
-  'prefix', 'agents', 'timeout_seconds', 'tool_timeout_sec', 'startup_timeout_seconds', 'startup_timeout_sec',
-  'disabled', 'enabled', 'sampling', 'roots', 'sandbox_write', 'share', 'oauth', 'exposure', 'tool_exposure',
-] as const;
-
 const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', 'authorization_server', 'client_metadata_url'];
 
 export type ReportFn = (field: string | undefined, message: string, severity?: 'error' | 'warning') => void;
