@@ -5,7 +5,8 @@
 // runs measures every server alone, then the cold start; the daemon is stopped after each.
 // Target: the median cold start at most the median slowest server + 300 ms. Shown for
 // information too: all 10 started at once directly (what starting them together costs this
-// machine before any hub is involved).
+// machine before any hub is involved), and the cold start of the installed package (what
+// users run: the bundle, packed and installed into a temporary prefix first).
 //
 //   node bench/cold-start.mjs     (BENCH_ROUNDS=5 changes the number of runs)
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isProcessAlive } from '../packages/process/dist/index.js';
 import { readDaemonState } from '../packages/client/dist/index.js';
-import { blitz, connectClient, endLeftovers, envLine, loadNote, median, npmServers, serverEntry, stdioClient, tempDir, toml, within } from './harness.mjs';
+import { blitz, connectClient, endLeftovers, envLine, installPackage, loadNote, median, npmServers, serverEntry, stdioClient, tempDir, toml, within } from './harness.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SERVERS = 10;
@@ -48,11 +49,11 @@ async function allAtOnce() {
   return performance.now() - t0;
 }
 
-/** `blitz connect` with no daemon: ms from spawn to the first tools/list answer, and its tool count. */
-async function coldStart() {
+/** `blitz connect` (the workspace's, or `command`) with no daemon: ms from spawn to the first tools/list answer, and its tool count. */
+async function coldStart(command) {
   if (readDaemonState(home)) throw new Error('a daemon is still running in the benchmark home');
   const t0 = performance.now();
-  const client = await connectClient(workspace, env);
+  const client = await connectClient(workspace, env, command);
   try {
     const { tools } = await client.listTools();
     return { ms: performance.now() - t0, tools: tools.length };
@@ -71,9 +72,14 @@ async function stopDaemon() {
   }
 }
 
+// What users run: the package's bundle, installed (its CLI and daemon load far less than dist/).
+console.log('packing and installing the package into a temporary prefix…');
+const installed = installPackage(tmp);
+
 const slowest = [];
 const slowestName = [];
 const colds = [];
+const installedColds = [];
 const together = [];
 let tools = 0;
 try {
@@ -90,6 +96,7 @@ try {
     const cold = await within(RUN_TIMEOUT_MS, 'blitz connect from cold', coldStart());
     colds.push(cold.ms);
     tools = cold.tools;
+    installedColds.push((await within(RUN_TIMEOUT_MS, 'the installed blitz connect from cold', coldStart(installed.blitz))).ms);
   }
 } finally {
   if (readDaemonState(home)) await stopDaemon().catch(() => undefined);
@@ -104,6 +111,7 @@ console.log(`\ncold start with ${SERVERS} stdio servers from npm, median of ${RO
 console.log(`  slowest server alone (spawn → tools/list, direct SDK stdio): ${slow.toFixed(0)} ms  (each run: ${slowest.map((ms, i) => `${ms.toFixed(0)} ${slowestName[i]}`).join(', ')})`);
 console.log(`  all ${SERVERS} at once, direct (information): ${median(together).toFixed(0)} ms  (each run: ${together.map((ms) => ms.toFixed(0)).join(', ')})`);
 console.log(`  blitz connect, no daemon running → first tools/list (${tools} tools): ${cold.toFixed(0)} ms  (each run: ${colds.map((ms) => ms.toFixed(0)).join(', ')})`);
+console.log(`  the same with the installed package (its bundle; information): ${median(installedColds).toFixed(0)} ms  (each run: ${installedColds.map((ms) => ms.toFixed(0)).join(', ')})`);
 console.log(`  cold start − slowest server: ${(cold - slow).toFixed(0)} ms; ratio ${(cold / slow).toFixed(2)}×`);
 // The first tools/list waits for every server ([hub] list_wait_ms), so all of them starting at once on this machine is its floor.
 console.log(`  cold start − all ${SERVERS} at once (information): ${(cold - median(together)).toFixed(0)} ms; ratio ${(cold / median(together)).toFixed(2)}×`);

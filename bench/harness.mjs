@@ -1,7 +1,7 @@
 // What the hub benchmarks share: where the real servers and `blitz` are, a daemon started in
 // a temporary home with the given settings, SDK clients over stdio and over HTTP, and the
 // processes a benchmark started with their memory, read from /proc (Linux).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,8 +92,21 @@ export async function httpClient(url, token) {
   return client;
 }
 
-/** `blitz connect` for `workspace`, through the daemon of `env.BLITZ_HOME`. */
-export const connectClient = (workspace, env) => stdioClient(process.execPath, [blitz, 'connect', '--workspace', workspace], { env });
+/** `blitz connect` for `workspace`, through the daemon of `env.BLITZ_HOME` (`command`: another blitz, e.g. `installPackage`'s). */
+export const connectClient = (workspace, env, command) =>
+  command ? stdioClient(command, ['connect', '--workspace', workspace], { env }) : stdioClient(process.execPath, [blitz, 'connect', '--workspace', workspace], { env });
+
+/**
+ * The package as users install it (scripts/pack.mjs: the bundle), installed globally into a
+ * prefix under `tmp`: returns its `blitz` command and the npm environment used.
+ */
+export function installPackage(tmp) {
+  const env = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
+  const tarball = execFileSync(process.execPath, [path.join(root, 'scripts', 'pack.mjs'), '--out', tmp], { cwd: root, env, encoding: 'utf8' }).trim().split('\n').pop();
+  const prefix = path.join(tmp, 'prefix');
+  execFileSync('npm', ['install', '--global', '--prefix', prefix, '--cache', path.join(tmp, 'npm-cache'), '--no-audit', '--no-fund', tarball], { cwd: tmp, env, stdio: 'ignore' });
+  return { blitz: path.join(prefix, 'bin', 'blitz'), bin: path.join(prefix, 'bin') };
+}
 
 /** The daemon's `/mcp` for `workspace`. */
 export const mcpClient = (state, workspace) => httpClient(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, state.token);

@@ -12,22 +12,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { installPackage } from './harness.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const BAR_MS = 150;
-const root = path.resolve(import.meta.dirname, '..');
 const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-startup-')));
 const home = path.join(tmp, 'home');
-const env = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
 
 console.log('packing and installing the package into a temporary prefix…');
-const tarball = execFileSync(process.execPath, [path.join(root, 'scripts', 'pack.mjs'), '--out', tmp], { cwd: root, env, encoding: 'utf8' }).trim().split('\n').pop();
-const prefix = path.join(tmp, 'prefix');
-execFileSync('npm', ['install', '--global', '--prefix', prefix, '--cache', path.join(tmp, 'npm-cache'), '--no-audit', '--no-fund', tarball], { cwd: tmp, env, stdio: 'ignore' });
-const blitz = path.join(prefix, 'bin', 'blitz');
+const { blitz, bin } = installPackage(tmp);
 fs.mkdirSync(home, { recursive: true });
 fs.writeFileSync(path.join(home, 'settings.toml'), '[daemon]\nport = 0\n');
-const runEnv = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: home, BLITZ_HOME: home };
+const runEnv = { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: home, BLITZ_HOME: home };
 execFileSync(blitz, ['daemon', 'start'], { env: runEnv, cwd: home, stdio: 'ignore' });
 
 const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`;
