@@ -97,6 +97,8 @@ export class ServerConnection {
   #lossCounted = new WeakSet<Link>();
   /** Failed starts' processes still being stopped in the background; `dispose` waits for them. */
   readonly #stopping = new Set<Promise<void>>();
+  /** Ends the start in flight: a connection being removed does not wait out its startup timeout. */
+  #abortStart: AbortController | undefined;
 
   constructor(resolved: ResolvedServer, deps: ConnectionDeps) {
     this.resolved = resolved;
@@ -175,7 +177,8 @@ export class ServerConnection {
       case 'needsSignIn': {
         if (this.config.disabled) return Promise.reject(new BlitzError('FAILED_PRECONDITION', `MCP server ${this.name} is disabled`));
         this.breaker.admit();
-        const attempt = this.#connect();
+        this.#abortStart = new AbortController();
+        const attempt = this.#connect(this.#abortStart.signal);
         this.#transition({ kind: 'starting', attempt });
         return attempt;
       }
@@ -334,6 +337,7 @@ export class ServerConnection {
   /** Stops for good: the connection is being removed. */
   async dispose(): Promise<void> {
     this.breaker.dispose();
+    this.#abortStart?.abort();
     await this.stop();
     await Promise.all(this.#stopping);
   }
@@ -344,7 +348,7 @@ export class ServerConnection {
     void done.finally(() => this.#stopping.delete(done));
   }
 
-  async #connect(): Promise<Running> {
+  async #connect(signal: AbortSignal): Promise<Running> {
     const deadlineMs = this.config.startupTimeoutSeconds * 1000;
     const started = this.#deps.clock.now();
     let link: Link | undefined;
@@ -354,6 +358,7 @@ export class ServerConnection {
         deadlineMs,
         capabilities: offeredCapabilities(this.#deps.capabilities, this.config),
         stopping: (done) => this.#stopInBackground(done),
+        signal,
         prepareClient: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
           client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }));
@@ -383,6 +388,11 @@ export class ServerConnection {
       const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
       // A server asking for a sign-in answered: no failure, and every admitted start records an
       // outcome, or a trial it ended would hold the breaker half-open ("retrying now") for good.
+      // Ended by dispose: the connection is going, and its breaker must not start a pause.
+      if (signal.aborted) {
+        this.#transition({ kind: 'failed', error });
+        throw error;
+      }
       const signIn = error.code === 'NEEDS_SIGN_IN' || error instanceof NeedsMoreAccess;
       const next: ConnectionState = signIn ? { kind: 'needsSignIn', error } : { kind: 'failed', error };
       this.#transition(this.#state.kind === 'starting' ? next : this.#state, signIn ? 'success' : { failure: error.message });

@@ -130,6 +130,20 @@ describe('fixture servers', () => {
     expect(isAlive(stopping[0]!.pid)).toBe(false);
   });
 
+  it('close ends a start in flight at once rather than wait out its startup timeout: the process is stopped, the start fails as cancelled', async () => {
+    const gate = path.join(tmp, 'never');
+    await manager.update({ servers: [fixture('slow', 'gated-initialize', [gate], { startupTimeoutSeconds: 600 })] });
+    const starting = manager.connection('slow').tools().catch((e: unknown) => e);
+    let spawned = liveDescendants().filter((p) => p.command.includes('gated-initialize'));
+    while (spawned.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      spawned = liveDescendants().filter((p) => p.command.includes('gated-initialize'));
+    }
+    await manager.close();
+    expect(isAlive(spawned[0]!.pid)).toBe(false);
+    expect(await starting).toMatchObject({ code: 'CANCELLED', message: 'MCP server slow was stopped while starting' });
+  });
+
   it('a call that hangs times out with the spec message (MCP-31), and the server is told to cancel', async () => {
     await manager.update({ servers: [fixture('slow', 'hang-call', [], { timeoutSeconds: 1 })] });
     await manager.listTools();

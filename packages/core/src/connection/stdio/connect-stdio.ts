@@ -49,10 +49,11 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   };
 
   try {
-    await withDeadline(client.connect(transport), opts.deadlineMs, deps.clock, () => {
+    const connected = withDeadline(client.connect(transport), opts.deadlineMs, deps.clock, () => {
       const phase = transport.process ? 'initialize' : 'spawn';
       return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${formatDelay(opts.deadlineMs)}`);
     });
+    await (opts.signal ? untilAborted(connected, opts.signal, () => new BlitzError('CANCELLED', `MCP server ${config.name} was stopped while starting`)) : connected);
   } catch (err) {
     closing = true;
     const closed = client.close().catch(() => undefined);
@@ -76,4 +77,14 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
       await client.close();
     },
   };
+}
+
+/** Settles with `work`, or rejects with `onAbort()` as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
