@@ -19,11 +19,14 @@ const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.di
 
 const protocol = fixtureCommand('protocol');
 const resources = fixtureCommand('resources');
+const hang = fixtureCommand('hang-call');
 const SERVERS = [
   { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], extra: '' },
   { name: 'px', command: protocol.command, args: protocol.args, extra: 'prefix = "px"\n' },
   // A server that offers prompts but no completions, and no instructions.
   { name: 'rs', command: resources.command, args: resources.args, extra: 'prefix = "rs"\n' },
+  // Two calls of its `hang` time out: its breaker pauses it.
+  { name: 'slow', command: hang.command, args: hang.args, extra: 'prefix = "hc"\ntimeout_seconds = 1\n' },
 ];
 
 let home: string;
@@ -248,6 +251,18 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     expect(pxSection).not.toContain('END OF INSTRUCTIONS');
     expect(pxSection).toMatch(/\[… cut by Blitz at 8 KB of \d+ bytes\]$/);
     expect(instructions).not.toContain('server="rs"');
+  });
+
+  it("a tool of a server its breaker paused is refused in MCP-32's words, not as an unknown tool", async () => {
+    const s = await open(via, newWorkspace());
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toContain('hc__hang');
+    for (const _ of [1, 2]) expect(textOf(await s.client.callTool({ name: 'hc__hang', arguments: {} }))).toBe('MCP tool hang timed out after 1s');
+    // The client has not listed again: it calls the tool it knows.
+    const refused = await s.client.callTool({ name: 'hc__hang', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^MCP server slow is unavailable after repeated failures; retrying in 1[45]s$/);
+    expect((await s.client.listTools()).tools.map((t) => t.name)).not.toContain('hc__hang');
+    await expect(s.client.callTool({ name: 'hc__nope', arguments: {} })).rejects.toThrow(/^MCP error -32602: unknown tool hc__nope$/);
   });
 
   it('metadata passes through unchanged: tools, prompts, resources and results compared with the servers’ own answers', async () => {

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { isBlitzError } from '@blitz/core';
+import { isBlitzError, type ResolvedTool } from '@blitz/core';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
 import { passThrough, RpcError } from './rpc-error.js';
@@ -68,7 +68,14 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
   async function call(name: string, args: Record<string, unknown>, request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra): Promise<CallToolResult> {
     if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
     if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
-    const tool = await passThrough(() => manager.resolveTool(agent, name));
+    let tool: ResolvedTool;
+    try {
+      tool = await manager.resolveTool(agent, name);
+    } catch (err) {
+      // A paused server's tool is refused as its calls are (MCP-32): a tool error in the breaker's words.
+      if (isBlitzError(err, 'SERVER_UNAVAILABLE')) return toolError(err.message);
+      return passThrough<never>(() => Promise.reject(err));
+    }
     const { entry, config } = tool;
     const approval = await ctx.approver.approve({
       server: entry.server,

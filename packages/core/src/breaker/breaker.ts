@@ -80,6 +80,23 @@ export class Breaker {
     return this.#admitted;
   }
 
+  /** What `admit` would throw now, without admitting anything: for a call refused before it is made. */
+  refusal(): BlitzError | undefined {
+    const admission = admit(this.#state, this.#clock.now());
+    switch (admission.kind) {
+      case 'allowed':
+        return undefined;
+      case 'coolingDown':
+        return this.#unavailable(`retrying in ${formatDelay(admission.retryInMs)}`);
+      case 'trialInFlight':
+        return this.#unavailable('retrying now');
+      default: {
+        const _exhaustive: never = admission;
+        return _exhaustive;
+      }
+    }
+  }
+
   /** Lets a call go, or throws `SERVER_UNAVAILABLE` while the server is paused. */
   admit(): BreakerPermit {
     const admission = admit(this.#state, this.#clock.now());

@@ -1,11 +1,11 @@
-import { ErrorCode, McpError, type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
 import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
 import type { BreakerNotice } from '../breaker/breaker.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
-import { buildCatalog, type CatalogEntry } from '../catalog/build-catalog.js';
+import { buildCatalog, type CatalogEntry, type ServerTools } from '../catalog/build-catalog.js';
 import { Catalog } from '../catalog/catalog.js';
 import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
@@ -116,6 +116,8 @@ export class Manager {
   readonly #sharedWarnings = new Map<ServerConnection, string[]>();
   /** What the hub's sessions want of this workspace's own servers (a shared server's is its lease's). */
   readonly #interests = new Map<ServerConnection, ServerInterest>();
+  /** Each server's tools when last listed, so a paused server's tool is still known by name (MCP-32). */
+  readonly #lastTools = new WeakMap<ServerConnection, Tool[]>();
 
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
@@ -239,15 +241,9 @@ export class Manager {
     const cached = this.#catalogs.get(agent);
     if (cached) return cached;
     const offered = this.#offeredTo(agent);
+    for (const c of offered) if (c.currentTools().length > 0) this.#lastTools.set(c, c.currentTools());
     const { entries, warnings } = buildCatalog(
-      offered.map((c) => ({
-        server: c.name,
-        ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
-        ...(c.config.tools === undefined ? {} : { allow: c.config.tools }),
-        ...(c.config.exposure === undefined ? {} : { exposure: c.config.exposure }),
-        ...(c.config.toolExposure === undefined ? {} : { toolExposure: c.config.toolExposure }),
-        tools: c.currentTools(),
-      })),
+      offered.map((c) => this.#catalogSource(c, c.currentTools())),
       this.#opts.builtIns ?? [],
     );
     const catalog = new Catalog(entries);
@@ -268,7 +264,7 @@ export class Manager {
    */
   async resolveTool(agent: string, exposedName: string): Promise<ResolvedTool> {
     const entry = this.catalog(agent).byExposedName(exposedName) ?? (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
-    if (!entry) throw new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
+    if (!entry) throw this.#pausedRefusal(agent, exposedName) ?? new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
     const connection = this.#get(entry.server);
     return { entry, config: connection.config, connection };
   }
@@ -435,6 +431,34 @@ export class Manager {
     this.#connections = [];
     this.#catalogs.clear();
     await Promise.all(all.map((c) => this.#retire(c)));
+  }
+
+  /**
+   * A client may call a tool of a server its breaker paused, listed before the pause (MCP-32):
+   * named as it would be with the paused servers' last tools in the catalog, it is refused in
+   * the breaker's words ("… unavailable after repeated failures; retrying in d").
+   */
+  #pausedRefusal(agent: string, exposedName: string): BlitzError | undefined {
+    const usable = this.#connections.filter((c) => !c.config.disabled && agentMayUse(c.config.agents, agent));
+    const paused = new Set(usable.filter((c) => !offersTools(c.breaker.status())));
+    if (paused.size === 0) return undefined;
+    const { entries } = buildCatalog(
+      usable.map((c) => this.#catalogSource(c, paused.has(c) ? (this.#lastTools.get(c) ?? []) : c.currentTools())),
+      this.#opts.builtIns ?? [],
+    );
+    const owner = entries.find((e) => e.exposedName === exposedName)?.server;
+    return [...paused].find((c) => c.name === owner)?.breaker.refusal();
+  }
+
+  #catalogSource(c: ServerConnection, tools: Tool[]): ServerTools {
+    return {
+      server: c.name,
+      ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
+      ...(c.config.tools === undefined ? {} : { allow: c.config.tools }),
+      ...(c.config.exposure === undefined ? {} : { exposure: c.config.exposure }),
+      ...(c.config.toolExposure === undefined ? {} : { toolExposure: c.config.toolExposure }),
+      tools,
+    };
   }
 
   #offeredTo(agent: string): ServerConnection[] {
