@@ -8,7 +8,8 @@
 // entry (`dist/blitzd.js`, what `blitz daemon start` runs), and shared chunks. Every file sits
 // directly in `dist/`, beside `../package.json` and `../bin/`, as each app's own `dist/` does in
 // the clone, so `VERSION` and `blitzCommand()` read the same relative paths in both.
-// What cannot be bundled (native or binary files) stays a real dependency: EXTERNAL below.
+// What cannot be bundled (native or binary files), or is too big to load at every start, stays a
+// real dependency: EXTERNAL below.
 //
 // Static assets: a workspace with a `dist-static/` folder after its build (the settings page,
 // apps/settings) is copied to `static/<workspace folder name>/` in the package. Bundled code

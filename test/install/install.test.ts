@@ -57,7 +57,7 @@ describe('the installed package', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(pkg.packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: '@blitz-mcp/blitz', version: CLI_VERSION, engines: { node: '>=20.18.1' }, bin: { blitz: 'bin/blitz.cjs' } });
     expect(manifest.devDependencies).toBeUndefined();
-    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@napi-rs/keyring', 'node-notifier', 'systray2']);
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@napi-rs/keyring', 'node-notifier', 'synonyms', 'systray2']);
     expect(fs.realpathSync(pkg.bin)).toBe(path.join(pkg.packageDir, 'bin', 'blitz.cjs'));
     expect(filesMentioning(pkg.packageDir, REPO_ROOT)).toEqual([]);
   });
