@@ -88,8 +88,6 @@ export class ServerConnection {
   readonly #deps: ConnectionDeps;
   readonly #calls = new CallsInFlight();
   #state: ConnectionState;
-  /** Catalog warnings, set by the manager. */
-  #warnings: string[] = [];
   /** What the last `status` event showed, so a change that shows nothing new emits nothing. */
   #shown: { status: string | undefined; tools: readonly Tool[] | undefined; offered: boolean } = { status: undefined, tools: undefined, offered: true };
   /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
@@ -134,14 +132,9 @@ export class ServerConnection {
 
   status(): ServerStatus {
     const state = this.#state;
-    const warnings = state.kind === 'running' && state.listingWarning ? [state.listingWarning, ...this.#warnings] : this.#warnings;
+    // Catalog warnings depend on the workspace's other servers: the manager adds them.
+    const warnings = state.kind === 'running' && state.listingWarning ? [state.listingWarning] : [];
     return toServerStatus(this.name, this.config.disabled, toView(state), this.breaker.status(), warnings);
-  }
-
-  /** Catalog warnings are computed by the manager; they show in this server's status. */
-  setWarnings(warnings: readonly string[]): void {
-    this.#warnings = [...warnings];
-    this.#transition(this.#state);
   }
 
   /** The server's tools, connecting first if need be (MCP-10). Paused servers offer none. */

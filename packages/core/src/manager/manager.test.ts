@@ -147,6 +147,19 @@ describe('Manager', () => {
     expect(() => manager.resolveServer('main', 'zz')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
+  it('reading the catalog writes nothing: no event, the built catalog stays, its warnings show in the states', async () => {
+    const { manager, events } = setup({ a: tools('search'), b: tools('search') });
+    await manager.update({ servers: [server('a'), server('b')] });
+    // Connected without building a catalog: the first read below builds it, clash and all.
+    await Promise.all([manager.connection('a').tools(), manager.connection('b').tools()]);
+    events.length = 0;
+    const catalog = manager.catalog();
+    expect(catalog.list().map((e) => e.server)).toEqual(['a']);
+    expect(manager.states()[1]!.warnings).toEqual([expect.stringContaining('server "a" already offers "search"')]);
+    expect(manager.catalog()).toBe(catalog);
+    expect(events).toEqual([]);
+  });
+
   it('filters by agent: empty means main only, "*" every agent', async () => {
     const { manager } = setup({ a: tools('a1'), b: tools('b1'), c: tools('c1') });
     await manager.update({ servers: [server('a'), server('b', { agents: ['*'] }), server('c', { agents: ['reviewer'] })] });

@@ -89,6 +89,12 @@ export interface ListOptions {
   waitMs?: number;
 }
 
+/** A catalog as built for one agent, and the catalog warnings of each server found building it. */
+interface BuiltCatalog {
+  catalog: Catalog<CatalogEntry>;
+  warnings: ReadonlyMap<string, readonly string[]>;
+}
+
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
 export interface ServerSet {
   servers: readonly ResolvedServer[];
@@ -105,15 +111,13 @@ export class Manager {
   readonly #opts: ManagerOptions;
   #connections: ServerConnection[] = [];
   #closed = false;
-  /** Built catalogs by agent; any event of a connection may change them, and drops them all. */
-  #catalogs = new Map<string, Catalog<CatalogEntry>>();
+  /**
+   * Built catalogs by agent, with the warnings found building them; any event of a
+   * connection may change them, and drops them all. Reading one never writes anything.
+   */
+  #catalogs = new Map<string, BuiltCatalog>();
   /** The shared connections this workspace uses, and its lease on each. */
   readonly #leases = new Map<ServerConnection, SharedLease>();
-  /**
-   * Catalog warnings of shared connections: they depend on this workspace's other servers,
-   * so they are kept here rather than on the connection every workspace sees.
-   */
-  readonly #sharedWarnings = new Map<ServerConnection, string[]>();
   /** What the hub's sessions want of this workspace's own servers (a shared server's is its lease's). */
   readonly #interests = new Map<ServerConnection, ServerInterest>();
   /** Each server's tools when last listed, so a paused server's tool is still known by name (MCP-32). */
@@ -183,10 +187,13 @@ export class Manager {
 
   /** Every configured server, disabled ones included, in settings order (MCP-41/47). */
   states(): ServerStatus[] {
+    // A server's catalog warnings depend on the workspace's other servers (clashes), so they
+    // are the main agent's catalog's, not the connection's (a shared one serves other workspaces).
+    const { warnings } = this.#built(MAIN_AGENT);
     return this.#connections.map((c) => {
       const status = c.status();
-      const warnings = this.#sharedWarnings.get(c);
-      return warnings ? { ...status, warnings: [...status.warnings, ...warnings] } : status;
+      const more = warnings.get(c.name);
+      return more && more.length > 0 ? { ...status, warnings: [...status.warnings, ...more] } : status;
     });
   }
 
@@ -238,6 +245,10 @@ export class Manager {
 
   /** The catalog from what is connected now, without connecting anything. */
   catalog(agent = MAIN_AGENT): Catalog<CatalogEntry> {
+    return this.#built(agent).catalog;
+  }
+
+  #built(agent: string): BuiltCatalog {
     const cached = this.#catalogs.get(agent);
     if (cached) return cached;
     const offered = this.#offeredTo(agent);
@@ -246,15 +257,9 @@ export class Manager {
       offered.map((c) => this.#catalogSource(c, c.currentTools())),
       this.#opts.builtIns ?? [],
     );
-    const catalog = new Catalog(entries);
-    this.#catalogs.set(agent, catalog);
-    if (agent === MAIN_AGENT) {
-      for (const c of offered) {
-        if (this.#leases.has(c)) this.#sharedWarnings.set(c, warnings.get(c.name) ?? []);
-        else c.setWarnings(warnings.get(c.name) ?? []);
-      }
-    }
-    return catalog;
+    const built = { catalog: new Catalog(entries), warnings };
+    this.#catalogs.set(agent, built);
+    return built;
   }
 
   /**
@@ -547,7 +552,6 @@ export class Manager {
     this.#interests.delete(connection);
     if (!lease) return connection.dispose();
     this.#leases.delete(connection);
-    this.#sharedWarnings.delete(connection);
     return lease.release();
   }
 
