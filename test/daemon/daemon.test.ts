@@ -203,17 +203,7 @@ describe('project servers in a live workspace', () => {
   });
 });
 
+/** Waits for what the daemon, another process, shows through its API: asked again until it matches. */
 async function expectPoll<T>(get: () => Promise<T>, expected: T): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  let last: T | undefined;
-  for (;;) {
-    last = await get();
-    try {
-      expect(last).toEqual(expected);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await expect.poll(get, { timeout: 10_000 }).toEqual(expected);
 }

@@ -43,7 +43,8 @@ afterEach(async () => {
   await fixture.close();
   await assertNoOrphans();
   // gnome-keyring-daemon detaches from us; it must still end with its bus.
-  await waitUntil(() => !listProcesses().some((p) => p.command.includes('gnome-keyring-daemon') && environOf(p.pid).includes(`HOME=${keyringHome}`)));
+  // It is not our child, so no event tells of its end: its process table entry is looked at until gone.
+  await expect.poll(() => listProcesses().some((p) => p.command.includes('gnome-keyring-daemon') && environOf(p.pid).includes(`HOME=${keyringHome}`)), { timeout: 15_000 }).toBe(false);
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(keyringHome, { recursive: true, force: true });
 });
@@ -61,7 +62,17 @@ describe('the OS keychain', () => {
     child.stderr.on('data', (d: Buffer) => (errors += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
-      const url = await waitUntil(() => /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(errors)?.[1], `no authorization URL in:\n${errors}`);
+      // Looked for as stderr arrives; the login exiting without printing one fails the test.
+      const printed = new Promise<string>((resolve) => {
+        const look = (): void => {
+          const found = /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(errors)?.[1];
+          if (found === undefined) return;
+          child.stderr.off('data', look);
+          resolve(found);
+        };
+        child.stderr.on('data', look);
+      });
+      const url = await Promise.race([printed, exited.then((code) => Promise.reject(new Error(`exited ${code} with no authorization URL in:\n${errors}`)))]);
       expect((await completeInBrowser(url)).status).toBe(200);
       expect(await exited, `${output}\n${errors}`).toBe(0);
     } finally {
@@ -84,15 +95,5 @@ function environOf(pid: number): string {
     return fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
   } catch {
     return '';
-  }
-}
-
-async function waitUntil<T>(check: () => T | undefined | false, message = 'condition not met', timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(message);
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
