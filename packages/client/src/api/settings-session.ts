@@ -1,0 +1,16 @@
+/** The settings page's one-time code and session. */
+
+/** `POST /v1/settings/code`: opens the settings page once, within a minute. */
+export interface SettingsCode {
+  /** `http://127.0.0.1:PORT/settings/?code=…` */
+  url: string;
+  /** ISO 8601 */
+  expiresAt: string;
+}
+
+/** `GET /v1/settings/session` (the page's own session): the token its writes carry in `header`. */
+export interface SettingsSession {
+  csrfToken: string;
+  header: string;
+  file: string;
+}

@@ -1,0 +1,51 @@
+/** `GET /v1/status`: what the tray polls — global servers, settings problems and notices. */
+import type { ServerState } from '@blitz/server-state';
+
+export type NoticeKind = 'failed' | 'paused' | 'recovered';
+
+/** Something the user should hear (MCP-33); ids grow, so a poller asks for those after its last. */
+export interface Notice {
+  id: number;
+  /** ISO 8601 */
+  time: string;
+  server: string;
+  kind: NoticeKind;
+  message: string;
+}
+
+/** A global server as the tray shows it: settings order, state aggregated over open workspaces. */
+export interface GlobalServerStatus {
+  name: string;
+  enabled: boolean;
+  transport: 'stdio' | 'http';
+  state: ServerState;
+  error?: string;
+  /** While paused: when the next trial may run (ISO 8601). */
+  retryAt?: string;
+  /** While needsMoreAccess: the scope the server asked for, which `blitz mcp login` will ask for. */
+  scope?: string;
+  /** The copies of it running now (set by every daemon since `share`): one per workspace, or one shared by all. */
+  copies?: ServerCopy[];
+}
+
+/** One running copy of a server — a process (stdio) or a session (HTTP) — and the workspaces it serves. */
+export interface ServerCopy {
+  /** Workspace roots, in the order they opened. */
+  workspaces: string[];
+  /** `share = true`: this one copy serves every workspace using the server. */
+  shared: boolean;
+  state: ServerState;
+  pid?: number;
+}
+
+export interface StatusResponse {
+  version: string;
+  pid: number;
+  servers: GlobalServerStatus[];
+  /** Settings problems, formatted with file and line; non-empty means the last edit was not applied. */
+  problems: string[];
+  notices: Notice[];
+  /** The highest notice id so far, for the next `?after=`. */
+  lastNoticeId: number;
+  workspaces: number;
+}

@@ -1,0 +1,44 @@
+/** `/v1/workspaces`: the workspaces the daemon hosts and their servers. */
+import type { ServerState } from '@blitz/server-state';
+
+export interface WorkspaceSummary {
+  id: string;
+  root: string;
+  clients: number;
+  trusted: boolean;
+  servers: number;
+  /** The project's problems: its MCP files not read (a FIFO, a device, past 1 MB, bad JSON), entries skipped. */
+  problems: string[];
+}
+
+export interface WorkspaceServer {
+  name: string;
+  state: ServerState;
+  error?: string;
+  retryAt?: string;
+  tools: string[];
+  warnings: string[];
+  pid?: number;
+  /** `global` or the project file the server comes from. */
+  source: string;
+  /** Its connection is shared with other workspaces (`share = true`). */
+  shared: boolean;
+}
+
+/** One tool of a server as clients are offered it (a server's detail). */
+export interface ExposedTool {
+  exposedName: string;
+  originalName: string;
+  description?: string;
+  /** What a call does before it runs: `allow` runs, `ask` asks the user, `deny` refuses (MCP-30/43). */
+  approval: 'allow' | 'ask' | 'deny';
+  /** Why it is allowed or denied: the rule, or `auto_approve`. */
+  why?: string;
+}
+
+/** `GET /v1/workspaces/ID/mcp-servers/NAME`: one server in one workspace, for the settings page's detail. */
+export interface WorkspaceServerDetail extends WorkspaceServer {
+  exposedTools: ExposedTool[];
+  /** The last lines the server wrote to stderr (stdio servers), secrets masked. */
+  stderrTail: string;
+}
