@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand, fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { freePort, waitForPort } from '../../packages/core/src/testing/listening-port.js';
 import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { startTokenProxy, type TokenProxy } from '../support/token-proxy.js';
@@ -133,7 +133,7 @@ beforeAll(async () => {
   const everythingPort = await freePort();
   const everything = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(everythingPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(everything);
-  await waitForPort(everythingPort, everything);
+  await waitForPort(everythingPort, everything, 'server-everything');
   const fixtureHttp = spawn(process.execPath, [fixturePath('conformance'), 'http'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(fixtureHttp);
   const fixturePort = await firstLinePort(fixtureHttp);
@@ -185,32 +185,6 @@ describe('MCP conformance server scenarios (0.1.13): server-everything, directly
     expect(passed(runs.everythingHub.get(scenario)), `through the hub:\n${explain(runs.everythingHub.get(scenario))}`).toBe(true);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (child.exitCode !== null) throw new Error(`server-everything exited with ${child.exitCode}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`server-everything did not listen on ${port}`);
-}
 
 /** The port an HTTP fixture prints as its first line. */
 function firstLinePort(child: ChildProcess): Promise<number> {

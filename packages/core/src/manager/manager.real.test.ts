@@ -2,9 +2,8 @@
  * The manager against real servers: server-everything over stdio and streamable HTTP, and
  * the fixture servers of test/fixtures that hang, crash, spew or misbehave.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -16,6 +15,7 @@ import { createConnector } from '../connection/create-connector.js';
 import { probeBubblewrap } from '../connection/stdio/sandbox.js';
 import { fixtureCommand, type FixtureName } from '../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive, liveDescendants } from '../testing/no-orphans.js';
+import { freePort, waitForPort } from '../testing/listening-port.js';
 import { startServer as startRestartable } from '../../../../test/fixtures/http/restartable-server.mjs';
 import { Manager, type ManagerEvent } from './manager.js';
 import { callByName } from '../testing/call-by-name.js';
@@ -80,7 +80,7 @@ describe('server-everything', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      await waitForPort(port, child);
+      await waitForPort(port, child, 'server-everything');
       await manager.update({ servers: [server('remote', { kind: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} })] });
       expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(expect.arrayContaining(['echo']));
       expect(textOf(await callByName(manager, 'echo', { message: 'over http' }))).toBe('Echo: over http');
@@ -234,29 +234,3 @@ describe('sandbox', () => {
     expect(textOf(read)).not.toContain('token');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`server-everything exited with ${child.exitCode}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('server-everything did not listen');
-}
