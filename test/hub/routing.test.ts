@@ -34,12 +34,16 @@ let daemon: RunningDaemon;
 const dirs: string[] = [];
 const sessions: Session[] = [];
 
+/** The file's settings; a `mark` changes the protocol server's settings (its env), which restarts it. */
+function settings(mark?: string): string {
+  const entry = (s: (typeof SERVERS)[number]) =>
+    `[[mcp.servers]]\nname = "${s.name}"\ncommand = ${JSON.stringify(s.command)}\nargs = ${JSON.stringify(s.args)}\nsandbox = false\nauto_approve = true\n${s.extra}${s.name === 'px' && mark ? `env = { PROTOCOL_MARK = "${mark}" }\n` : ''}`;
+  return `[daemon]\nport = 0\n\n${SERVERS.map(entry).join('\n')}`;
+}
+
 beforeAll(async () => {
   home = tempDir('blitz-routing-');
-  writeSettings(
-    home,
-    `[daemon]\nport = 0\n\n${SERVERS.map((s) => `[[mcp.servers]]\nname = "${s.name}"\ncommand = ${JSON.stringify(s.command)}\nargs = ${JSON.stringify(s.args)}\nsandbox = false\nauto_approve = true\n${s.extra}`).join('\n')}`,
-  );
+  writeSettings(home, settings());
   daemon = await startDaemonProcess(home);
 });
 
@@ -111,17 +115,18 @@ async function leave(s: Session): Promise<void> {
 }
 
 /** What the protocol fixture server was asked by the hub (subscribe, unsubscribe, setLevel). */
-async function upstream(s: Session): Promise<{ subscribe: string[]; unsubscribe: string[]; setLevel: string[] }> {
+async function upstream(s: Session): Promise<{ subscribe: string[]; unsubscribe: string[]; setLevel: string[]; mark: string | null }> {
   return JSON.parse(textOf(await s.client.callTool({ name: 'px__upstream', arguments: {} })));
 }
 
-/** Polls a condition on a server's state through the hub (no timer is waited for). */
+/** Polls a condition on a server's state through the hub until it holds (bounded, to fail with what was read). */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  for (let i = 0; ; i++) {
-    const value = await read();
-    if (check(value)) return value;
-    if (i > 200) throw new Error(`never held: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setImmediate(resolve));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await read().catch((err: Error) => err);
+    if (!(value instanceof Error) && check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`never held: ${value instanceof Error ? value.message : JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -174,6 +179,12 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     expect(a.updates).toEqual(['fixture://doc', 'fixture://items/9']);
     // The second subscriber to the item was not passed on.
     expect((await upstream(c)).subscribe).toEqual(['fixture://doc', 'fixture://items/9']);
+
+    // A settings edit restarts the server: the new process is told the subscriptions held (the item's, by a and c).
+    writeSettings(home, settings(via));
+    expect(await eventually(() => upstream(c), (u) => u.mark === via && u.subscribe.length > 0)).toMatchObject({ subscribe: ['fixture://items/9'], unsubscribe: [] });
+    await c.client.callTool({ name: 'px__touch', arguments: { uri: 'fixture://items/9' } });
+    await Promise.all([a.until(() => a.updates.length === 3, 'item updated after the edit'), c.until(() => c.updates.length === 3, 'item updated after the edit')]);
   });
 
   it('server-everything: two sessions subscribed to one URI, one leaving; the server restarted under a subscription is subscribed again', async () => {

@@ -153,9 +153,13 @@ export class Manager {
         next.push(existing);
         continue;
       }
-      if (existing) retired.push(existing);
       changed.push(resolved.config.name);
-      next.push(this.#connect(resolved));
+      const fresh = this.#connect(resolved);
+      next.push(fresh);
+      if (!existing) continue;
+      retired.push(existing);
+      // A server restarted by a settings edit keeps its sessions' subscriptions and levels.
+      this.#interest(fresh).adopt(this.#interest(existing));
     }
     for (const removed of old.values()) {
       retired.push(removed);

@@ -91,6 +91,15 @@ export class ServerInterest {
     void this.#pushLevel().catch(() => undefined);
   }
 
+  /**
+   * Takes over what the sessions wanted of the connection this one replaces (a settings edit
+   * changed the server): told to the server once it is up.
+   */
+  adopt(previous: ServerInterest): void {
+    for (const [uri, sessions] of previous.#subscribers) this.#subscribers.set(uri, new Set([...(this.#subscribers.get(uri) ?? []), ...sessions]));
+    for (const [session, level] of previous.#levels) this.#levels.set(session, level);
+  }
+
   /** Capabilities and instructions of the last handshake; kept while the server is stopped. */
   announced(): ServerAnnouncement | undefined {
     return this.#announced;
