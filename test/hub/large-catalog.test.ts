@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
@@ -47,6 +49,13 @@ beforeAll(async () => {
   workspace = tempDir('blitz-large-ws-');
   files = fs.realpathSync(tempDir('blitz-large-files-'));
   const mid = `agents = ${JSON.stringify(['main', 'mid'])}`;
+  // Serves the env-dump fixture (one tool, env) while the marker exists, fails to start after.
+  const flaky = path.join(files, 'flaky.mjs');
+  fs.writeFileSync(path.join(files, 'flaky-works'), '');
+  fs.writeFileSync(
+    flaky,
+    `import fs from 'node:fs';\nif (!fs.existsSync(${JSON.stringify(path.join(files, 'flaky-works'))})) process.exit(1);\nawait import(${JSON.stringify(pathToFileURL(fixturePath('env-dump')).href)});\n`,
+  );
   // list_wait_ms: the first listing waits for every server, so the catalog is whole in every test.
   settings =
     `[daemon]\nport = 0\n\n[hub]\nlist_wait_ms = 120000\n\n` +
@@ -55,7 +64,8 @@ beforeAll(async () => {
         thinking: 'exposure = "direct"',
         everything: 'tool_exposure = { echo = "direct", "toggle-*" = "hidden" }',
         brave: 'exposure = "hidden"\ntool_exposure = { brave_local_search = "deferred" }',
-      });
+      }) +
+      `\n[[mcp.servers]]\nname = "flaky"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([flaky])}\nsandbox = false\nprefix = "flaky"\n`;
   writeSettings(home, settings);
   daemon = await startDaemonProcess(home);
   // The first listing starts all 17 servers; later sessions find them running.
@@ -176,5 +186,21 @@ describe('a large real catalog through the hub (issue 16)', () => {
     expect((await search(c, 'crawl an entire website')).map((t) => t.server)).toContain('firecrawl');
     await daemon.client.setServerEnabled('firecrawl', false);
     await expect.poll(async () => (await search(c, 'crawl an entire website')).map((t) => t.server), { timeout: 20_000 }).not.toContain('firecrawl');
+  });
+
+  it("a paused server's tools are absent from search, and call_tool refuses one as tools/call does (MCP-32)", async () => {
+    const c = await client();
+    expect((await search(c, 'flaky__env'))[0]?.name).toBe('flaky__env');
+    const [ws] = await daemon.client.listWorkspaces();
+    fs.rmSync(path.join(files, 'flaky-works'));
+    await daemon.client.restartServer(ws!.id, 'flaky');
+    // Two failed starts in a row pause it (the breaker's threshold).
+    await daemon.client.listWorkspaceServers(ws!.id, { connect: true });
+    await daemon.client.listWorkspaceServers(ws!.id, { connect: true });
+    expect((await daemon.client.listWorkspaceServers(ws!.id)).find((s) => s.name === 'flaky')?.state).toBe('paused');
+    expect((await search(c, 'flaky__env', 20)).map((t) => t.server)).not.toContain('flaky');
+    const direct = await c.callTool({ name: 'flaky__env' });
+    expect(direct.isError).toBe(true);
+    expect(await c.callTool({ name: 'call_tool', arguments: { name: 'flaky__env' } })).toEqual(direct);
   });
 });
