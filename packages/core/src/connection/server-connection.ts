@@ -16,7 +16,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
-import { offersTools } from '../breaker/breaker-status.js';
+import { offersTools, sameStatus, type BreakerStatus } from '../breaker/breaker-status.js';
 import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -90,6 +90,12 @@ export class ServerConnection {
   #state: ConnectionState;
   /** What the last `status` event showed, so a change that shows nothing new emits nothing. */
   #shown: { status: string | undefined; tools: readonly Tool[] | undefined; offered: boolean } = { status: undefined, tools: undefined, offered: true };
+  /**
+   * What that status was made from. The status is a function of the state (immutable: a new
+   * object for every change), the breaker's status and `disabled`; when all three are the
+   * same, nothing visible changed and the status (tool names included) is not built again.
+   */
+  #shownFrom: { state: ConnectionState; breaker: BreakerStatus; disabled: boolean } | undefined;
   /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
   #recording = false;
   #lossCounted = new WeakSet<Link>();
@@ -482,8 +488,13 @@ export class ServerConnection {
         this.#recording = false;
       }
     }
+    const breaker = this.breaker.status();
+    const from = this.#shownFrom;
+    // Every successful call comes here: the common case, nothing moved, is three comparisons.
+    if (from && from.state === next && from.disabled === this.config.disabled && sameStatus(from.breaker, breaker)) return;
+    this.#shownFrom = { state: next, breaker, disabled: this.config.disabled };
     const status = this.status();
-    const shown = { status: JSON.stringify(status), tools: next.kind === 'running' ? next.tools : undefined, offered: offersTools(this.breaker.status()) };
+    const shown = { status: JSON.stringify(status), tools: next.kind === 'running' ? next.tools : undefined, offered: offersTools(breaker) };
     const toolsChanged = shown.tools !== this.#shown.tools || shown.offered !== this.#shown.offered;
     if (shown.status === this.#shown.status && !toolsChanged) return;
     this.#shown = shown;
