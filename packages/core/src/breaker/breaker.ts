@@ -2,6 +2,7 @@ import { formatDelay, type Clock, type Timer } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import {
   admit,
+  type Admission,
   DEFAULT_BREAKER_POLICY,
   INITIAL_BREAKER_STATE,
   next,
@@ -83,9 +84,20 @@ export class Breaker {
   /** What `admit` would throw now, without admitting anything: for a call refused before it is made. */
   refusal(): BlitzError | undefined {
     const admission = admit(this.#state, this.#clock.now());
+    return admission.kind === 'allowed' ? undefined : this.#refused(admission);
+  }
+
+  /** Lets a call go, or throws `SERVER_UNAVAILABLE` while the server is paused. */
+  admit(): BreakerPermit {
+    const admission = admit(this.#state, this.#clock.now());
+    if (admission.kind !== 'allowed') throw this.#refused(admission);
+    this.#admitted++;
+    this.#apply(admission.state, []);
+    return { trial: admission.trial };
+  }
+
+  #refused(admission: Exclude<Admission, { kind: 'allowed' }>): BlitzError {
     switch (admission.kind) {
-      case 'allowed':
-        return undefined;
       case 'coolingDown':
         return this.#unavailable(`retrying in ${formatDelay(admission.retryInMs)}`);
       case 'trialInFlight':
@@ -97,24 +109,6 @@ export class Breaker {
     }
   }
 
-  /** Lets a call go, or throws `SERVER_UNAVAILABLE` while the server is paused. */
-  admit(): BreakerPermit {
-    const admission = admit(this.#state, this.#clock.now());
-    switch (admission.kind) {
-      case 'allowed':
-        this.#admitted++;
-        this.#apply(admission.state, []);
-        return { trial: admission.trial };
-      case 'coolingDown':
-        throw this.#unavailable(`retrying in ${formatDelay(admission.retryInMs)}`);
-      case 'trialInFlight':
-        throw this.#unavailable('retrying now');
-      default: {
-        const _exhaustive: never = admission;
-        return _exhaustive;
-      }
-    }
-  }
 
   /**
    * The outcome of an admitted call. A tool result with `isError` is a success: only
