@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError, type ResolvedTool } from '@blitz/core';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
+import { surelyWithin } from './json-size.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
 import { passThrough, RpcError } from './rpc-error.js';
 import type { SessionContext } from './session-context.js';
@@ -102,10 +103,16 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
   }
 }
 
-/** A result larger than `[hub] max_result_mb` is refused with its size (never passed on whole). */
+/**
+ * A result larger than `[hub] max_result_mb` is refused with its size (never passed on whole).
+ * Most results are far below it: a walk bounding the size lets them by without serialising
+ * them twice; only one that could be near the limit is measured exactly.
+ */
 function bounded(ctx: SessionContext, name: string, result: CallToolResult): CallToolResult {
   const limitMb = ctx.settings().hub.maxResultMb;
+  const limit = limitMb * 1024 * 1024;
+  if (surelyWithin(result, limit)) return result;
   const size = Buffer.byteLength(JSON.stringify(result));
-  if (size <= limitMb * 1024 * 1024) return result;
+  if (size <= limit) return result;
   return toolError(`the result of ${name} is ${formatBytes(size)}, more than [hub] max_result_mb = ${limitMb}; it was not passed on`);
 }
