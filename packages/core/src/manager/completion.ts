@@ -1,5 +1,6 @@
-import { CompleteResultSchema, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import { CompleteResultSchema, ErrorCode, McpError, type CompleteRequest, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { ServerConnection } from '../connection/server-connection.js';
 
 /** The most values one completion carries (the MCP spec's bound). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -20,4 +21,23 @@ export function boundCompletion(result: CompleteResult): CompleteResult {
     ...result,
     completion: { ...result.completion, values: values.slice(0, MAX_COMPLETION_VALUES), total: Math.max(result.completion.total ?? 0, values.length), hasMore: true },
   };
+}
+
+/**
+ * Asks the owning server for a completion (its original names in `params`), bounded by its
+ * call timeout: a server that offers no completions, or turns out not to serve them, suggests
+ * none; the answer is cut to 100 values.
+ */
+export async function askCompletion(connection: ServerConnection, params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult> {
+  if (!connection.serverCapabilities()?.completions) return NO_COMPLETION;
+  const timeout = connection.config.timeoutSeconds * 1000;
+  try {
+    const result = await connection.request(`MCP server ${connection.name} completion/complete`, timeout, signal, (c, s) =>
+      c.request({ method: 'completion/complete', params }, UNBOUNDED_COMPLETE_RESULT, { timeout, ...(s ? { signal: s } : {}) }),
+    );
+    return boundCompletion(result);
+  } catch (err) {
+    if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return NO_COMPLETION;
+    throw err;
+  }
 }

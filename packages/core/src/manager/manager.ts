@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
 import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
@@ -16,7 +16,7 @@ import { withDeadline } from '../connection/deadline.js';
 import { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
-import { boundCompletion, NO_COMPLETION, UNBOUNDED_COMPLETE_RESULT } from './completion.js';
+import { askCompletion } from './completion.js';
 import { serverFingerprint } from './server-fingerprint.js';
 import { ServerInterest, type ServerAnnouncement, type SessionRequest, type UpstreamNotification } from './server-interest.js';
 import type { SharedLease, SharedServers } from './shared-servers.js';
@@ -360,20 +360,7 @@ export class Manager {
       asked = ref;
     }
     const connection = this.#get(server);
-    if (!connection.serverCapabilities()?.completions) return NO_COMPLETION;
-    const timeout = connection.config.timeoutSeconds * 1000;
-    try {
-      const result = await this.#interest(connection).during(opts.request, () =>
-        connection.request(`MCP server ${server} completion/complete`, timeout, opts.signal, (c, signal) =>
-          c.request({ method: 'completion/complete', params: { ...params, ref: asked } }, UNBOUNDED_COMPLETE_RESULT, { timeout, ...(signal ? { signal } : {}) }),
-        ),
-      );
-      return boundCompletion(result);
-    } catch (err) {
-      // Declared but not served after all: still nothing to suggest rather than an error.
-      if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return NO_COMPLETION;
-      throw err;
-    }
+    return this.#interest(connection).during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
   }
 
   /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
