@@ -147,6 +147,20 @@ describe('the control API in-process', () => {
     expect((await client.status()).servers.map((s) => s.state)).toEqual(['connected', 'connected', 'disabled']);
   });
 
+  it('status answers the same between changes, and the next GET after a change shows it', async () => {
+    const before = await api('/v1/status');
+    expect(await api('/v1/status')).toEqual(before);
+    expect(before.body['problems']).toEqual([]);
+    // A settings problem: the reload's event drops the status built before it.
+    fs.writeFileSync(path.join(home, 'settings.toml'), SETTINGS + '\n[[mcp.servers]]\nname = "broken"\n');
+    await daemon.reload();
+    const after = await api('/v1/status');
+    expect(after.body['problems']).toEqual([expect.stringContaining('broken')]);
+    fs.writeFileSync(path.join(home, 'settings.toml'), SETTINGS);
+    await daemon.reload();
+    expect((await api('/v1/status')).body['problems']).toEqual([]);
+  });
+
   it('masks secret values in what it answers', async () => {
     const { servers } = await client.listServerConfigs();
     const text = JSON.stringify(servers);

@@ -29,6 +29,7 @@ import { CredentialStoreCache } from './credential-store-cache.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
+import { StatusCache } from './status-cache.js';
 import { SettingsSource } from './settings/settings-source.js';
 import { PageSessions } from './settings-page/page-sessions.js';
 import { testServer } from './settings-page/test-server.js';
@@ -62,6 +63,8 @@ export class Daemon {
   readonly token: string;
   readonly log: Logger;
   readonly notices = new NoticeFeed();
+  /** `GET /v1/status` between changes; every event below that can change it drops it. */
+  readonly #statusCache = new StatusCache();
   readonly source: SettingsSource;
   readonly registry: WorkspaceRegistry;
   readonly hub: HubEndpoint;
@@ -130,8 +133,12 @@ export class Daemon {
         for (const problem of problems) this.log.warn(`project problem: ${problem}`, { workspace: workspace.root });
       },
       // Its project files join the watched ones, so their edits apply at once (MCP-45).
-      onOpened: () => this.#watchFiles(),
+      onOpened: () => {
+        this.#statusCache.invalidate();
+        this.#watchFiles();
+      },
       onClosed: (workspace) => {
+        this.#statusCache.invalidate();
         this.log.info('workspace closed', { workspace: workspace.root });
         this.#watchFiles();
       },
@@ -228,12 +235,13 @@ export class Daemon {
   async reload(): Promise<void> {
     if (!this.#loadSettings()) return;
     await this.registry.applySettings();
+    this.#statusCache.invalidate();
     this.hub.settingsApplied();
   }
 
   /** What `GET /v1/status` answers: the tray's poll. */
   status(after?: number): StatusResponse {
-    return daemonStatus({ version: this.#opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after });
+    return this.#statusCache.get(after, () => daemonStatus({ version: this.#opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after }));
   }
 
   /** Closes every workspace (MCP-12), then the server; idempotent. */
@@ -259,6 +267,7 @@ export class Daemon {
   /** Loads settings.toml; returns whether the settings in force changed. */
   #loadSettings(): boolean {
     const { applied, problems } = this.source.reload();
+    this.#statusCache.invalidate();
     for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));
     if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
     this.#addSecrets(this.source.settings.servers);
@@ -305,6 +314,7 @@ export class Daemon {
     try {
       if (file === this.paths.settings) await this.reload();
       else await this.registry.applySettings();
+      this.#statusCache.invalidate();
     } catch (err) {
       this.log.error('applying settings failed', { error: (err as Error).message });
     }
@@ -312,6 +322,7 @@ export class Daemon {
 
   /** A shared server's own events come once, not once per workspace: one notice, one log line. */
   #onSharedEvent(event: ConnectionEvent, workspaces: readonly string[]): void {
+    this.#statusCache.invalidate();
     switch (event.type) {
       case 'notice': {
         const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: this.#clock.now() });
@@ -337,6 +348,7 @@ export class Daemon {
   }
 
   #onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
+    this.#statusCache.invalidate();
     this.hub.onManagerEvent(workspace, event);
     switch (event.type) {
       case 'notice': {
