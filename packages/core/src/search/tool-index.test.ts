@@ -71,4 +71,13 @@ describe('ToolIndex', () => {
     const twins = new ToolIndex([tool('a', 'zeta_ping', 'Ping.'), tool('b', 'alpha_ping', 'Ping.')]);
     expect(names(twins, 'ping')).toEqual(['alpha_ping', 'zeta_ping']);
   });
+
+  it('a smaller limit answers the first matches of a larger one (only that many are ranked out)', () => {
+    const many = new ToolIndex(Array.from({ length: 40 }, (_, i) => tool('s', `ping_${String(i).padStart(2, '0')}`, i % 3 === 0 ? 'Ping a host, ping it again.' : 'Ping.')));
+    const all = names(many, 'ping', 40);
+    expect(all).toHaveLength(40);
+    for (const limit of [1, 3, 7, 20]) expect(names(many, 'ping', limit)).toEqual(all.slice(0, limit));
+    expect(names(many, 'ping_0', 4)).toEqual(all.filter((n) => n.startsWith('ping_0')).slice(0, 4));
+    expect(names(many, 'ping', 0)).toEqual([]);
+  });
 });

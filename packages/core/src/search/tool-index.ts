@@ -48,6 +48,23 @@ const FILE_NAME = /^[\w-]+\.[A-Za-z0-9]{1,5}$|\//;
 /** Below this many characters a query is not taken as the start of a name. */
 const MIN_PREFIX = 3;
 
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const order = (a: ToolMatch, b: ToolMatch): number => b.score - a.score || byName(a.exposedName, b.exposedName);
+
+/** The first `count` of `items` in `compare`'s order, without sorting them all. */
+function firstInOrder<T>(items: readonly T[], count: number, compare: (a: T, b: T) => number): T[] {
+  const best: T[] = [];
+  if (count <= 0) return best;
+  for (const item of items) {
+    if (best.length === count && compare(item, best[count - 1]!) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && compare(item, best[at - 1]!) < 0) at--;
+    best.splice(at, 0, item);
+    if (best.length > count) best.pop();
+  }
+  return best;
+}
+
 interface Doc {
   id: string;
   server: string;
@@ -82,8 +99,12 @@ export class ToolIndex {
   readonly #synonyms: boolean;
   /** Every term the index holds: a query word among them needs no synonym. */
   readonly #vocabulary = new Set<string>();
-  /** Exposed name → the name keys a query is compared with (exposed and original). */
-  readonly #names = new Map<string, { server: string; keys: string[] }>();
+  /** Exposed name → its server. */
+  readonly #names = new Map<string, { server: string }>();
+  /** Name key (of the exposed or the original name) → the exposed names that have it. */
+  readonly #byKey = new Map<string, string[]>();
+  /** Every [name key, exposed name], sorted by key: the names a query starts, found by binary search. */
+  readonly #sortedKeys: [string, string][] = [];
 
   constructor(tools: readonly SearchableTool[], options: ToolIndexOptions = {}) {
     this.#stem = options.stemming === false ? (w) => w : (w) => stemmer(w);
@@ -105,7 +126,11 @@ export class ToolIndex {
     const docs: Doc[] = [];
     for (const t of tools) {
       if (this.#names.has(t.exposedName)) continue;
-      this.#names.set(t.exposedName, { server: t.server, keys: [...new Set([nameKey(t.exposedName), nameKey(t.originalName)])] });
+      this.#names.set(t.exposedName, { server: t.server });
+      for (const k of new Set([nameKey(t.exposedName), nameKey(t.originalName)])) {
+        this.#byKey.set(k, [...(this.#byKey.get(k) ?? []), t.exposedName]);
+        this.#sortedKeys.push([k, t.exposedName]);
+      }
       docs.push({
         id: t.exposedName,
         server: t.server,
@@ -120,6 +145,7 @@ export class ToolIndex {
       });
     }
     this.#search.addAll(docs);
+    this.#sortedKeys.sort((a, b) => byName(a[0], b[0]));
   }
 
   get size(): number {
@@ -128,18 +154,11 @@ export class ToolIndex {
 
   /** The best matches for `query`, best first: name matches, then by score, ties by name. */
   search(query: string, options: ToolSearchOptions): ToolMatch[] {
+    const limit = Math.max(0, options.limit);
     const allowed = options.filter ?? (() => true);
     const key = nameKey(query);
-    const named: ToolMatch[] = [];
-    if (key !== '') {
-      for (const [exposedName, { server, keys }] of this.#names) {
-        if (!allowed(exposedName)) continue;
-        if (keys.includes(key)) named.push({ exposedName, server, match: 'name', score: Infinity });
-        else if (key.length >= MIN_PREFIX && keys.some((k) => k.startsWith(key))) {
-          named.push({ exposedName, server, match: 'namePrefix', score: Infinity });
-        }
-      }
-    }
+    const exact = key === '' ? [] : (this.#byKey.get(key) ?? []).filter(allowed);
+    const prefix = key.length < MIN_PREFIX ? [] : this.#startingWith(key).filter((name) => allowed(name) && !exact.includes(name));
     const weights = this.#queryTerms(query);
     const byWords = weights.size === 0
       ? []
@@ -151,16 +170,39 @@ export class ToolIndex {
           filter: (result) => allowed(result.id as string),
         });
     const scores = new Map(byWords.map((r) => [r.id as string, r.score]));
-    for (const m of named) m.score = scores.get(m.exposedName) ?? 0;
-    const order = (a: ToolMatch, b: ToolMatch): number => b.score - a.score || (a.exposedName < b.exposedName ? -1 : a.exposedName > b.exposedName ? 1 : 0);
-    const exact = named.filter((m) => m.match === 'name').sort(order);
-    const prefix = named.filter((m) => m.match === 'namePrefix').sort(order);
-    const seen = new Set(named.map((m) => m.exposedName));
-    const rest = byWords
-      .filter((r) => !seen.has(r.id as string))
-      .map((r): ToolMatch => ({ exposedName: r.id as string, server: this.#names.get(r.id as string)!.server, match: 'words', score: r.score }))
-      .sort(order);
-    return [...exact, ...prefix, ...rest].slice(0, Math.max(0, options.limit));
+    const match = (exposedName: string, kind: ToolMatch['match']): ToolMatch => ({
+      exposedName,
+      server: this.#names.get(exposedName)!.server,
+      match: kind,
+      score: scores.get(exposedName) ?? 0,
+    });
+    const named = new Set([...exact, ...prefix]);
+    const top = [
+      ...exact.map((n) => match(n, 'name')).sort(order),
+      ...prefix.map((n) => match(n, 'namePrefix')).sort(order),
+    ].slice(0, limit);
+    // Only the `limit` best word matches become results: a common word matches most of a large catalog.
+    const rest = firstInOrder(
+      byWords.filter((r) => !named.has(r.id as string)),
+      limit - top.length,
+      (a, b) => b.score - a.score || byName(a.id as string, b.id as string),
+    );
+    return [...top, ...rest.map((r) => match(r.id as string, 'words'))];
+  }
+
+  /** Exposed names one of whose name keys starts with `key` (a binary search of the sorted keys). */
+  #startingWith(key: string): string[] {
+    const keys = this.#sortedKeys;
+    let low = 0;
+    let high = keys.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (keys[mid]![0] < key) low = mid + 1;
+      else high = mid;
+    }
+    const found = new Set<string>();
+    for (let i = low; i < keys.length && keys[i]![0].startsWith(key); i++) found.add(keys[i]![1]);
+    return [...found];
   }
 
   /** The query's terms as indexed (stemmed), each with its weight: its own words 1, synonyms less. */
