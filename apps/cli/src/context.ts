@@ -1,4 +1,4 @@
-import { blitzHome, blitzPaths, type BlitzPaths } from '@blitz/core';
+import { blitzHome, blitzPaths, type BlitzPaths } from '@blitz/core/config';
 import { OutputRedactor } from './output/output-redactor.js';
 
 /** What a command needs from the outside world, so tests and the real CLI differ only here. */

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ApiError, DaemonUnreachable } from '@blitz/client';
-import { isBlitzError } from '@blitz/core';
+// Narrow imports: `blitz connect`, started by clients again and again, loads no more of core
+// than it needs (the barrel brings the SDK, the keychain and search; bench/startup.mjs).
+import { isBlitzError } from '@blitz/core/errors';
 import { CliError, processContext } from './context.js';
 import { createProgram } from './program.js';
 

@@ -1,4 +1,5 @@
-import { loadSettings, Redactor, resolveServer, serverSecretValues } from '@blitz/core';
+import { loadSettings, resolveServer } from '@blitz/core/config';
+import { Redactor, serverSecretValues } from '@blitz/core/redact';
 
 /**
  * What every line the CLI prints passes through (MCP-42): the one redactor, knowing the
