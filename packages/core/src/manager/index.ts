@@ -1,5 +1,6 @@
-export { Manager, type IntroducedServer, type ListOptions, type ManagerEvent, type ManagerNotice, type ManagerOptions, type OfferedServer, type ResolvedTool, type RouteOptions, type ServerSet } from './manager.js';
+export { Manager, type ListOptions, type ManagerEvent, type ManagerNotice, type ManagerOptions, type OfferedServer, type ResolvedTool, type RouteOptions, type ServerSet } from './manager.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
+export type { IntroducedServer } from './session-routing.js';
 export { mostVerbose, passesLevel } from './logging-level.js';
 export type { ServerAnnouncement, SessionRequest, UpstreamNotification } from './server-interest.js';
 export { SharedServers, type SharedLease, type SharedServersOptions, type SharedUser } from './shared-servers.js';

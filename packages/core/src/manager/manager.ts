@@ -12,13 +12,13 @@ import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
-import { withDeadline } from '../connection/deadline.js';
 import { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
-import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
-import { askCompletion } from './completion.js';
+import { BlitzError } from '../errors/blitz-error.js';
+import { listWait } from './list-wait.js';
 import { serverFingerprint } from './server-fingerprint.js';
-import { ServerInterest, type ServerAnnouncement, type SessionRequest, type UpstreamNotification } from './server-interest.js';
+import { ServerInterest, type SessionRequest, type UpstreamNotification } from './server-interest.js';
+import { SessionRouting, type IntroducedServer } from './session-routing.js';
 import type { SharedLease, SharedServers } from './shared-servers.js';
 
 /** A notice as the user hears it (MCP-33), stamped with its time. */
@@ -43,13 +43,6 @@ export interface RouteOptions {
   agent?: string;
   signal?: AbortSignal;
   request?: SessionRequest;
-}
-
-/** One offered server as the hub introduces it: its name, its tools' prefix, what it said of itself when last connected. */
-export interface IntroducedServer {
-  name: string;
-  prefix?: string;
-  announced?: ServerAnnouncement;
 }
 
 export interface ManagerOptions {
@@ -122,6 +115,18 @@ export class Manager {
   readonly #interests = new Map<ServerConnection, ServerInterest>();
   /** Each server's tools when last listed, so a paused server's tool is still known by name (MCP-32). */
   readonly #lastTools = new WeakMap<ServerConnection, Tool[]>();
+  /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
+  readonly #routing = new SessionRouting({
+    connections: () => this.#connections,
+    offeredTo: (agent) => this.#offeredTo(agent),
+    connection: (name) => this.#get(name),
+    interest: (connection) => this.#interest(connection),
+    listPrompts: (agent) => this.listPrompts(agent),
+    listResources: (agent) => this.listResources(agent),
+    listResourceTemplates: (agent) => this.listResourceTemplates(agent),
+    resourceOwner: (uri, agent) => this.#resourceOwner(uri, agent),
+    listable: (agent, waitMs) => this.#listable(agent, waitMs),
+  });
 
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
@@ -227,24 +232,8 @@ export class Manager {
     return this.catalog(agent).list().slice();
   }
 
-  /**
-   * The servers a listing asks, started first (MCP-10). With `waitMs`, those ready within it:
-   * the others keep starting and join through the catalog event (clients hear
-   * `list_changed`); one whose last start failed less than a pause ago is neither waited for
-   * nor started again by a listing until then. Without it, every offered server.
-   */
   async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
-    const offered = this.#offeredTo(agent);
-    if (waitMs === undefined) {
-      await Promise.allSettled(offered.map((c) => c.tools()));
-      return offered;
-    }
-    const asked = offered.filter((c) => c.ready || !c.breaker.failedRecently());
-    if (!asked.every((c) => c.ready)) {
-      const started = Promise.allSettled(asked.map((c) => c.tools()));
-      await withDeadline(started, waitMs, this.#opts.clock, () => new Error('list wait over')).catch(() => undefined);
-    }
-    return asked.filter((c) => c.ready);
+    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock);
   }
 
   /** The catalog from what is connected now, without connecting anything. */
@@ -336,79 +325,37 @@ export class Manager {
     return this.#interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal));
   }
 
-  /**
-   * `completion/complete`, routed to the owner: a prompt by its exposed name (asked under its
-   * original one), a resource template by its URI template. An unknown one is refused, not
-   * forwarded; a server that offers no completions answers none. At most 100 values.
-   */
-  async complete(params: CompleteRequest['params'], opts: RouteOptions = {}): Promise<CompleteResult> {
-    const agent = opts.agent ?? MAIN_AGENT;
-    const { ref } = params;
-    let server: string;
-    let asked: CompleteRequest['params']['ref'];
-    if (ref.type === 'ref/prompt') {
-      const entry = (await this.listPrompts(agent)).find((p) => p.exposedName === ref.name);
-      if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${ref.name}`, { reason: 'PROMPT_NOT_FOUND' });
-      server = entry.server;
-      asked = { ...ref, name: entry.originalName };
-    } else {
-      const owner =
-        (await this.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
-        (await this.listResources(agent)).find((r) => r.uri === ref.uri)?.server;
-      if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
-      server = owner;
-      asked = ref;
-    }
-    const connection = this.#get(server);
-    return this.#interest(connection).during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
+  // What the hub's sessions ask beyond tools (issue 13) is session-routing.ts's; these pass it on.
+  complete(params: CompleteRequest['params'], opts: RouteOptions = {}): Promise<CompleteResult> {
+    return this.#routing.complete(params, opts);
   }
 
-  /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
-  async subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
-    const owner = await this.#subscriptionOwner(uri, opts.agent ?? MAIN_AGENT);
-    const connection = this.#get(owner);
-    await this.#interest(connection).during(opts.request, () => this.#interest(connection).subscribe(uri, session, opts.signal));
-    return owner;
+  subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
+    return this.#routing.subscribe(uri, session, opts);
   }
 
-  /** `resources/unsubscribe`: the session lets go; the server's subscription ends with the last session's. */
-  async unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
-    for (const connection of this.#connections) {
-      const interest = this.#interest(connection);
-      if (interest.subscriptionsOf(session).includes(uri)) await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
-    }
+  unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
+    return this.#routing.unsubscribe(uri, session, opts);
   }
 
-  /** A session's `logging/setLevel`, passed to every server its agent may use (the most verbose level any session asked for). */
-  async setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
-    await Promise.all(this.#offeredTo(agent).map((c) => this.#interest(c).setLevel(session, level).catch(() => undefined)));
+  setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
+    return this.#routing.setLogLevel(session, level, agent);
   }
 
-  /** A session ended: its subscriptions and logging level go. */
-  async dropSession(session: string): Promise<void> {
-    await Promise.all(this.#connections.map((c) => this.#interest(c).drop(session)));
+  dropSession(session: string): Promise<void> {
+    return this.#routing.dropSession(session);
   }
 
-  /** Whether this agent is offered this server now: its messages may reach the agent's sessions. */
   offers(agent: string, server: string): boolean {
-    return this.#offeredTo(agent).some((c) => c.name === server);
+    return this.#routing.offers(agent, server);
   }
 
-  /** The servers offered to the agent, in settings order, with what each said of itself when last connected. */
   introduced(agent = MAIN_AGENT): IntroducedServer[] {
-    return this.#offeredTo(agent).map((c) => {
-      const announced = this.#interest(c).announced();
-      return { name: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), ...(announced ? { announced } : {}) };
-    });
+    return this.#routing.introduced(agent);
   }
 
-  /**
-   * Starts the agent's servers and waits for them as a listing does, at most `waitMs` (one
-   * whose start failed less than a pause ago is not waited for): what is known of them then
-   * (capabilities, instructions) is what a new session is told. Never fails.
-   */
-  async settle(agent: string, waitMs: number): Promise<void> {
-    await this.#listable(agent, waitMs);
+  settle(agent: string, waitMs: number): Promise<void> {
+    return this.#routing.settle(agent, waitMs);
   }
 
   /** The connection of one server, for resources, prompts and tests. */
@@ -468,23 +415,6 @@ export class Manager {
       (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
     if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
     return owner;
-  }
-
-  /**
-   * Whom a subscription to `uri` goes to: the server that lists it or whose template matches
-   * it, else the one offered server that takes subscriptions — a server may watch a URI it
-   * does not list (server-everything takes any). With several such servers the owner cannot
-   * be told, and the URI is refused as unknown.
-   */
-  async #subscriptionOwner(uri: string, agent: string): Promise<string> {
-    try {
-      return await this.#resourceOwner(uri, agent);
-    } catch (err) {
-      if (!isBlitzError(err, 'NOT_FOUND')) throw err;
-      const takers = this.#offeredTo(agent).filter((c) => c.serverCapabilities()?.resources?.subscribe);
-      if (takers.length === 1) return takers[0]!.name;
-      throw err;
-    }
   }
 
   #interest(connection: ServerConnection): ServerInterest {

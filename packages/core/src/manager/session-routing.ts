@@ -1,0 +1,139 @@
+import type { CompleteRequest, CompleteResult, LoggingLevel, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { MAIN_AGENT } from '../catalog/agent-may-use.js';
+import type { PromptEntry } from '../catalog/build-prompt-catalog.js';
+import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
+import type { ServerConnection } from '../connection/server-connection.js';
+import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
+import { askCompletion } from './completion.js';
+import type { RouteOptions } from './manager.js';
+import type { ServerAnnouncement, ServerInterest } from './server-interest.js';
+
+/** One offered server as the hub introduces it: its name, its tools' prefix, what it said of itself when last connected. */
+export interface IntroducedServer {
+  name: string;
+  prefix?: string;
+  announced?: ServerAnnouncement;
+}
+
+/** What session routing reads of its workspace's manager. */
+export interface RoutingScope {
+  /** Every configured server's connection, in settings order. */
+  connections(): readonly ServerConnection[];
+  /** The connections the agent is offered now. */
+  offeredTo(agent: string): ServerConnection[];
+  connection(name: string): ServerConnection;
+  /** What the hub's sessions want of this connection. */
+  interest(connection: ServerConnection): ServerInterest;
+  listPrompts(agent: string): Promise<PromptEntry[]>;
+  listResources(agent: string): Promise<ResourceEntry[]>;
+  listResourceTemplates(agent: string): Promise<Array<ResourceTemplate & { server: string }>>;
+  /** The server that lists `uri` or whose template matches it; NOT_FOUND if none. */
+  resourceOwner(uri: string, agent: string): Promise<string>;
+  /** Starts the agent's servers and waits for them as a listing does, at most `waitMs`. */
+  listable(agent: string, waitMs: number): Promise<unknown>;
+}
+
+/**
+ * What the hub's sessions ask of one workspace beyond tools (issue 13): completions routed to
+ * their owner, resource subscriptions and logging levels kept per session, and what a new
+ * session is told of the servers it is offered.
+ */
+export class SessionRouting {
+  readonly #scope: RoutingScope;
+
+  constructor(scope: RoutingScope) {
+    this.#scope = scope;
+  }
+
+  /**
+   * `completion/complete`, routed to the owner: a prompt by its exposed name (asked under its
+   * original one), a resource template by its URI template. An unknown one is refused, not
+   * forwarded; a server that offers no completions answers none. At most 100 values.
+   */
+  async complete(params: CompleteRequest['params'], opts: RouteOptions = {}): Promise<CompleteResult> {
+    const agent = opts.agent ?? MAIN_AGENT;
+    const { ref } = params;
+    let server: string;
+    let asked: CompleteRequest['params']['ref'];
+    if (ref.type === 'ref/prompt') {
+      const entry = (await this.#scope.listPrompts(agent)).find((p) => p.exposedName === ref.name);
+      if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${ref.name}`, { reason: 'PROMPT_NOT_FOUND' });
+      server = entry.server;
+      asked = { ...ref, name: entry.originalName };
+    } else {
+      const owner =
+        (await this.#scope.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
+        (await this.#scope.listResources(agent)).find((r) => r.uri === ref.uri)?.server;
+      if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
+      server = owner;
+      asked = ref;
+    }
+    const connection = this.#scope.connection(server);
+    return this.#scope.interest(connection).during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
+  }
+
+  /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
+  async subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
+    const owner = await this.#subscriptionOwner(uri, opts.agent ?? MAIN_AGENT);
+    const connection = this.#scope.connection(owner);
+    await this.#scope.interest(connection).during(opts.request, () => this.#scope.interest(connection).subscribe(uri, session, opts.signal));
+    return owner;
+  }
+
+  /** `resources/unsubscribe`: the session lets go; the server's subscription ends with the last session's. */
+  async unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
+    for (const connection of this.#scope.connections()) {
+      const interest = this.#scope.interest(connection);
+      if (interest.subscriptionsOf(session).includes(uri)) await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
+    }
+  }
+
+  /** A session's `logging/setLevel`, passed to every server its agent may use (the most verbose level any session asked for). */
+  async setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
+    await Promise.all(this.#scope.offeredTo(agent).map((c) => this.#scope.interest(c).setLevel(session, level).catch(() => undefined)));
+  }
+
+  /** A session ended: its subscriptions and logging level go. */
+  async dropSession(session: string): Promise<void> {
+    await Promise.all(this.#scope.connections().map((c) => this.#scope.interest(c).drop(session)));
+  }
+
+  /** Whether this agent is offered this server now: its messages may reach the agent's sessions. */
+  offers(agent: string, server: string): boolean {
+    return this.#scope.offeredTo(agent).some((c) => c.name === server);
+  }
+
+  /** The servers offered to the agent, in settings order, with what each said of itself when last connected. */
+  introduced(agent = MAIN_AGENT): IntroducedServer[] {
+    return this.#scope.offeredTo(agent).map((c) => {
+      const announced = this.#scope.interest(c).announced();
+      return { name: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), ...(announced ? { announced } : {}) };
+    });
+  }
+
+  /**
+   * Starts the agent's servers and waits for them as a listing does, at most `waitMs` (one
+   * whose start failed less than a pause ago is not waited for): what is known of them then
+   * (capabilities, instructions) is what a new session is told. Never fails.
+   */
+  async settle(agent: string, waitMs: number): Promise<void> {
+    await this.#scope.listable(agent, waitMs);
+  }
+
+  /**
+   * Whom a subscription to `uri` goes to: the server that lists it or whose template matches
+   * it, else the one offered server that takes subscriptions — a server may watch a URI it
+   * does not list (server-everything takes any). With several such servers the owner cannot
+   * be told, and the URI is refused as unknown.
+   */
+  async #subscriptionOwner(uri: string, agent: string): Promise<string> {
+    try {
+      return await this.#scope.resourceOwner(uri, agent);
+    } catch (err) {
+      if (!isBlitzError(err, 'NOT_FOUND')) throw err;
+      const takers = this.#scope.offeredTo(agent).filter((c) => c.serverCapabilities()?.resources?.subscribe);
+      if (takers.length === 1) return takers[0]!.name;
+      throw err;
+    }
+  }
+}
