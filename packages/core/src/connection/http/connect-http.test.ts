@@ -13,6 +13,7 @@ import { startServer as startUnauthorized } from '../../../../../test/fixtures/h
 import { connectHttp, type HttpConnectOptions } from './connect-http.js';
 import type { RetryEvent } from './retrying-fetch.js';
 import { serverConfig } from '../../testing/server-config.js';
+import { REAL_WAIT } from '../../testing/real-wait.js';
 
 function httpConfig(name: string, url: string, headers: Record<string, string> = {}): ServerConfig {
   return serverConfig(name, { transport: { kind: 'http', url, headers }, sandbox: false });
@@ -146,7 +147,7 @@ describe('connectHttp against fixture servers', () => {
     const retries: RetryEvent[] = [];
     const connecting = connectHttp(httpConfig('flaky', server.url), { ...options, clock, onRetry: (e) => retries.push(e) });
 
-    await vi.waitFor(() => expect(retries).toHaveLength(1));
+    await vi.waitFor(() => expect(retries).toHaveLength(1), REAL_WAIT);
     // The retry waits on the clock: nothing falls due 1 ms early, its timer exactly at 1 s.
     const pending = clock.pendingTimers();
     clock.advance(999);
@@ -154,7 +155,7 @@ describe('connectHttp against fixture servers', () => {
     expect(server.stats.methods.initialize).toBe(1);
     clock.advance(1);
     expect(clock.pendingTimers()).toBe(pending - 1);
-    await vi.waitFor(() => expect(retries).toHaveLength(2));
+    await vi.waitFor(() => expect(retries).toHaveLength(2), REAL_WAIT);
     expect(server.stats.methods.initialize).toBe(2);
     clock.advance(1000);
 
@@ -200,14 +201,14 @@ describe('connectHttp against fixture servers', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(server.requests).toHaveLength(1);
     // The client hung up rather than leaving the request open.
-    await vi.waitFor(() => expect(server.requests[0]?.socket.destroyed).toBe(true));
+    await vi.waitFor(() => expect(server.requests[0]?.socket.destroyed).toBe(true), REAL_WAIT);
   });
 
   it('times out on the injected clock', async () => {
     const server = await startSilentServer();
     const clock = new FakeClock();
     const connecting = connectHttp(httpConfig('slow', server.url), { ...options, clock, deadlineMs: 30_000 });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), REAL_WAIT);
     clock.advance(30_000);
     await expect(connecting).rejects.toMatchObject({ code: 'TIMEOUT', message: 'MCP server slow did not answer initialize within 30s' });
   });
@@ -216,7 +217,7 @@ describe('connectHttp against fixture servers', () => {
     const server = await startSilentServer();
     const abort = new AbortController();
     const connecting = connectHttp(httpConfig('slow', server.url), { ...options, signal: abort.signal });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), REAL_WAIT);
     abort.abort();
     await expect(connecting).rejects.toMatchObject({ code: 'CANCELLED' });
   });
@@ -228,9 +229,9 @@ describe('connectHttp against fixture servers', () => {
     const clock = new FakeClock();
     const retries: RetryEvent[] = [];
     const connecting = connectHttp(httpConfig('gone', url), { ...options, clock, onRetry: (e) => retries.push(e) });
-    await vi.waitFor(() => expect(retries).toHaveLength(1));
+    await vi.waitFor(() => expect(retries).toHaveLength(1), REAL_WAIT);
     clock.advance(250);
-    await vi.waitFor(() => expect(retries).toHaveLength(2));
+    await vi.waitFor(() => expect(retries).toHaveLength(2), REAL_WAIT);
     clock.advance(1000);
     const err = await connecting.catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SERVER_UNAVAILABLE' });

@@ -7,6 +7,7 @@ import { isBlitzError } from '../../errors/blitz-error.js';
 import { fixtureCommand } from '../../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../testing/no-orphans.js';
 import { OwnedProcess, type OwnedProcessOptions } from './owned-process.js';
+import { REAL_WAIT } from '../../testing/real-wait.js';
 
 const started: OwnedProcess[] = [];
 const tmpDirs: string[] = [];
@@ -96,7 +97,7 @@ describe('OwnedProcess', () => {
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     // The group is killed at the leader's exit, so the pipes close and `ended` needs no timer.
     await proc.ended;
-    await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false));
+    await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), REAL_WAIT);
     expect(proc.stderr.text()).toContain('parent going');
   });
 
@@ -158,18 +159,18 @@ describe('OwnedProcess', () => {
     it('(3) ends a server that ignores stdin and SIGTERM with SIGKILL, each step after the grace period', async () => {
       const clock = new FakeClock();
       const proc = own(fixtureCommand('ignore-sigterm'), { clock, graceMs: 5_000 });
-      await vi.waitFor(() => expect(proc.stderr.text()).toContain('ready'));
+      await vi.waitFor(() => expect(proc.stderr.text()).toContain('ready'), REAL_WAIT);
 
       const closing = proc.close();
       expect(clock.pendingTimers()).toBe(1);
-      await vi.waitFor(() => expect(proc.stderr.text()).toContain('ignoring end of stdin'));
+      await vi.waitFor(() => expect(proc.stderr.text()).toContain('ignoring end of stdin'), REAL_WAIT);
       clock.advance(4_999);
       expect(proc.stderr.text()).not.toContain('ignoring SIGTERM');
 
       clock.advance(1);
-      await vi.waitFor(() => expect(proc.stderr.text()).toContain('ignoring SIGTERM'));
+      await vi.waitFor(() => expect(proc.stderr.text()).toContain('ignoring SIGTERM'), REAL_WAIT);
       expect(proc.exit).toBeUndefined();
-      await vi.waitFor(() => expect(clock.pendingTimers()).toBe(1));
+      await vi.waitFor(() => expect(clock.pendingTimers()).toBe(1), REAL_WAIT);
 
       clock.advance(5_000);
       expect(await closing).toEqual({ code: null, signal: 'SIGKILL' });
@@ -179,12 +180,12 @@ describe('OwnedProcess', () => {
       const dir = tmpDir();
       const pidFile = path.join(dir, 'pid');
       const proc = own(fixtureCommand('spawn-grandchild'), { env: { PATH: process.env.PATH ?? '', GRANDCHILD_PID_FILE: pidFile }, graceMs: 30_000 });
-      await vi.waitFor(() => expect(readFileSync(pidFile, 'utf8')).not.toBe(''));
+      await vi.waitFor(() => expect(readFileSync(pidFile, 'utf8')).not.toBe(''), REAL_WAIT);
       const grandchild = Number(readFileSync(pidFile, 'utf8'));
       expect(isAlive(grandchild)).toBe(true);
 
       expect(await proc.close()).toEqual({ code: 0, signal: null });
-      await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false));
+      await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), REAL_WAIT);
     });
 
     it('is a no-op after the process exited, and can be called twice', async () => {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { isAlive } from '../../testing/no-orphans.js';
 import { byParent, descendantsOf, isSameProcess, parsePsPairs, signalProcesses } from './process-tree.js';
+import { REAL_WAIT } from '../../testing/real-wait.js';
 
 describe('parsePsPairs', () => {
   it('reads `ps -A -o pid=,ppid=` as macOS prints it (right-aligned, blank lines)', () => {
@@ -44,7 +45,7 @@ describe.skipIf(!existsSync('/proc/self/stat'))('descendantsOf (Linux)', () => {
       signalProcesses([{ pid: grandchild, start: '1' }], 'SIGKILL');
       expect(isAlive(grandchild)).toBe(true);
       signalProcesses([entry!], 'SIGKILL');
-      await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false));
+      await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), REAL_WAIT);
     } finally {
       if (isAlive(grandchild)) process.kill(grandchild, 'SIGKILL');
       child.kill('SIGKILL');

@@ -13,6 +13,7 @@ import { serverConfig as baseConfig } from '../../testing/server-config.js';
 import { createSandbox } from './sandbox.js';
 import { createStdioTransport, type SpawnServerDeps } from './spawn-server.js';
 import type { StdioTransport } from './stdio-transport.js';
+import { REAL_WAIT } from '../../testing/real-wait.js';
 
 const transports: StdioTransport[] = [];
 const tmpDirs: string[] = [];
@@ -90,7 +91,7 @@ describe('StdioTransport with an SDK Client', () => {
       changed += 1;
     });
     await client.callTool({ name: 'add_tool', arguments: { name: 'fresh' } });
-    await vi.waitFor(() => expect(changed).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(changed).toBeGreaterThan(0), REAL_WAIT);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('fresh');
   });
 
@@ -140,7 +141,7 @@ describe('StdioTransport with an SDK Client', () => {
     config.transport = { kind: 'stdio', command: process.execPath, args: ['-e', script], env: {} };
     const transport = transportFor(config);
     await transport.start();
-    await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('stdin closed on purpose'));
+    await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('stdin closed on purpose'), REAL_WAIT);
     // Nobody reads the pipe any more: this write fails with EPIPE before the exit is noticed.
     const err = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).catch((e: unknown) => e);
     expect(isBlitzError(err, 'SERVER_EXITED')).toBe(true);
@@ -201,7 +202,7 @@ describe('StdioTransport with an SDK Client', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'ok' } }))).toBe('ok');
     const stderr = transport.process!.stderr;
     // stderr is a separate pipe: its tail may still be on the way when the answer arrives.
-    await vi.waitFor(() => expect(stderr.lastLines(1)).toEqual(['flood-stderr: last line']));
+    await vi.waitFor(() => expect(stderr.lastLines(1)).toEqual(['flood-stderr: last line']), REAL_WAIT);
     expect(stderr.size).toBe(64 * 1024);
     expect(stderr.lastLines(2)[0]).toMatch(/^flood 0003071 x+$/);
   });
@@ -214,7 +215,7 @@ describe('StdioTransport with an SDK Client', () => {
     const client = await connect(transport);
     const closing = client.close();
     await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('ignoring end of stdin'), { timeout: 10_000 });
-    await vi.waitFor(() => expect(clock.pendingTimers()).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(clock.pendingTimers()).toBeGreaterThan(0), REAL_WAIT);
     clock.advance(100);
     await vi.waitFor(() => expect(transport.process!.stderr.text()).toContain('ignoring SIGTERM'), { timeout: 10_000 });
     clock.advance(100);
@@ -230,7 +231,7 @@ describe('StdioTransport with an SDK Client', () => {
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     expect(isAlive(grandchild)).toBe(true);
     await client.close();
-    await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false));
+    await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), REAL_WAIT);
   });
 
   describe('environment', () => {
