@@ -17,5 +17,8 @@ export function sharedTestConfig(workspace: string) {
     passWithNoTests: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default, less than a child process's start can take on a
+    // loaded 2-core machine; a poll still ends at its condition, never later than it must.
+    expect: { poll: { timeout: 20_000, interval: 50 } },
   };
 }
