@@ -7,10 +7,18 @@ import type { Exposure } from '../config/server-config.js';
  */
 export type ToolExposure = Exposure | 'default';
 
+/** Compiled `*` patterns: a catalog is built again at every change, with the same patterns. */
+const compiled = new Map<string, RegExp>();
+
 function matches(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${source}$`).test(name);
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    regex = new RegExp(`^${source}$`);
+    compiled.set(pattern, regex);
+  }
+  return regex.test(name);
 }
 
 /**
@@ -33,8 +41,7 @@ export function toolExposure(name: string, server: Exposure | undefined, overrid
   return key === undefined ? (server ?? 'default') : overrides[key]!;
 }
 
-/** The `tool_exposure` keys that decide none of `names`: each is worth a warning. */
+/** The `tool_exposure` keys that match none of `names`: each is worth a warning. */
 export function unusedOverrides(names: readonly string[], overrides: Readonly<Record<string, Exposure>>): string[] {
-  const used = new Set(names.map((n) => exposureOverride(n, overrides)));
-  return Object.keys(overrides).filter((k) => !used.has(k) && !names.some((n) => matches(k, n)));
+  return Object.keys(overrides).filter((k) => !names.some((n) => matches(k, n)));
 }
