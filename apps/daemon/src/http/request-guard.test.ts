@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '@blitz/clock';
+import { CSRF_HEADER, PageSessions, SESSION_COOKIE } from '../settings-page/page-sessions.js';
 import { errorAnswer } from './error-answer.js';
-import { guardRequest } from './request-guard.js';
+import { authorizeRequest, guardRequest } from './request-guard.js';
 
 const TOKEN = 'tok-123';
 const request = (headers: Record<string, string>) => ({ headers });
@@ -32,5 +34,40 @@ describe('guardRequest', () => {
     ['a null origin', { host: '127.0.0.1:4000', origin: 'null', ...auth }, '403 FOREIGN_ORIGIN'],
   ])('%s', (_, headers, expected) => {
     expect(outcome(headers)).toBe(expected);
+  });
+});
+
+describe('authorizeRequest', () => {
+  const sessions = new PageSessions(new FakeClock());
+  const page = sessions.redeem(sessions.issueCode().code)!;
+  const cookie = sessions.cookieFor(page).split(';')[0]!;
+  const host = '127.0.0.1:4000';
+
+  function caller(method: string, headers: Record<string, string>, opts: { open?: boolean } = {}): string {
+    try {
+      return authorizeRequest({ method, headers }, 4000, TOKEN, sessions, opts).kind;
+    } catch (err) {
+      const { status, body } = errorAnswer(err);
+      return `${status} ${body.reason}`;
+    }
+  }
+
+  it.each([
+    ['the token', 'POST', { host, ...auth }, 'token'],
+    ['a wrong token, even with a page cookie', 'GET', { host, authorization: 'Bearer nope', cookie }, '401 BAD_TOKEN'],
+    ["the page's cookie, reading", 'GET', { host, cookie }, 'page'],
+    ["the page's cookie and its CSRF header, changing", 'POST', { host, cookie, [CSRF_HEADER]: page.csrf }, 'page'],
+    ["the page's cookie without its CSRF header, changing", 'POST', { host, cookie }, '403 BAD_CSRF_TOKEN'],
+    ["the page's cookie with another CSRF header, changing", 'DELETE', { host, cookie, [CSRF_HEADER]: 'forged' }, '403 BAD_CSRF_TOKEN'],
+    ['an unknown cookie', 'GET', { host, cookie: `${SESSION_COOKIE}=forged` }, '401 BAD_TOKEN'],
+    ['nothing', 'GET', { host }, '401 BAD_TOKEN'],
+    ['a foreign host, before any cookie is read', 'GET', { host: 'evil.example:4000', cookie }, '403 FOREIGN_HOST'],
+  ])('%s: %s', (_what, method, headers, expected) => {
+    expect(caller(method, headers)).toBe(expected);
+  });
+
+  it('lets an open route through without credentials, but never a foreign host', () => {
+    expect(caller('GET', { host }, { open: true })).toBe('open');
+    expect(caller('GET', { host: 'evil.example:4000' }, { open: true })).toBe('403 FOREIGN_HOST');
   });
 });
