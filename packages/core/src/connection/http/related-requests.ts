@@ -78,6 +78,8 @@ function watchEvents(onMessage: (message: JSONRPCMessage) => void, onEnd: () => 
     }
   };
   const parse = (text: string) => {
+    // Only a server's request matters here, and it has a method: a result (perhaps megabytes) is left to the SDK.
+    if (!text.includes('"method"')) return;
     try {
       const parsed = JSON.parse(text) as unknown;
       for (const m of Array.isArray(parsed) ? parsed : [parsed]) if (typeof m === 'object' && m !== null) onMessage(m as JSONRPCMessage);
