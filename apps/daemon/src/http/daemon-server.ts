@@ -90,9 +90,8 @@ export class DaemonServer {
         res.end();
         return;
       }
-      const { status, body } = errorAnswer(err);
-      if (status >= 500) this.#opts.log.error('request failed', { method: req.method, url: req.url, error: (err as Error).stack ?? String(err) });
-      send(res, status, this.#opts.redactor.redactValue(body));
+      const { status, body } = this.#errorAnswer(err, 'request failed', { method: req.method, url: req.url });
+      send(res, status, body);
     }
   }
 
@@ -108,9 +107,7 @@ export class DaemonServer {
       const result = await this.#opts.api.handle(request, caller);
       return { status: result.status ?? 200, body: result.credential ? result.body : this.#opts.redactor.redactValue(result.body) };
     } catch (err) {
-      const { status, body } = errorAnswer(err);
-      if (status >= 500) this.#opts.log.error('request failed', { method: request.method, url: request.path, error: (err as Error).stack ?? String(err) });
-      return { status, body: this.#opts.redactor.redactValue(body) };
+      return this.#errorAnswer(err, 'request failed', { method: request.method, url: request.path });
     }
   }
 
@@ -128,6 +125,16 @@ export class DaemonServer {
     const { status, body } = await this.answer({ method: request.method, path: url.pathname + url.search, headers, body: text });
     return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
   };
+
+  /**
+   * An error as the control API answers it (status from the one table, body masked); one the
+   * daemon did not mean (a 5xx) is logged with its stack, under `what` and the request's `context`.
+   */
+  #errorAnswer(err: unknown, what: string, context: Record<string, unknown>): { status: number; body: unknown } {
+    const { status, body } = errorAnswer(err);
+    if (status >= 500) this.#opts.log.error(what, { ...context, error: (err as Error).stack ?? String(err) });
+    return { status, body: this.#opts.redactor.redactValue(body) };
+  }
 
   /** `/mcp` answers in JSON-RPC, as its clients expect, refusals too. */
   async #mcp(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
@@ -161,9 +168,8 @@ export class DaemonServer {
       if (url.pathname !== '/mcp') throw new BlitzError('NOT_FOUND', `no upgrade at ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
       await this.#opts.hub.upgrade(req, socket, head, url);
     } catch (err) {
-      const { status, body } = errorAnswer(err);
-      if (status >= 500) this.#opts.log.error('upgrade failed', { url: req.url, error: (err as Error).stack ?? String(err) });
-      const text = JSON.stringify(this.#opts.redactor.redactValue(body));
+      const { status, body } = this.#errorAnswer(err, 'upgrade failed', { url: req.url });
+      const text = JSON.stringify(body);
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
     }
   }
