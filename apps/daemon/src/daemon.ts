@@ -17,10 +17,11 @@ import {
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
-import { daemonStatePath, type DaemonState, type StatusResponse } from '@blitz/client';
+import { daemonStatePath, type DaemonState } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
 import { controlApi } from './http/control-api.js';
 import { DaemonServer } from './http/daemon-server.js';
+import type { JsonBytes } from './http/json-bytes.js';
 import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import type { Router } from './http/router.js';
@@ -63,8 +64,8 @@ export class Daemon {
   readonly token: string;
   readonly log: Logger;
   readonly notices = new NoticeFeed();
-  /** `GET /v1/status` between changes; every event below that can change it drops it. */
-  readonly #statusCache = new StatusCache();
+  /** `GET /v1/status` between changes of what it is made of (status-cache.ts says which). */
+  readonly #statusCache: StatusCache;
   readonly source: SettingsSource;
   readonly registry: WorkspaceRegistry;
   readonly hub: HubEndpoint;
@@ -134,15 +135,19 @@ export class Daemon {
       },
       // Its project files join the watched ones, so their edits apply at once (MCP-45).
       onOpened: () => {
-        this.#statusCache.invalidate();
+        this.#statusCache.changed();
         this.#watchFiles();
       },
       onClosed: (workspace) => {
-        this.#statusCache.invalidate();
+        this.#statusCache.changed();
         this.log.info('workspace closed', { workspace: workspace.root });
         this.#watchFiles();
       },
     });
+    this.#statusCache = new StatusCache(
+      (after) => daemonStatus({ version: opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after }),
+      this.#redactor,
+    );
     this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
@@ -235,13 +240,18 @@ export class Daemon {
   async reload(): Promise<void> {
     if (!this.#loadSettings()) return;
     await this.registry.applySettings();
-    this.#statusCache.invalidate();
+    this.#statusCache.changed();
     this.hub.settingsApplied();
   }
 
-  /** What `GET /v1/status` answers: the tray's poll. */
-  status(after?: number): StatusResponse {
-    return this.#statusCache.get(after, () => daemonStatus({ version: this.#opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after }));
+  /** What `GET /v1/status` answers (the tray's poll), serialised and masked. */
+  status(after?: number): JsonBytes {
+    return this.#statusCache.get(after);
+  }
+
+  /** How many status answers were built: tests see that an event which changes nothing in it rebuilds nothing. */
+  get statusBuilds(): number {
+    return this.#statusCache.builds;
   }
 
   /** Closes every workspace (MCP-12), then the server; idempotent. */
@@ -267,7 +277,7 @@ export class Daemon {
   /** Loads settings.toml; returns whether the settings in force changed. */
   #loadSettings(): boolean {
     const { applied, problems } = this.source.reload();
-    this.#statusCache.invalidate();
+    this.#statusCache.changed();
     for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));
     if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
     this.#addSecrets(this.source.settings.servers);
@@ -314,7 +324,7 @@ export class Daemon {
     try {
       if (file === this.paths.settings) await this.reload();
       else await this.registry.applySettings();
-      this.#statusCache.invalidate();
+      this.#statusCache.changed();
     } catch (err) {
       this.log.error('applying settings failed', { error: (err as Error).message });
     }
@@ -322,7 +332,7 @@ export class Daemon {
 
   /** A shared server's own events come once, not once per workspace: one notice, one log line. */
   #onSharedEvent(event: ConnectionEvent, workspaces: readonly string[]): void {
-    this.#statusCache.invalidate();
+    this.#statusCache.heard(event);
     switch (event.type) {
       case 'notice': {
         const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: this.#clock.now() });
@@ -348,7 +358,7 @@ export class Daemon {
   }
 
   #onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
-    this.#statusCache.invalidate();
+    this.#statusCache.heard(event);
     this.hub.onManagerEvent(workspace, event);
     switch (event.type) {
       case 'notice': {

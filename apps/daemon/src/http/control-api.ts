@@ -26,7 +26,6 @@ import type {
   ServerTestResult,
   SettingsCode,
   SettingsSession,
-  StatusResponse,
   WorkspaceServer,
   WorkspaceServerDetail,
   WorkspaceSummary,
@@ -34,12 +33,14 @@ import type {
 import { CSRF_HEADER } from '../settings-page/page-sessions.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
+import type { JsonBytes } from './json-bytes.js';
 import { Router } from './router.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
   registry: WorkspaceRegistry;
-  status(after?: number): StatusResponse;
+  /** The status, serialised and masked ahead of time (status-cache.ts). */
+  status(after?: number): JsonBytes;
   /** Where this daemon finds commands (`blitz doctor` checks against it, not the shell's). */
   environment(): DaemonEnvironment;
   /** Applies settings.toml to every open workspace now, not waiting for the file watcher. */

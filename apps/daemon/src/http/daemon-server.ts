@@ -10,6 +10,7 @@ import { defaultPageDir } from '../settings-page/page-files.js';
 import type { PageSessions } from '../settings-page/page-sessions.js';
 import { servePage } from '../settings-page/serve-page.js';
 import { errorAnswer } from './error-answer.js';
+import { bodyBytes, JsonBytes } from './json-bytes.js';
 import { readBody } from './read-body.js';
 import { authorizeRequest, checkHostAndOrigin, guardRequest } from './request-guard.js';
 import { MAX_BODY_BYTES, type ApiRequest, type Router } from './router.js';
@@ -105,7 +106,9 @@ export class DaemonServer {
       const open = request.method === 'GET' && request.path.split('?')[0] === '/v1/health';
       const caller = authorizeRequest(request, this.#port, this.#opts.token, this.#opts.pageSessions, { open });
       const result = await this.#opts.api.handle(request, caller);
-      return { status: result.status ?? 200, body: result.credential ? result.body : this.#opts.redactor.redactValue(result.body) };
+      // Bytes prepared ahead of time (the status) were masked when they were made.
+      const shown = result.credential || result.body instanceof JsonBytes ? result.body : this.#opts.redactor.redactValue(result.body);
+      return { status: result.status ?? 200, body: shown };
     } catch (err) {
       return this.#errorAnswer(err, 'request failed', { method: request.method, url: request.path });
     }
@@ -123,7 +126,7 @@ export class DaemonServer {
     request.headers.forEach((value, name) => (headers[name] = value));
     const text = request.body ? await request.text() : undefined;
     const { status, body } = await this.answer({ method: request.method, path: url.pathname + url.search, headers, body: text });
-    return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+    return new Response(bodyBytes(body), { status, headers: JSON_HEADERS });
   };
 
   /**
@@ -178,9 +181,9 @@ export class DaemonServer {
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  const bytes = bodyBytes(body);
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(bytes) });
+  res.end(bytes);
 }
 
 /** A request's body as the router takes it; none read when the request says it has none (a GET). */

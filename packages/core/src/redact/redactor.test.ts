@@ -71,6 +71,20 @@ describe('Redactor known secrets', () => {
     expect(redactor.redact('first-secret second-secret')).toBe('*** ***');
   });
 
+  it('its version grows with each secret new to it, and only then: text masked before may need masking again', () => {
+    const redactor = new Redactor();
+    const start = redactor.version;
+    redactor.add('first-secret');
+    expect(redactor.version).toBeGreaterThan(start);
+    const once = redactor.version;
+    redactor.add('first-secret');
+    redactor.add('${TOKEN}');
+    redactor.add('');
+    expect(redactor.version).toBe(once);
+    redactor.add('second-secret');
+    expect(redactor.version).toBeGreaterThan(once);
+  });
+
   it('ignores references as configured: they name where a secret lives', () => {
     const redactor = new Redactor(['${TOKEN}', 'Bearer ${env:API_KEY}']);
     expect(redactor.redact('environment variable ${TOKEN} is not set; ${env:API_KEY} neither')).toBe('environment variable ${TOKEN} is not set; ${env:API_KEY} neither');

@@ -22,6 +22,7 @@ export class Redactor {
   readonly #substrings = new Set<string>();
   readonly #wholeValues = new Set<string>();
   #pattern: RegExp | undefined;
+  #version = 0;
 
   constructor(secrets: Iterable<string> = []) {
     for (const secret of secrets) this.add(secret);
@@ -35,11 +36,19 @@ export class Redactor {
     // `${TOKEN}` or `Bearer ${TOKEN}` as configured names where a secret lives, and stays shown.
     const trimmed = secret.trim();
     if (isReferenceOnly(splitCredential(trimmed)?.credential ?? trimmed)) return;
+    const known = this.#substrings.size + this.#wholeValues.size;
     for (const form of formsOf(secret)) {
       if (form.length >= MIN_SUBSTRING_LENGTH && !PLAIN_WORDS.has(form.toLowerCase())) this.#substrings.add(form);
       else this.#wholeValues.add(form);
     }
+    if (this.#substrings.size + this.#wholeValues.size === known) return;
     this.#pattern = undefined;
+    this.#version++;
+  }
+
+  /** Grows whenever a secret not known before is added: text redacted at an older version may hold it. */
+  get version(): number {
+    return this.#version;
   }
 
   redact(text: string): string {
