@@ -45,6 +45,13 @@ describe('deferredListing', () => {
     expect(split({ mode: 'always', entries: many.slice(0, 2), activated: new Set(['t0', 't1', 'gone']) })).toEqual({ listed: ['t0', 't1'], deferred: [], deferring: true, offersSearch: true });
   });
 
+  it('defersAny: the hub defers some tool, activated since or not', () => {
+    const input = { mode: 'always' as const, maxTools: 100, builtIns: 2, entries: many.slice(0, 2) };
+    expect(deferredListing({ ...input, activated: new Set(['t0', 't1']) }).defersAny).toBe(true);
+    expect(deferredListing({ ...input, mode: 'auto', activated: new Set() }).defersAny).toBe(false);
+    expect(deferredListing({ ...input, mode: 'never', entries: [entry('d', 'deferred')], activated: new Set(['d']) }).defersAny).toBe(true);
+  });
+
   it('offers no search when nothing is deferred', () => {
     expect(split({ entries: many }).offersSearch).toBe(false);
     expect(split({ mode: 'always', entries: [] }).offersSearch).toBe(false);

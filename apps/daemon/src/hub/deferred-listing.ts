@@ -9,6 +9,8 @@ export interface DeferredListing {
   deferring: boolean;
   /** `search_tools` and `call_tool` are offered: something is, or was, deferred. */
   offersSearch: boolean;
+  /** Some tool of the session is the hub's to defer now, whether a search activated it since or not. */
+  defersAny: boolean;
 }
 
 export interface ListingInput {
@@ -33,10 +35,12 @@ export function deferredListing({ entries, mode, maxTools, builtIns, activated }
   const deferring = mode === 'always' || (mode === 'auto' && builtIns + leftToHub > maxTools);
   const listed: CatalogEntry[] = [];
   const deferred: CatalogEntry[] = [];
+  let defersAny = false;
   for (const entry of entries) {
     const hubDefers = entry.exposure === 'deferred' || (deferring && entry.exposure === 'default');
+    defersAny ||= hubDefers;
     (hubDefers && !activated.has(entry.exposedName) ? deferred : listed).push(entry);
   }
   const offersSearch = deferred.length > 0 || entries.some((e) => activated.has(e.exposedName));
-  return { listed, deferred, deferring, offersSearch };
+  return { listed, deferred, deferring, offersSearch, defersAny };
 }

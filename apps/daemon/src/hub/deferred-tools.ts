@@ -137,15 +137,37 @@ export class DeferredTools {
   }
 
   /**
-   * The paragraph of the hub's instructions about deferred tools, when this session may
-   * have some: how to find and call them.
+   * What the session is told of its deferred tools, for its instructions at initialize and a
+   * notice when deferral starts or stops: `defers` whether the hub defers any of its tools;
+   * no `text` in read-only mode (nothing is listed or found).
    */
-  notice(entries: readonly CatalogEntry[], clientName: string | undefined): string | undefined {
-    if (this.#ctx.readOnly) return undefined;
-    const how = `use ${SEARCH_TOOLS} to find them by task or name (they join the tool list), and ${CALL_TOOL} to call one if your tool list does not update.`;
-    if (this.mode === 'always') return `Deferred tools: most tools of these MCP servers are not in the tool list; ${how}`;
-    const marked = this.listing(entries).deferred.length > 0 || this.#ctx.workspace.manager.connections().some((c) => c.config.exposure === 'deferred' || Object.values(c.config.toolExposure ?? {}).includes('deferred'));
-    if (this.mode === 'never') return marked ? `Deferred tools: some tools of these MCP servers are not in the tool list; ${how}` : undefined;
-    return `Deferred tools: this hub lists at most ${this.maxTools(clientName)} tools to this client; the others${marked ? ', and those marked deferred,' : ''} are left out of the tool list: ${how}`;
+  told(entries: readonly CatalogEntry[], clientName = this.#clientName()): { defers: boolean; text: string | undefined } {
+    if (this.#ctx.readOnly) return { defers: false, text: undefined };
+    const maxTools = this.maxTools(clientName);
+    const listing = deferredListing({ entries, mode: this.mode, maxTools, builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length, activated: this.#activated });
+    return { defers: listing.defersAny, text: deferralText(listing, this.mode, maxTools) };
   }
+}
+
+const tools = (n: number): string => `${n} tool${n === 1 ? '' : 's'}`;
+
+/**
+ * The paragraph about deferred tools, true of the session as it is: how many of its tools are
+ * listed and how many deferred, why, and how to reach them.
+ */
+export function deferralText(listing: Pick<DeferredListing, 'listed' | 'deferred' | 'deferring'>, mode: DeferredMode, maxTools: number): string {
+  const listed = listing.listed.length;
+  const deferred = listing.deferred.length;
+  if (deferred === 0) {
+    const all = listed === 0 ? 'these MCP servers offer no tools yet' : listed === 1 ? 'the one tool of these MCP servers is in the tool list' : `all ${listed} tools of these MCP servers are in the tool list`;
+    const past = mode === 'auto' ? ` Should they pass ${maxTools}, this client's limit, the hub defers the rest and offers ${SEARCH_TOOLS} to find them.` : '';
+    return `Deferred tools: none now; ${all}.${past}`;
+  }
+  const why =
+    mode === 'always' ? 'this hub defers every tool not marked direct' : listing.deferring ? `this hub lists at most ${maxTools} tools to this client` : "their servers' settings mark them deferred";
+  return (
+    `Deferred tools: ${listed} of the ${tools(listed + deferred)} of these MCP servers ${listed === 1 ? 'is' : 'are'} in the tool list; ` +
+    `${deferred} more ${deferred === 1 ? 'is' : 'are'} deferred (${why}). ` +
+    `Use ${SEARCH_TOOLS} to find them by task or name (the matches join the tool list), and ${CALL_TOOL} to call one if your tool list does not update.`
+  );
 }

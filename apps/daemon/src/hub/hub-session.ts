@@ -48,6 +48,8 @@ export class HubSession {
   #callTool!: ToolCallHandler;
   /** Notices held until the client can hear them; undefined once it can. */
   #early: string[] | undefined;
+  /** Whether the client was last told that tools are deferred (at initialize, or by a notice since); undefined before initialize. */
+  #toldDefers: boolean | undefined;
 
   /**
    * The SDK server declares its capabilities when it is made: it is made after the
@@ -65,8 +67,13 @@ export class HubSession {
       { workspace: opts.workspace, agent: opts.agent, readOnly: opts.readOnly, settings: opts.settings },
       () => this.server.getClientVersion()?.name,
     );
-    // The deferred notice is a paragraph of its own: it depends on the client, known only at initialize.
-    addInstructions(this.server, (clientName) => this.#deferred.notice(this.#catalog(), clientName));
+    // The deferred-tools paragraph is the instructions' own: it depends on the client, known only at initialize.
+    addInstructions(this.server, (clientName) => {
+      const told = this.#deferred.told(this.#catalog(), clientName);
+      this.#toldDefers = told.defers;
+      // Under `never` with nothing deferred there is nothing to reach by search: no paragraph.
+      return told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
+    });
     this.#shown = this.#signature();
     this.#register();
   }
@@ -96,6 +103,7 @@ export class HubSession {
     if (now !== this.#shown) {
       this.#shown = now;
       sends.push(this.server.sendToolListChanged());
+      this.#tellDeferral();
     }
     await Promise.all(sends).catch(() => undefined);
   }
@@ -105,6 +113,7 @@ export class HubSession {
     const now = this.#signature();
     if (now === this.#shown) return;
     this.#shown = now;
+    this.#tellDeferral();
     await this.server.sendToolListChanged().catch(() => undefined);
   }
 
@@ -147,6 +156,18 @@ export class HubSession {
       return;
     }
     await this.server.sendLoggingMessage({ level: 'warning', logger: 'blitz', data: message }).catch(() => undefined);
+  }
+
+  /**
+   * The instructions said whether tools are deferred; when that stops being true (a catalog
+   * grown past the limit, a settings edit), a notice says what holds now.
+   */
+  #tellDeferral(): void {
+    if (this.#toldDefers === undefined) return;
+    const told = this.#deferred.told(this.#catalog());
+    if (told.defers === this.#toldDefers) return;
+    this.#toldDefers = told.defers;
+    if (told.text !== undefined) void this.notice(told.text);
   }
 
   #catalog() {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry } from '@blitz/core';
+import { deferralText } from './deferred-tools.js';
+
+const entries = (n: number): CatalogEntry[] =>
+  Array.from({ length: n }, (_, i) => ({ exposedName: `t${i}`, server: 's', originalName: `t${i}`, exposure: 'default', tool: { name: `t${i}`, inputSchema: { type: 'object' } } }));
+const listing = (listed: number, deferred: number, deferring = deferred > 0) => ({ listed: entries(listed), deferred: entries(deferred), deferring });
+
+describe('deferralText (the instructions and notices about deferred tools)', () => {
+  it('says how many tools are listed and deferred, why, and how to reach them', () => {
+    expect(deferralText(listing(2, 410), 'auto', 100)).toBe(
+      'Deferred tools: 2 of the 412 tools of these MCP servers are in the tool list; 410 more are deferred (this hub lists at most 100 tools to this client). ' +
+        'Use search_tools to find them by task or name (the matches join the tool list), and call_tool to call one if your tool list does not update.',
+    );
+    expect(deferralText(listing(1, 1), 'always', 100)).toMatch(/^Deferred tools: 1 of the 2 tools of these MCP servers is in the tool list; 1 more is deferred \(this hub defers every tool not marked direct\)\. Use search_tools/);
+    expect(deferralText(listing(0, 3, false), 'never', 100)).toMatch(/^Deferred tools: 0 of the 3 tools .* 3 more are deferred \(their servers' settings mark them deferred\)\./);
+    expect(deferralText(listing(5, 3, false), 'auto', 100)).toContain("(their servers' settings mark them deferred)");
+  });
+
+  it('with nothing deferred says so, and under auto what happens past the limit', () => {
+    expect(deferralText(listing(90, 0), 'auto', 128)).toBe(
+      "Deferred tools: none now; all 90 tools of these MCP servers are in the tool list. Should they pass 128, this client's limit, the hub defers the rest and offers search_tools to find them.",
+    );
+    expect(deferralText(listing(1, 0), 'never', 100)).toBe('Deferred tools: none now; the one tool of these MCP servers is in the tool list.');
+    expect(deferralText(listing(0, 0), 'always', 100)).toBe('Deferred tools: none now; these MCP servers offer no tools yet.');
+  });
+});

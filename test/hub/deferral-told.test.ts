@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCommand, type FixtureName } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { runBlitz, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { connectHub, textOf, type HubClientOptions } from '../support/hub-client.js';
+
+// What a session is told of its deferred tools (issue 16): its instructions at initialize say
+// whether anything is deferred, how many tools are listed and deferred, and how to reach them;
+// when that changes mid-session (a catalog grown past the limit, a settings edit) the client
+// hears list_changed and a notice. And a trusted project's .mcp.json may set exposure.
+let home: string;
+let workspace: string;
+let project: string;
+let daemon: RunningDaemon;
+let settings: string;
+const clients: Client[] = [];
+
+const HUB_TOOLS = ['list_mcp_resources', 'read_mcp_resource', 'search_tools', 'call_tool'];
+/** The limit of the client named grow-test: the hub's 4 tools and 3 of the server's fit, 4 do not. */
+const GROW_LIMIT = 7;
+/** The limit of the client named small-test: the server's 2 tools alone pass it. */
+const SMALL_LIMIT = 5;
+
+function entry(name: string, file: FixtureName, extra: string): string {
+  const { command, args } = fixtureCommand(file);
+  return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n${extra}\n`;
+}
+
+/** A client that records the tool list changes and notices it hears. */
+async function client(opts: Partial<HubClientOptions> = {}) {
+  const heard = { listChanged: 0, notices: [] as string[] };
+  const waiters: Array<() => void> = [];
+  const tell = () => waiters.splice(0).forEach((w) => w());
+  const c = await connectHub(daemon.state, {
+    workspace,
+    ...opts,
+    prepare: (c) => {
+      c.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        heard.listChanged++;
+        tell();
+      });
+      c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        heard.notices.push(String(n.params.data));
+        tell();
+      });
+    },
+  });
+  clients.push(c);
+  const until = async (test: () => boolean) => {
+    while (!test()) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  return { c, heard, until };
+}
+
+const names = async (c: Client): Promise<string[]> => (await c.listTools()).tools.map((t) => t.name);
+const deferralOf = (c: Client): string | undefined => c.getInstructions()?.split('\n\n').find((p) => p.startsWith('Deferred tools:'));
+
+beforeAll(async () => {
+  home = tempDir('blitz-deferral-');
+  workspace = tempDir('blitz-deferral-ws-');
+  project = fs.realpathSync(tempDir('blitz-deferral-project-'));
+  // "grow" (echo, add_tool) is offered to agent grow alone; add_tool adds tools while the daemon runs.
+  settings =
+    `[daemon]\nport = 0\n\n[hub]\nlist_wait_ms = 60000\n\n[hub.clients."grow-test"]\nmax_tools = ${GROW_LIMIT}\n\n[hub.clients."small-test"]\nmax_tools = ${SMALL_LIMIT}\n\n` +
+    entry('grow', 'changing-tools', 'agents = ["grow"]') +
+    entry('env', 'env-dump', 'agents = ["main"]\nexposure = "direct"');
+  writeSettings(home, settings);
+  const { command, args } = fixtureCommand('env-dump');
+  fs.writeFileSync(
+    path.join(project, '.mcp.json'),
+    JSON.stringify({ mcpServers: { proj: { command, args, prefix: 'proj', auto_approve: true, exposure: 'deferred', tool_exposure: { 'nothing_*': 'direct' } } } }, null, 2),
+  );
+  expect((await runBlitz(['trust', project], { home })).code).toBe(0);
+  daemon = await startDaemonProcess(home);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await daemon?.stop();
+  await assertNoOrphans();
+  for (const dir of [home, workspace, project]) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('what a session is told of its deferred tools (issue 16)', () => {
+  it('auto within the limit: nothing deferred, and the instructions say so; past it mid-session, list_changed brings search_tools and a notice says what is deferred', async () => {
+    const { c, heard, until } = await client({ agent: 'grow', clientName: 'grow-test' });
+    expect(await names(c)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'echo', 'add_tool']);
+    expect(deferralOf(c)).toBe(
+      `Deferred tools: none now; all 2 tools of these MCP servers are in the tool list. Should they pass ${GROW_LIMIT}, this client's limit, the hub defers the rest and offers search_tools to find them.`,
+    );
+
+    // A third tool still fits: the list grows, nothing is deferred, no notice.
+    expect(textOf(await c.callTool({ name: 'add_tool', arguments: { name: 'first' } }))).toBe('added first');
+    await expect.poll(() => names(c)).toContain('first');
+    expect(heard.notices.filter((n) => n.startsWith('Deferred tools:'))).toEqual([]);
+
+    const changes = heard.listChanged;
+    expect(textOf(await c.callTool({ name: 'add_tool', arguments: { name: 'second' } }))).toBe('added second');
+    await until(() => heard.notices.some((n) => n.startsWith('Deferred tools:')));
+    expect(heard.listChanged).toBeGreaterThan(changes);
+    expect(heard.notices.filter((n) => n.startsWith('Deferred tools:'))).toEqual([
+      `Deferred tools: 0 of the 4 tools of these MCP servers are in the tool list; 4 more are deferred (this hub lists at most ${GROW_LIMIT} tools to this client). ` +
+        'Use search_tools to find them by task or name (the matches join the tool list), and call_tool to call one if your tool list does not update.',
+    ]);
+    expect(await names(c)).toEqual(HUB_TOOLS);
+    expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'second' } }))).toBe('second');
+
+    // A session that begins now is told in its instructions.
+    const late = await client({ agent: 'grow', clientName: 'grow-test' });
+    expect(deferralOf(late.c)).toMatch(/^Deferred tools: 0 of the 4 tools of these MCP servers are in the tool list; 4 more are deferred \(this hub lists at most 7 tools to this client\)\. Use search_tools/);
+  }, 60_000);
+
+  it('a settings edit that ends deferral is told too: the limit raised, a notice that nothing is deferred now', async () => {
+    const { c, heard, until } = await client({ agent: 'grow', clientName: 'small-test' });
+    expect(await names(c)).toEqual(HUB_TOOLS);
+    writeSettings(home, settings.replace(`max_tools = ${SMALL_LIMIT}`, 'max_tools = 50'));
+    await until(() => heard.notices.some((n) => n.startsWith('Deferred tools:')));
+    // The first test may have added tools to the server: 2 or more.
+    expect(heard.notices.filter((n) => n.startsWith('Deferred tools:'))).toEqual([
+      expect.stringMatching(/^Deferred tools: none now; all \d+ tools of these MCP servers are in the tool list\. Should they pass 50, this client's limit, the hub defers the rest and offers search_tools to find them\.$/),
+    ]);
+    expect(await names(c)).toEqual(expect.arrayContaining(['echo', 'add_tool']));
+    expect(await names(c)).not.toContain('search_tools');
+    writeSettings(home, settings);
+    await until(() => heard.notices.filter((n) => n.startsWith('Deferred tools:')).length === 2);
+    expect(await names(c)).toEqual(HUB_TOOLS);
+  }, 60_000);
+
+  it("a trusted project's .mcp.json may set exposure and tool_exposure: its server's tool is deferred, found and called", async () => {
+    const { c } = await client({ workspace: project });
+    expect(await names(c)).toEqual([...HUB_TOOLS, 'echo', 'env']);
+    expect(deferralOf(c)).toMatch(/^Deferred tools: 2 of the 4 tools of these MCP servers are in the tool list; 2 more are deferred \(their servers' settings mark them deferred\)\./);
+    const found = await c.callTool({ name: 'search_tools', arguments: { query: 'proj__env' } });
+    expect((found.structuredContent as { tools: Array<{ name: string; server: string }> }).tools[0]).toEqual(expect.objectContaining({ name: 'proj__env', server: 'proj' }));
+    expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'proj__env' } }))).toContain('PATH');
+    // The pattern that matches none of its tools is a warning of that server.
+    const ws = (await daemon.client.listWorkspaces()).find((w) => w.root === project)!;
+    const proj = (await daemon.client.listWorkspaceServers(ws.id)).find((s) => s.name === 'proj')!;
+    expect(proj.warnings).toContain('tool_exposure "nothing_*" matches no tool the server offers');
+  }, 60_000);
+});
