@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSettings } from '../../packages/core/src/config/settings.js';
 import { runBlitz, tempDir } from '../support/blitz-cli.js';
 
 const SECRETS = ['ghp_plantedSecretToken123', 'env-secret-value-456', 'header-literal-789'];
@@ -147,5 +148,71 @@ describe('blitz config show and blitz trust', () => {
     fs.rmSync(empty, { recursive: true });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust');
+  });
+});
+
+describe('blitz config show: the large-catalog settings (issue 16)', () => {
+  const settings = `[hub]
+deferred = "always"
+max_tools = 40
+
+[hub.clients."Visual Studio Code"]
+max_tools = 64
+
+[hub.clients.windsurf-client]
+
+[[mcp.servers]]
+name = "gh"
+command = "github-mcp-server"
+exposure = "deferred"
+tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
+`;
+  beforeEach(() => fs.writeFileSync(path.join(home, 'settings.toml'), settings));
+
+  it("prints exposure, tool_exposure, [hub] deferred and max_tools, and each client's table as settings.toml writes them; the output reads back as the same settings", async () => {
+    const result = await runBlitz(['config', 'show'], { home });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('name = "gh"\ncommand = "github-mcp-server"\nexposure = "deferred"\ntool_exposure = { "issue_*" = "hidden", search_code = "direct" }\n');
+    expect(result.stdout.slice(result.stdout.indexOf('[hub]'))).toBe(
+      [
+        '[hub]',
+        'max_result_mb = 8',
+        'list_wait_ms = 5000',
+        'deferred = "always"',
+        'max_tools = 40',
+        '# built-in max_tools of known clients, where no max_tools is set below: "Visual Studio Code" 128, "Visual Studio Code - Insiders" 128, "windsurf-client" 100',
+        '',
+        '[hub.clients."Visual Studio Code"]',
+        'max_tools = 64',
+        '',
+        '[hub.clients.windsurf-client]',
+        '',
+      ].join('\n'),
+    );
+    const shown = parseSettings(result.stdout, 'shown');
+    expect(shown.problems).toEqual([]);
+    const given = parseSettings(settings, 'given').settings;
+    expect(shown.settings.hub).toEqual(given.hub);
+    expect(shown.settings.servers.map(({ exposure, toolExposure }) => ({ exposure, toolExposure }))).toEqual([{ exposure: 'deferred', toolExposure: { 'issue_*': 'hidden', search_code: 'direct' } }]);
+  });
+
+  it('--json names them as settings.toml does', async () => {
+    const json = JSON.parse((await runBlitz(['config', 'show', '--json'], { home })).stdout);
+    expect(json.hub).toEqual({ max_result_mb: 8, list_wait_ms: 5000, deferred: 'always', max_tools: 40, clients: { 'Visual Studio Code': { max_tools: 64 }, 'windsurf-client': {} } });
+    expect(json.servers[0].entry).toMatchObject({ exposure: 'deferred', tool_exposure: { 'issue_*': 'hidden', search_code: 'direct' } });
+  });
+
+  it("a project's .mcp.json may set exposure (shown once trusted); a bad value skips its server, named by file, line, server and field", async () => {
+    const file = path.join(project, '.mcp.json');
+    fs.writeFileSync(
+      file,
+      '{\n  "mcpServers": {\n    "docs": { "command": "docs-mcp", "exposure": "hidden", "tool_exposure": { "search": "direct" } },\n    "odd": { "command": "odd-mcp", "exposure": "lazy" },\n    "odder": { "command": "odd-mcp", "tool_exposure": { "x": "soon" } }\n  }\n}\n',
+    );
+    expect((await runBlitz(['trust', project], { home })).code).toBe(0);
+    const shown = await runBlitz(['config', 'show', '--workspace', project], { home });
+    expect(shown.stdout).toContain(`#   ${file}:4: warning: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`);
+    expect(shown.stdout).toContain(`#   ${file}:5: warning: server "odder", field "tool_exposure.x": skipped: "soon" is not an exposure: use "direct", "deferred" or "hidden"`);
+    expect(shown.stdout).toContain(`[[mcp.servers]]  # from ${file}\nname = "docs"\ncommand = "docs-mcp"\nexposure = "hidden"\ntool_exposure = { search = "direct" }\n`);
+    expect(shown.stdout).not.toContain('name = "odd"');
   });
 });

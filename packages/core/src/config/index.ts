@@ -18,6 +18,7 @@ export {
   editSettingsFile,
   readSettingsText,
   formatValue,
+  formatKey,
   firstDifference,
   addNamedTable,
   removeNamedTable,

@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import {
   effectiveServers,
+  formatKey,
   formatProblem,
   formatValue,
+  KNOWN_CLIENT_MAX_TOOLS,
   maskServerSecrets,
   readProjectConfig,
   serverToEntry,
@@ -56,11 +58,26 @@ export function registerShow(config: Command, ctx: CliContext): void {
         for (const [key, value] of Object.entries(s.entry)) lines.push(`${key} = ${formatValue(value, key)}`);
       }
       if (effective.untrusted) lines.push('', `# not used until trusted: ${effective.untrusted.servers.join(', ')} (blitz trust ${effective.untrusted.root})`);
-      for (const table of ['permissions', 'daemon', 'hub'] as const) {
+      for (const table of ['permissions', 'daemon'] as const) {
         lines.push('', `[${table}]`, ...Object.entries(result[table]).map(([k, v]) => `${k} = ${formatValue(v, k)}`));
       }
+      lines.push(...hubLines(result.hub));
       ctx.out(lines.join('\n'));
     });
+}
+
+/**
+ * `[hub]` as settings.toml writes it: each client's limit a `[hub.clients."<name>"]` table of
+ * its own, and the built-in limits of known clients (issue 16) named, since they apply unset.
+ */
+function hubLines(hub: Record<string, unknown> & { clients?: Record<string, Record<string, unknown>> }): string[] {
+  const { clients = {}, ...rest } = hub;
+  const builtIn = Object.entries(KNOWN_CLIENT_MAX_TOOLS).map(([name, n]) => `${JSON.stringify(name)} ${n}`);
+  const lines = ['', '[hub]', ...Object.entries(rest).map(([k, v]) => `${k} = ${formatValue(v, k)}`), `# built-in max_tools of known clients, where no max_tools is set below: ${builtIn.join(', ')}`];
+  for (const [name, table] of Object.entries(clients)) {
+    lines.push('', `[hub.clients.${formatKey(name)}]`, ...Object.entries(table).map(([k, v]) => `${k} = ${formatValue(v, k)}`));
+  }
+  return lines;
 }
 
 /** Shown as configured (references unexpanded), with secrets masked (MCP-42). */
