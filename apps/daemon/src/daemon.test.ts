@@ -210,3 +210,64 @@ describe('a hub session in-process', () => {
     expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'missing or wrong bearer token (see $BLITZ_HOME/state/token)' } });
   });
 });
+
+describe('a settings edit judges the file as its lock finds it', () => {
+  const file = () => path.join(home, 'settings.toml');
+
+  /**
+   * Runs `edit` while another holder has the settings lock, and `meanwhile` once the edit waits
+   * on it (its first try seen; or once it settled, not having waited); then lets the lock go
+   * and returns what the edit settled to.
+   */
+  async function whileLocked<T>(edit: () => Promise<T>, meanwhile: () => void): Promise<PromiseSettledResult<T>> {
+    const lock = `${file()}.lock`;
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, token: 'another-holder' }));
+    const watcher = fs.watch(home);
+    try {
+      const tried = new Promise<void>((resolve) => watcher.on('change', (_event, name) => String(name).startsWith('settings.toml.lock.') && resolve()));
+      const settled = Promise.allSettled([edit()]);
+      await Promise.race([tried, settled]);
+      meanwhile();
+      fs.rmSync(lock);
+      return (await settled)[0];
+    } finally {
+      watcher.close();
+      fs.rmSync(lock, { force: true });
+    }
+  }
+
+  const rewrite = (from: string, to: string) => fs.writeFileSync(file(), fs.readFileSync(file(), 'utf8').replace(from, to));
+
+  it('a replace fills the secrets a form sent back masked from the file under the lock: a value changed meanwhile is not undone', async () => {
+    await client.saveServer({ name: 'rotating', command: process.execPath, args: ['-e', ''], env: { KEY: 'first-secret-1a2b' }, disabled: true });
+    try {
+      const shown = await client.getServerConfig('rotating');
+      expect(shown.env).toEqual({ KEY: '***' });
+      const saved = await whileLocked(
+        () => client.saveServer({ ...shown, args: ['-e', '1'] }, 'rotating'),
+        () => rewrite('first-secret-1a2b', 'rotated-secret-3c4d'),
+      );
+      expect(saved.status).toBe('fulfilled');
+      const text = fs.readFileSync(file(), 'utf8');
+      expect(text).toContain('rotated-secret-3c4d');
+      expect(text).not.toContain('first-secret-1a2b');
+    } finally {
+      await client.removeServer('rotating');
+    }
+  });
+
+  it('an add meets a name taken while it waited with every problem at once, its own too', async () => {
+    const added = await whileLocked(
+      () => client.saveServer({ name: 'late', command: process.execPath, args: 'no' } as never),
+      () => fs.appendFileSync(file(), `\n[[mcp.servers]]\nname = "late"\ncommand = "true"\ndisabled = true\n`),
+    );
+    try {
+      expect(added.status).toBe('rejected');
+      const err = (added as PromiseRejectedResult).reason as ApiError;
+      expect({ status: err.status, code: err.code, reason: err.reason }).toEqual({ status: 400, code: 'INVALID_ARGUMENT', reason: 'INVALID_MCP_SERVER' });
+      expect(err.problems).toEqual([expect.stringContaining('args: must be an array of strings'), expect.stringContaining('name: an MCP server named "late" already exists')]);
+    } finally {
+      await client.removeServer('late');
+    }
+  });
+});

@@ -100,15 +100,13 @@ export function controlApi(deps: ControlApiDeps): Router {
     .on('GET', '/v1/config/mcp-servers/:name', ({ params }) => ({ body: toConfigDto(findServer(deps.settingsFile, params.name!)) }))
     .on('PUT', '/v1/config/mcp-servers', async ({ body }) => {
       const entry = toEntry(await body());
-      assertSavable(editor, entry);
       await editor.add(entry);
       return { status: 201, ...(await change(entry.name, 'added')) };
     })
     .on('PUT', '/v1/config/mcp-servers/:name', async ({ params, body }) => {
-      const current = findServer(deps.settingsFile, params.name!);
-      const entry = keepMaskedSecrets(toEntry(await body()), serverToEntry(current));
-      assertSavable(editor, entry, params.name!);
-      await editor.save(entry, params.name!);
+      const entry = toEntry(await body());
+      // Secrets the form sent back masked are filled from the file as it is under the lock.
+      await editor.save((current) => keepMaskedSecrets(entry, serverToEntry(current)), params.name!);
       return change(entry.name, 'replaced');
     })
     .on('DELETE', '/v1/config/mcp-servers/:name', async ({ params }) => {
@@ -191,16 +189,6 @@ function globalServers(file: string): ServerConfig[] {
     });
   }
   return settings.servers;
-}
-
-/** Every problem at once — the entry's own and a name already taken — rather than the first one met. */
-function assertSavable(editor: SettingsEditor, entry: ServerEntry, replacing?: string): void {
-  const problems = editor.problemsOf(entry, replacing);
-  if (problems.length === 0) return;
-  if (problems.every((p) => p.reason === 'MCP_SERVER_EXISTS')) {
-    throw new BlitzError('ALREADY_EXISTS', problems[0]!.message, { reason: 'MCP_SERVER_EXISTS', problems: problems.map(formatEntryProblem) });
-  }
-  throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, { reason: 'INVALID_MCP_SERVER', problems: problems.map(formatEntryProblem) });
 }
 
 function findServer(file: string, name: string): ServerConfig {

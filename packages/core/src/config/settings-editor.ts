@@ -2,7 +2,8 @@ import { BlitzError } from '../errors/blitz-error.js';
 import { loadSettings } from './load-settings.js';
 import { formatProblem, hasErrors, type Problem } from './problem.js';
 import { parseServerEntry } from './server-entry.js';
-import { parseSettings } from './settings.js';
+import type { ServerConfig } from './server-config.js';
+import { parseSettings, type ParsedSettings } from './settings.js';
 import {
   addServerEntry,
   editSettingsFile,
@@ -47,63 +48,77 @@ export class SettingsEditor {
     this.file = file;
   }
 
+  /** Adds `entry`; refused with every problem at once — its own, and its name already taken. */
   async add(entry: ServerEntry): Promise<void> {
-    this.#validateEntry(entry);
-    await this.#edit(
-      (text) => addServerEntry(text, entry, this.file),
-      (doc) => withServerAdded(doc, entry),
-    );
+    await this.#edit((found) => {
+      this.#assertSavable(entry, found);
+      return { edit: (text) => addServerEntry(text, entry, this.file), intended: (doc) => withServerAdded(doc, entry) };
+    });
   }
 
   async remove(name: string): Promise<void> {
-    await this.#edit(
-      (text) => removeServerEntry(text, name, this.file),
-      (doc) => withServerRemoved(doc, name, this.file),
-    );
+    await this.#edit(() => ({
+      edit: (text) => removeServerEntry(text, name, this.file),
+      intended: (doc) => withServerRemoved(doc, name, this.file),
+    }));
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
-    await this.#edit(
-      (text) => setServerDisabled(text, name, !enabled, this.file),
-      (doc) => withServerDisabled(doc, name, !enabled, this.file),
-    );
+    await this.#edit(() => ({
+      edit: (text) => setServerDisabled(text, name, !enabled, this.file),
+      intended: (doc) => withServerDisabled(doc, name, !enabled, this.file),
+    }));
   }
 
   /** `auto_approve` of one server: every tool of it runs without asking (MCP-30). */
   async setAutoApprove(name: string, on: boolean): Promise<void> {
-    await this.#edit(
-      (text) => setServerFlag(text, name, 'auto_approve', on, this.file),
-      (doc) => withServerFlag(doc, name, 'auto_approve', on, this.file),
-    );
+    await this.#edit(() => ({
+      edit: (text) => setServerFlag(text, name, 'auto_approve', on, this.file),
+      intended: (doc) => withServerFlag(doc, name, 'auto_approve', on, this.file),
+    }));
   }
 
   /** Adds and removes `mcp:<server>:<tool>` patterns of `[permissions] <kind>`. */
   async editPermissions(kind: PermissionKind, change: PatternChange): Promise<void> {
-    await this.#edit(
-      (text) => editPermissionList(text, kind, change, this.file),
-      (doc) => withPermissionList(doc, kind, change),
-    );
+    await this.#edit(() => ({
+      edit: (text) => editPermissionList(text, kind, change, this.file),
+      intended: (doc) => withPermissionList(doc, kind, change),
+    }));
   }
 
-  /** Adds `entry`, or replaces the server named `name` with it — renaming it when the names differ. */
-  async save(entry: ServerEntry, name?: string): Promise<void> {
-    if (name === undefined) return this.add(entry);
-    this.#validateEntry(entry);
-    await this.#edit(
-      (text) => replaceServerEntry(text, name, entry, this.file),
-      (doc) => withServerReplaced(doc, name, entry, this.file),
-    );
+  /**
+   * Adds `entry`, or replaces the server named `name` with it — renaming it when the names
+   * differ. `entry` may be made from the server it replaces, as the file holds it under the
+   * lock (a form's masked secrets are filled from it); the file must then have no errors.
+   */
+  async save(entry: ServerEntry | ((current: ServerConfig) => ServerEntry), name?: string): Promise<void> {
+    if (name === undefined) {
+      if (typeof entry === 'function') throw new TypeError('an entry made from the current one needs the name it replaces');
+      return this.add(entry);
+    }
+    await this.#edit((found) => {
+      const next = typeof entry === 'function' ? entry(this.#current(found, name)) : entry;
+      this.#assertSavable(next, found, name);
+      return { edit: (text) => replaceServerEntry(text, name, next, this.file), intended: (doc) => withServerReplaced(doc, name, next, this.file) };
+    });
   }
 
-  async #edit(edit: (text: string) => string, intended: (doc: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  /**
+   * One edit under the file's lock: `plan` judges the file as it is then (parsed once) and
+   * says the text edit and the settings it must leave.
+   */
+  async #edit(plan: (found: ParsedSettings) => PlannedEdit): Promise<void> {
+    let planned: PlannedEdit | undefined;
     await editSettingsFile(
       this.file,
       (before) => {
-        const after = edit(before);
-        this.#assertNoNewErrors(before, after);
+        const found = parseSettings(before, this.file);
+        planned = plan(found);
+        const after = planned.edit(before);
+        this.#assertNoNewErrors(found, after);
         return after;
       },
-      intended,
+      (doc) => planned!.intended(doc),
     );
   }
 
@@ -112,26 +127,36 @@ export class SettingsEditor {
    * name another server of the file already has. `replacing` is the server being edited.
    */
   problemsOf(entry: unknown, replacing?: string): EntryProblem[] {
-    const problems = entryProblems(entry, this.file);
-    const name = (entry as { name?: unknown } | undefined)?.name;
-    const current = loadSettings(this.file);
-    if (typeof name === 'string' && name !== replacing && !hasErrors(current.problems) && current.settings.servers.some((s) => s.name === name)) {
-      problems.push({ field: 'name', message: `an MCP server named "${name}" already exists in ${this.file}`, reason: 'MCP_SERVER_EXISTS' });
-    }
-    return problems;
+    return problemsIn(entry, loadSettings(this.file), this.file, replacing);
   }
 
-  #validateEntry(entry: ServerEntry): void {
-    const problems = entryProblems(entry, this.file).map(formatEntryProblem);
-    if (problems.length > 0) {
-      throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, { reason: 'INVALID_MCP_SERVER', problems });
+  /** Every problem at once — the entry's own and a name already taken — rather than the first one met. */
+  #assertSavable(entry: ServerEntry, found: ParsedSettings, replacing?: string): void {
+    const problems = problemsIn(entry, found, this.file, replacing);
+    if (problems.length === 0) return;
+    if (problems.every((p) => p.reason === 'MCP_SERVER_EXISTS')) {
+      throw new BlitzError('ALREADY_EXISTS', problems[0]!.message, { reason: 'MCP_SERVER_EXISTS', problems: problems.map(formatEntryProblem) });
     }
+    throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, { reason: 'INVALID_MCP_SERVER', problems: problems.map(formatEntryProblem) });
+  }
+
+  /** The server `name` as the file holds it; an edit must not start from settings that do not parse. */
+  #current(found: ParsedSettings, name: string): ServerConfig {
+    if (hasErrors(found.problems)) {
+      throw new BlitzError('FAILED_PRECONDITION', `${this.file} has problems; fix them first`, {
+        reason: 'SETTINGS_INVALID',
+        problems: found.problems.filter((p) => p.severity === 'error').map(formatProblem),
+      });
+    }
+    const current = found.settings.servers.find((s) => s.name === name);
+    if (!current) throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in ${this.file}`, { reason: 'MCP_SERVER_NOT_FOUND' });
+    return current;
   }
 
   /** Problems the file already had do not block an edit (it may be the fix); new ones do. */
-  #assertNoNewErrors(before: string, after: string): void {
+  #assertNoNewErrors(before: ParsedSettings, after: string): void {
     const key = (p: Problem) => `${p.server ?? ''}\0${p.field ?? ''}\0${p.message.replace(/line \d+/g, '')}`;
-    const old = new Set(errorsOf(before, this.file).map(key));
+    const old = new Set(before.problems.filter((p) => p.severity === 'error').map(key));
     const added = errorsOf(after, this.file).filter((p) => !old.has(key(p)));
     if (added.length > 0) {
       throw new BlitzError('INVALID_ARGUMENT', `the edit would make ${this.file} invalid; nothing was changed`, {
@@ -140,6 +165,21 @@ export class SettingsEditor {
       });
     }
   }
+}
+
+/** A text edit and the settings it must leave (checked before anything is written). */
+interface PlannedEdit {
+  edit(text: string): string;
+  intended(doc: Record<string, unknown>): Record<string, unknown>;
+}
+
+function problemsIn(entry: unknown, found: ParsedSettings, file: string, replacing?: string): EntryProblem[] {
+  const problems = entryProblems(entry, file);
+  const name = (entry as { name?: unknown } | undefined)?.name;
+  if (typeof name === 'string' && name !== replacing && !hasErrors(found.problems) && found.settings.servers.some((s) => s.name === name)) {
+    problems.push({ field: 'name', message: `an MCP server named "${name}" already exists in ${file}`, reason: 'MCP_SERVER_EXISTS' });
+  }
+  return problems;
 }
 
 function entryProblems(entry: unknown, file: string): EntryProblem[] {

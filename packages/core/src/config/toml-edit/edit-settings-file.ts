@@ -36,9 +36,10 @@ export async function editSettingsFile(
     `${file}.lock`,
     async () => {
       const before = await readSettingsText(file);
-      const expected = intended(parseTomlText(before, file));
+      const parsed = parseTomlText(before, file);
+      // The edit first: it is what judges the file as found (and may plan what `intended` says).
       const after = edit(before);
-      verify(file, after, expected);
+      verify(file, after, intended(parsed));
       if (after === before) return { changed: false, text: before };
       await writeTextAtomic(file, after);
       return { changed: true, text: after };
