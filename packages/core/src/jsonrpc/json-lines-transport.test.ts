@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -148,5 +149,40 @@ describe('JsonLinesTransport', () => {
     await closing;
     expect(transport.closed).toBe(true);
     expect(sockets[1]!.destroyed).toBe(true);
+  });
+
+  it('with online set, hands over each line as its bytes, unparsed (across chunks, after the head); sendLine writes them back unchanged', async () => {
+    const server = net.createServer({ allowHalfOpen: true });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
+    const peer = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
+    sockets.push(peer);
+    const socket = await accepted;
+    sockets.push(socket);
+    const transport = new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head: Buffer.from('{"a":1}\n{"b":') });
+    const lines: string[] = [];
+    const messages: JSONRPCMessage[] = [];
+    transport.online = (line) => lines.push(line.toString());
+    transport.onmessage = (m) => messages.push(m);
+    await transport.start();
+    // Not JSON-RPC, not even JSON: the reader decides what a line is.
+    peer.write('2}\r\n\nnot json\n{"é":');
+    peer.write('"ü"}\n');
+    await until(() => lines.length === 4);
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', 'not json', '{"é":"ü"}']);
+    expect(messages).toEqual([]);
+    let text = '';
+    peer.on('data', (d: Buffer) => (text += d.toString()));
+    await transport.sendLine(Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"text":"ü"}}'));
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await until(() => text.split('\n').length === 3);
+    expect(text).toBe('{"jsonrpc":"2.0","id":1,"result":{"text":"ü"}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  });
+
+  it('refuses to hand over bounded lines as bytes: their bound would go unchecked', async () => {
+    const transport = new JsonLinesTransport({ input: new PassThrough(), output: new PassThrough() }, { maxMessageBytes: 1024 });
+    transport.online = () => undefined;
+    await expect(transport.start()).rejects.toThrow(/only unbounded lines/);
   });
 });

@@ -11,6 +11,8 @@ import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
 
+const NEWLINE = Buffer.from('\n');
+
 /** The answer to a line that is not a message, by what is wrong with it. */
 const REFUSALS = {
   'not JSON': { code: -32700, message: 'Parse error: a line that is not JSON' },
@@ -46,6 +48,12 @@ export class JsonLinesTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * When set (before `start`), each line read is handed over as its bytes, neither parsed nor
+   * checked, instead of to `onmessage`: for a reader that passes lines on as they are, as
+   * `blitz connect` does with the daemon's. Only for unbounded lines (`maxMessageBytes: Infinity`).
+   */
+  online?: (line: Buffer) => void;
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #lines: MessageLines;
@@ -56,6 +64,8 @@ export class JsonLinesTransport implements Transport {
   readonly #flushMs: number;
   #started = false;
   #closed = false;
+  /** The start of a line not yet ended, when lines are handed over as bytes. */
+  #partial: Buffer[] = [];
 
   constructor(streams: LineStreams, options: JsonLinesOptions) {
     const { input, output } = 'input' in streams ? streams : { input: streams, output: streams };
@@ -77,20 +87,33 @@ export class JsonLinesTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('JsonLinesTransport was already started');
     this.#started = true;
-    this.#input.on('data', (chunk: Buffer) => this.#onData(chunk));
+    if (this.online && this.#maxBytes !== Number.POSITIVE_INFINITY) throw new Error('JsonLinesTransport hands over only unbounded lines as bytes');
+    const online = this.online;
+    const read = online ? (chunk: Buffer) => this.#passLines(chunk, online) : (chunk: Buffer) => this.#onData(chunk);
+    this.#input.on('data', read);
     for (const stream of new Set([this.#input, this.#output])) {
       stream.on('error', (err) => this.onerror?.(err));
       stream.on('close', () => this.#finish());
     }
     this.#input.on('end', () => this.#finish());
-    if (this.#head?.length) this.#onData(this.#head);
+    if (this.#head?.length) read(this.#head);
     if (this.#input.destroyed) this.#finish();
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    await this.#write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Writes one line as it was read (`online`), its bytes unchanged. */
+  async sendLine(line: Buffer): Promise<void> {
+    await this.#write(line, NEWLINE);
+  }
+
+  async #write(data: string | Buffer, end?: Buffer): Promise<void> {
     if (this.closed) throw new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent');
     batchWrites(this.#output);
-    if (this.#output.write(`${JSON.stringify(message)}\n`)) return;
+    if (end) this.#output.write(data);
+    if (this.#output.write(end ?? data)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.#output.off('drain', done);
@@ -126,6 +149,22 @@ export class JsonLinesTransport implements Transport {
     }
   }
 
+  #passLines(chunk: Buffer, online: (line: Buffer) => void): void {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
+      const part = chunk.subarray(start, newline);
+      let line = part;
+      if (this.#partial.length) {
+        line = Buffer.concat([...this.#partial, part]);
+        this.#partial = [];
+      }
+      start = newline + 1;
+      if (line.at(-1) === 0x0d) line = line.subarray(0, -1);
+      if (line.length > 0) online(line);
+    }
+    if (start < chunk.length) this.#partial.push(chunk.subarray(start));
+  }
+
   #deliverBounded(message: JSONRPCMessage, maxDepth: number): void {
     const refusal = refuseTooDeep(message, maxDepth);
     if (refusal === undefined) {
@@ -152,6 +191,7 @@ export class JsonLinesTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#lines.clear();
+    this.#partial = [];
     // Our side goes too: a socket left half-open when the peer ends would outlive the session,
     // and hold a daemon's shutdown.
     this.#output.destroy();

@@ -1,11 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, isRequest, type JsonLinesTransport } from '@blitz/core/lines';
+import { isRequest, type JsonLinesTransport } from '@blitz/core/lines';
 import type { DaemonState } from '@blitz/client';
+import { parseDaemonLine, readDaemonLine } from './daemon-line.js';
 
 export interface BridgeOptions {
-  /** The client side: stdio in production, a linked pair in tests. */
-  client: Transport;
+  /** The client side: stdio; the daemon's lines are passed on to it as they are. */
+  client: Transport & Pick<JsonLinesTransport, 'sendLine'>;
   /** Finds the daemon, starting it when none runs. */
   daemon(): Promise<DaemonState>;
   /** Opens a session with it (`openDaemonStream`). */
@@ -100,7 +101,7 @@ export class StdioBridge {
     if (this.#upstream) return Promise.resolve(this.#upstream);
     this.#connecting ??= (async () => {
       const upstream = await this.#opts.open(await this.#opts.daemon(), this.#opts.query);
-      upstream.onmessage = (message) => void this.#fromDaemon(message);
+      upstream.online = (line) => this.#fromDaemon(line);
       upstream.onclose = () => this.#lost(upstream);
       // Its close follows, and says what matters.
       upstream.onerror = () => undefined;
@@ -131,18 +132,23 @@ export class StdioBridge {
     if (this.#initialized) await upstream.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
-  async #fromDaemon(message: JSONRPCMessage): Promise<void> {
-    const answered = answerId(message);
-    if (answered !== undefined) {
-      const waiter = this.#waiting.get(answered);
+  /** A line from the daemon goes to the client as it came: only the id it answers is read. */
+  #fromDaemon(line: Buffer): void {
+    const read = readDaemonLine(line);
+    if ('unreadable' in read) {
+      this.#opts.log(`a line from the daemon was dropped: ${read.unreadable}`);
+      return;
+    }
+    if (read.answers !== undefined) {
+      const waiter = this.#waiting.get(read.answers);
       if (waiter) {
-        this.#waiting.delete(answered);
-        waiter.answered(message);
+        this.#waiting.delete(read.answers);
+        waiter.answered(parseDaemonLine(line));
         return;
       }
-      this.#inFlight.delete(answered);
+      this.#inFlight.delete(read.answers);
     }
-    await this.#opts.client.send(message).catch(() => undefined);
+    this.#opts.client.sendLine(line).catch(() => undefined);
   }
 
   /** A connection to the daemon closed: what it had accepted will never be answered; say so now. */
