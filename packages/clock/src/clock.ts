@@ -1,7 +1,16 @@
 /** Time as a dependency: production uses the system clock, tests a `FakeClock`. */
 export interface Clock {
   now(): number;
-  setTimeout(fn: () => void, ms: number): Timer;
+  setTimeout(fn: () => void, ms: number, options?: TimerOptions): Timer;
+}
+
+export interface TimerOptions {
+  /**
+   * The timer keeps the process alive while it is pending (default false: a timer never holds
+   * a daemon or a CLI open by itself). For a wait the process exists for, as a CLI command
+   * waiting on a lock. A fake clock has no process to keep and ignores it.
+   */
+  readonly ref?: boolean;
 }
 
 export interface Timer {
@@ -10,9 +19,9 @@ export interface Timer {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout(fn, ms) {
+  setTimeout(fn, ms, options) {
     const handle = setTimeout(fn, ms);
-    handle.unref?.();
+    if (!options?.ref) handle.unref?.();
     return { cancel: () => clearTimeout(handle) };
   },
 };

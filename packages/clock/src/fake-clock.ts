@@ -1,4 +1,4 @@
-import type { Clock, Timer } from './clock.js';
+import type { Clock, Timer, TimerOptions } from './clock.js';
 
 interface Pending {
   at: number;
@@ -20,7 +20,8 @@ export class FakeClock implements Clock {
     return this.#now;
   }
 
-  setTimeout(fn: () => void, ms: number): Timer {
+  /** `options.ref` is ignored: a fake clock's timers run only when a test moves it. */
+  setTimeout(fn: () => void, ms: number, _options?: TimerOptions): Timer {
     const entry: Pending = { at: this.#now + Math.max(0, ms), seq: this.#seq++, fn };
     this.#pending.add(entry);
     return { cancel: () => this.#pending.delete(entry) };

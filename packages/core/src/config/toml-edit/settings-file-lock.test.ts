@@ -1,12 +1,17 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { watch } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { FakeClock, type Clock } from '@blitz/clock';
 import { processStart } from '@blitz/process';
 import { BlitzError } from '../../errors/blitz-error.js';
+import { REAL_WAIT } from '../../testing/real-wait.js';
 import { readHeld, takeOver, withFileLock } from './settings-file-lock.js';
+
+const waiterChild = fileURLToPath(new URL('./testdata/lock-waiter-child.mjs', import.meta.url));
 
 let dir: string;
 let lock: string;
@@ -150,6 +155,27 @@ describe('withFileLock', () => {
     expect((err as BlitzError).reason).toBe('SETTINGS_LOCKED');
     expect((err as BlitzError).message).toContain(`${lock}: held by process ${process.pid}`);
     expect(await readdir(dir)).toEqual(['settings.toml.lock']);
+  });
+
+  it('keeps a process that only waits on it alive until it holds the lock (a CLI once exited 0 mid-wait, having done nothing)', { timeout: 60_000 }, async () => {
+    await holdBy(process.pid);
+    // Each try writes a temporary file beside the lock: a second one means the child waited once.
+    let tries = 0;
+    const watcher = watch(dir, (_event, name) => void (String(name).startsWith('settings.toml.lock.') && String(name).endsWith('.tmp') && tries++));
+    try {
+      const child = spawn(process.execPath, [waiterChild, lock], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      let gone = false;
+      void exited.then(() => (gone = true));
+      await expect.poll(() => gone || tries >= 2, REAL_WAIT).toBe(true);
+      await rm(lock);
+      expect(await exited).toBe(0);
+      expect(out).toBe('ran\n');
+    } finally {
+      watcher.close();
+    }
   });
 
   it('leaves a lock alone at release once someone else holds it', async () => {

@@ -54,14 +54,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
 async function acquire(lockPath: string, timeoutMs: number, staleMs: number, clock: Clock): Promise<string> {
   const start = processStart(process.pid);
   const owner: LockOwner = { pid: process.pid, ...(start === undefined ? {} : { start }), token: randomUUID() };
-  const deadline = clock.now() + timeoutMs;
-  // The clock's timers do not keep a process alive: a CLI command waiting here must not exit.
-  const keepAlive = setInterval(() => undefined, 2 ** 30);
-  try {
-    return await tryUntil(lockPath, owner, deadline, timeoutMs, staleMs, clock);
-  } finally {
-    clearInterval(keepAlive);
-  }
+  return tryUntil(lockPath, owner, clock.now() + timeoutMs, timeoutMs, staleMs, clock);
 }
 
 async function tryUntil(lockPath: string, owner: LockOwner, deadline: number, timeoutMs: number, staleMs: number, clock: Clock): Promise<string> {
@@ -77,7 +70,8 @@ async function tryUntil(lockPath: string, owner: LockOwner, deadline: number, ti
       });
     }
     // Jitter keeps a crowd of waiters from retrying in step.
-    await new Promise<void>((resolve) => clock.setTimeout(resolve, delay / 2 + Math.random() * delay));
+    // A ref'd timer: a CLI command waiting here must not exit (status 0, nothing done) mid-wait.
+    await new Promise<void>((resolve) => clock.setTimeout(resolve, delay / 2 + Math.random() * delay, { ref: true }));
   }
 }
 
