@@ -48,6 +48,25 @@ describe('blitz doctor', () => {
     expect(result.stderr).toContain('Connecting to 3 MCP servers…');
   });
 
+  it('--online warns of a tool_exposure key or tools entry that names none of the server\'s tools, by file, line, server and field, and still passes', async () => {
+    writeSettings(home, '[daemon]\nport = 0\n\n' + server('ok', 'env-dump').replace('sandbox = false', 'sandbox = false\ntools = ["env", "gone"]\ntool_exposure = { "env" = "deferred", "pr_*" = "hidden" }'));
+    const daemon = await startDaemonProcess(home);
+    try {
+      const result = await runBlitz(['doctor', '--online'], { home });
+      const file = path.join(home, 'settings.toml');
+      expect(result.stdout).toContain(
+        [
+          'ok    ok: 2 tools',
+          `warn  ok: ${file}:9: warning: server "ok", field "tools": lists "gone", which the server does not offer`,
+          `warn  ok: ${file}:10: warning: server "ok", field "tool_exposure.pr_*": matches no tool the server offers`,
+        ].join('\n'),
+      );
+      expect(result.code).toBe(0);
+    } finally {
+      await daemon.stop();
+    }
+  });
+
   it('passes when all is well, the daemon answering', async () => {
     writeSettings(home, '[daemon]\nport = 0\n\n' + server('ok', 'env-dump'));
     const daemon = await startDaemonProcess(home);

@@ -13,3 +13,4 @@ export type { ServerWarnings } from './server-warnings.js';
 export { Catalog, type CatalogRow } from './catalog.js';
 export { agentMayUse, EVERY_AGENT, MAIN_AGENT } from './agent-may-use.js';
 export { exposureOverride, toolExposure, unusedOverrides, type ToolExposure } from './tool-exposure.js';
+export { toolSettingProblems } from './tool-setting-problems.js';

@@ -14,6 +14,7 @@ export * from './home-path.js';
 export * from './write-text-atomic.js';
 export * from './server-to-entry.js';
 export * from './settings-editor.js';
+export { TomlLocator } from './toml-locator.js';
 export {
   editSettingsFile,
   readSettingsText,

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
-import { createConnector, Manager, resolveServer, secretsOf, ServerSignIns } from '@blitz/core';
+import { createConnector, formatProblem, Manager, resolveServer, secretsOf, ServerSignIns, TomlLocator, toolSettingProblems } from '@blitz/core';
 import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
@@ -36,6 +37,9 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
 async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>[0][]): Promise<boolean> {
   const enabled = servers.filter((s) => !s.disabled);
   if (enabled.length === 0) return true;
+  // The settings were valid, so their servers are the file's entries in its order: a field's line is found by the server's place.
+  const at = new TomlLocator(readText(ctx.paths.settings));
+  const lineOf = (s: (typeof servers)[number]) => (field: string) => at.server(servers.indexOf(s), field);
   // Signed-in servers are reached with their tokens, as the daemon would.
   const store = openSignInStore(ctx);
   // Any server's error may quote a token (a stderr, an echoed header): the output knows every stored one before the first line.
@@ -75,6 +79,8 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
         try {
           const tools = await connection.tools();
           ctx.out(`ok    ${s.name}: ${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+          // Known only now that the server listed its tools (doctor does not fail on them).
+          for (const p of toolSettingProblems(s, tools.map((t) => t.name), lineOf(s))) ctx.out(`warn  ${s.name}: ${formatProblem(p)}`);
         } catch (err) {
           ok = false;
           ctx.out(`FAIL  ${s.name}: ${(err as Error).message}`);
@@ -89,4 +95,12 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
     await signIns.close();
   }
   return ok;
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
