@@ -113,8 +113,9 @@ export class HubSession {
     const now = this.#signature();
     if (now === this.#shown) return;
     this.#shown = now;
+    const sent = this.server.sendToolListChanged().catch(() => undefined);
     this.#tellDeferral();
-    await this.server.sendToolListChanged().catch(() => undefined);
+    await sent;
   }
 
   /** A server changed its prompts or resources. */
