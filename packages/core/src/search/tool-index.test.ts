@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolIndex, type SearchableTool } from './tool-index.js';
+import { encodeWordVectors, WordVectors } from './word-vectors.js';
 
 /** A tool of server `server`, exposed under its own name unless `exposed` is given. */
 function tool(server: string, name: string, description: string, extra: Partial<Tool> & { exposed?: string } = {}): SearchableTool {
@@ -45,13 +46,13 @@ describe('ToolIndex', () => {
   });
 
   it('stems: "screenshots" and "listing" meet "screenshot" and "list"', () => {
-    const plain = new ToolIndex(catalog, { stemming: false, synonyms: false });
+    const plain = new ToolIndex(catalog, { stemming: false, synonyms: false, wordVectors: false });
     expect(names(plain, 'screenshots')).toEqual([]);
     expect(names(index, 'screenshots')[0]).toBe('browser_take_screenshot');
   });
 
   it('takes English synonyms: "bill a client" finds the invoice tool, plain BM25 does not', () => {
-    const stemmedOnly = new ToolIndex(catalog, { synonyms: false });
+    const stemmedOnly = new ToolIndex(catalog, { synonyms: false, wordVectors: false });
     expect(names(stemmedOnly, 'bill a client')).toEqual([]);
     expect(names(index, 'bill a client')[0]).toBe('create_invoice');
   });
@@ -81,3 +82,49 @@ describe('ToolIndex', () => {
     expect(names(many, 'ping', 0)).toEqual([]);
   });
 });
+
+describe('ToolIndex with word vectors', () => {
+  // A small table: 200 common English words first (the most frequent are no one's neighbour),
+  // then words in three directions of meaning.
+  const common = Array.from({ length: 199 }, (_, i) => `common${i}`);
+  const table = WordVectors.decode(
+    encodeWordVectors(
+      [...common, 'thing', 'flaky', 'intermittently', 'invoice', 'bill', 'stuff'],
+      [
+        ...common.map(() => [0, 0, 0, 1]),
+        [0, 0, 1, 0],
+        [1, 0, 0, 0],
+        [0.9, 0.2, 0, 0],
+        [0, 1, 0, 0],
+        [0.1, 0.95, 0, 0],
+        [0, 0, 1, 0],
+      ],
+    ),
+  );
+  const tools = [
+    tool('ci', 'find_flaky_tests', 'Find flaky tests in a project.'),
+    tool('payments', 'create_invoice', 'Create an invoice for a customer.'),
+    tool('payments', 'pay_bill', 'Pay a bill.'),
+    tool('misc', 'do_it', 'Do a thing.'),
+  ];
+  const index = new ToolIndex(tools, { wordVectors: table, synonyms: false });
+
+  it('a word no tool uses finds the tools of the words nearest it in meaning; without vectors it finds nothing', () => {
+    expect(names(index, 'which specs fail intermittently')[0]).toBe('find_flaky_tests');
+    expect(names(new ToolIndex(tools, { wordVectors: false, synonyms: false }), 'which specs fail intermittently')).toEqual([]);
+  });
+
+  it('an exact name still ranks first, and its own words are not taken in other words', () => {
+    expect(index.search('pay_bill', { limit: 5 }).map((m) => [m.exposedName, m.match])).toEqual([['pay_bill', 'name']]);
+    expect(names(index, 'invoice')).toEqual(['create_invoice']);
+  });
+
+  it("a common English word is no one's neighbour, however near", () => {
+    expect(names(index, 'stuff')).toEqual([]);
+  });
+
+  it('a word the table lacks finds nothing and costs nothing', () => {
+    expect(names(index, 'zyzzyva')).toEqual([]);
+  });
+});
+

