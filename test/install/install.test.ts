@@ -20,6 +20,9 @@ const EVERYTHING = path.join(
 );
 const CLI_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'apps', 'cli', 'package.json'), 'utf8')) as { version: string }).version;
 
+const settings = (hub = ''): string =>
+  `[daemon]\nport = 0\n${hub}\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\nsandbox = false\nauto_approve = true\n`;
+
 let pkg: InstalledPackage;
 let home: string;
 let workspace: string;
@@ -30,10 +33,7 @@ beforeAll(async () => {
   pkg = await installPackage();
   home = tempDir('blitz-install-home-');
   workspace = tempDir('blitz-install-ws-');
-  writeSettings(
-    home,
-    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\nsandbox = false\nauto_approve = true\n`,
-  );
+  writeSettings(home, settings());
 }, 600_000);
 
 afterAll(async () => {
@@ -110,6 +110,21 @@ describe('the installed package', () => {
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
     } finally {
       await client.close();
+    }
+  });
+
+  it('search_tools ranks with the packed word-vector table: "photo" (a word no tool uses) finds get-tiny-image', async () => {
+    writeSettings(home, settings('\n[hub]\ndeferred = "always"\n'));
+    const transport = new StdioClientTransport({ command: pkg.bin, args: ['connect'], cwd: workspace, env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' });
+    const client = new Client({ name: 'install-test', version: '1' });
+    try {
+      await client.connect(transport);
+      await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 20_000 }).toContain('search_tools');
+      const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'photo', limit: 3 } })).structuredContent as { tools: { name: string }[] };
+      expect(found.tools[0]?.name).toBe('get-tiny-image');
+    } finally {
+      await client.close();
+      writeSettings(home, settings());
     }
   });
 

@@ -103,12 +103,16 @@ rows.forEach(unit);
 const mean = new Float64Array(dims);
 for (const row of rows) for (let d = 0; d < dims; d++) mean[d] += row[d] / rows.length;
 for (const row of rows) for (let d = 0; d < dims; d++) row[d] -= mean[d];
-const dot = (a, b) => a.reduce((s, x, d) => s + x * b[d], 0);
+const dot = (a, b) => {
+  let sum = 0;
+  for (let d = 0; d < dims; d++) sum += a[d] * b[d];
+  return sum;
+};
 const components = [];
 for (let c = 0; c < COMPONENTS; c++) {
   // Power iteration from a fixed start: the same table from the same source, every build.
   let u = Float64Array.from({ length: dims }, (_, d) => ((d * 7919 + c * 104729) % 97) / 97 - 0.5);
-  for (let step = 0; step < 50; step++) {
+  for (let step = 0; step < 100; step++) {
     const next = new Float64Array(dims);
     for (const row of rows) {
       const k = dot(row, u);
