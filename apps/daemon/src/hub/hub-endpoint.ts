@@ -22,7 +22,7 @@ import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
 const SERVER_CAPABILITIES = { elicitation: {}, roots: { listChanged: false } };
 
 /** Catalog changes are gathered this long, so a burst reaches a client as one `list_changed`. */
-const NOTIFY_DEBOUNCE_MS = 100;
+export const NOTIFY_DEBOUNCE_MS = 100;
 
 export interface HubOptions {
   registry: WorkspaceRegistry;
@@ -125,7 +125,8 @@ export class HubEndpoint {
     } else if (event.type === 'resourceUpdated') {
       const subscribed = new Set(event.sessions);
       for (const s of this.#in(workspace)) if (subscribed.has(s.hub.id)) void s.hub.resourceUpdated(event.uri);
-    } else if (event.type === 'catalog' || event.type === 'status') {
+    } else if (event.type === 'catalog') {
+      // A status alone changes no list: the manager says `catalog` when a server's tools did.
       if (this.#pending.has(workspace)) return;
       this.#pending.set(
         workspace,

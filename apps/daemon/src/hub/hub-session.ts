@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { passesLevel, type Settings } from '@blitz/core';
+import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { passesLevel, type Catalog, type CatalogEntry, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
 import { registerCompletions } from './completion-handlers.js';
@@ -13,6 +13,7 @@ import { registerResources } from './resource-handlers.js';
 import { DeferredTools } from './deferred-tools.js';
 import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
+import { sameTools } from './same-tools.js';
 import { registerSubscriptions } from './subscription-handlers.js';
 import { ToolCallFastPath } from './tool-call-fast-path.js';
 import { registerTools, type ToolCallHandler } from './tools-handlers.js';
@@ -41,7 +42,9 @@ export class HubSession {
   readonly #approver: Approver;
   readonly #deferred: DeferredTools;
   /** What the client last saw of the tools, to tell it only about real changes. */
-  #shown: string | undefined;
+  #shown: readonly Tool[];
+  /** The agent's catalog when this session last looked: the same one means nothing it is offered changed. */
+  #catalogSeen: Catalog<CatalogEntry>;
   /** The client's `logging/setLevel`; until it sends one, every server message reaches it. */
   #level: LoggingLevel | undefined;
   readonly #capabilities: ServerCapabilities;
@@ -74,7 +77,8 @@ export class HubSession {
       // Under `never` with nothing deferred there is nothing to reach by search: no paragraph.
       return told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
     });
-    this.#shown = this.#signature();
+    this.#catalogSeen = opts.workspace.manager.catalog(opts.agent);
+    this.#shown = this.#tools();
     this.#register();
   }
 
@@ -92,15 +96,20 @@ export class HubSession {
   }
 
   /**
-   * The catalog may have changed (a toggle, a settings edit, the breaker, a server's tools):
-   * tools when what this client sees did, prompts and resources always, as they are not
-   * tracked here (MCP-45).
+   * A catalog may have changed (a toggle, a settings edit, the breaker, a server's tools)
+   * (MCP-45). Nothing is sent when this session's agent has the same catalog as before: the
+   * servers it is offered, and what they list, are the same. Otherwise tools when what this
+   * client sees did, and prompts and resources, which are not listed here: a server that
+   * came, went or restarted may have changed them (its own changes come as `listChanged`).
    */
   async catalogChanged(): Promise<void> {
-    this.#deferred.catalogChanged(this.#catalog());
-    const now = this.#signature();
+    const catalog = this.#opts.workspace.manager.catalog(this.#opts.agent);
+    if (catalog === this.#catalogSeen) return;
+    this.#catalogSeen = catalog;
+    this.#deferred.catalogChanged(catalog.list());
+    const now = this.#tools();
     const sends = [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
-    if (now !== this.#shown) {
+    if (!sameTools(now, this.#shown)) {
       this.#shown = now;
       sends.push(this.server.sendToolListChanged());
       this.#tellDeferral();
@@ -110,8 +119,8 @@ export class HubSession {
 
   /** The settings changed: `[hub] deferred` or a limit may change what this client is listed. */
   async toolsMayHaveChanged(): Promise<void> {
-    const now = this.#signature();
-    if (now === this.#shown) return;
+    const now = this.#tools();
+    if (sameTools(now, this.#shown)) return;
     this.#shown = now;
     const sent = this.server.sendToolListChanged().catch(() => undefined);
     this.#tellDeferral();
@@ -176,12 +185,8 @@ export class HubSession {
   }
 
   /** What the client is shown of the tools: the hub's own, then those its session lists. */
-  #signature(): string {
-    if (this.#opts.readOnly) return '';
-    return this.#deferred
-      .tools(this.#catalog())
-      .map((t) => JSON.stringify(t))
-      .join('\n');
+  #tools(): readonly Tool[] {
+    return this.#opts.readOnly ? [] : this.#deferred.tools(this.#catalog());
   }
 
   #register(): void {
@@ -193,14 +198,14 @@ export class HubSession {
       settings: this.#opts.settings,
       approver: this.#approver,
       toolsShown: () => {
-        this.#shown = this.#signature();
+        this.#shown = this.#tools();
       },
       setLogLevel: (level) => {
         this.#level = level;
       },
       deferred: this.#deferred,
       toolsActivated: async () => {
-        this.#shown = this.#signature();
+        this.#shown = this.#tools();
         await this.server.sendToolListChanged().catch(() => undefined);
       },
     };

@@ -7,6 +7,7 @@ import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
 import { buildCatalog, type CatalogEntry, type ServerTools } from '../catalog/build-catalog.js';
 import { Catalog } from '../catalog/catalog.js';
+import { catalogInputs, sameInputs } from './catalog-inputs.js';
 import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
@@ -86,6 +87,8 @@ export interface ListOptions {
 interface BuiltCatalog {
   catalog: Catalog<CatalogEntry>;
   warnings: ReadonlyMap<string, readonly string[]>;
+  /** What it was built from (catalog-inputs.ts). */
+  inputs: readonly unknown[];
 }
 
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
@@ -109,6 +112,8 @@ export class Manager {
    * connection may change them, and drops them all. Reading one never writes anything.
    */
   #catalogs = new Map<string, BuiltCatalog>();
+  /** The catalogs last built, by agent: a rebuild from the same inputs keeps the same catalog. */
+  readonly #lastBuilt = new Map<string, BuiltCatalog>();
   /** The shared connections this workspace uses, and its lease on each. */
   readonly #leases = new Map<ServerConnection, SharedLease>();
   /** What the hub's sessions want of this workspace's own servers (a shared server's is its lease's). */
@@ -246,12 +251,19 @@ export class Manager {
     if (cached) return cached;
     const offered = this.#offeredTo(agent);
     for (const c of offered) if (c.currentTools().length > 0) this.#lastTools.set(c, c.currentTools());
+    const inputs = catalogInputs(offered);
+    const last = this.#lastBuilt.get(agent);
+    if (last && sameInputs(last.inputs, inputs)) {
+      this.#catalogs.set(agent, last);
+      return last;
+    }
     const { entries, warnings } = buildCatalog(
       offered.map((c) => this.#catalogSource(c, c.currentTools())),
       this.#opts.builtIns ?? [],
     );
-    const built = { catalog: new Catalog(entries), warnings };
+    const built = { catalog: new Catalog(entries), warnings, inputs };
     this.#catalogs.set(agent, built);
+    this.#lastBuilt.set(agent, built);
     return built;
   }
 
@@ -373,6 +385,7 @@ export class Manager {
     const all = this.#connections;
     this.#connections = [];
     this.#catalogs.clear();
+    this.#lastBuilt.clear();
     await Promise.all(all.map((c) => this.#retire(c)));
   }
 
@@ -481,7 +494,7 @@ export class Manager {
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
       case 'status':
-        this.#catalogChanged();
+        if (event.toolsChanged) this.#catalogChanged();
         return;
       case 'listChanged':
         this.#emit(event);
@@ -501,7 +514,8 @@ export class Manager {
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
       case 'status':
-        this.#catalogs.clear();
+        // Only its tools or whether they are offered change a catalog (toolsChanged says so).
+        if (event.toolsChanged) this.#catalogs.clear();
         this.#interests.get(connection)?.statusChanged();
         this.#emit({ type: 'status', status: event.status });
         if (event.toolsChanged) this.#catalogChanged();
