@@ -160,6 +160,28 @@ describe('Manager', () => {
     expect(events).toEqual([]);
   });
 
+  it("an agent's catalog is the same object until a server it is offered changes what it offers: the identity is its version", async () => {
+    const { manager } = setup({ a: tools('a1'), c: tools('c1') });
+    await manager.update({ servers: [server('a'), server('c', { agents: ['reviewer'] })] });
+    await manager.listTools('main');
+    await manager.listTools('reviewer');
+    const main = manager.catalog('main');
+    const reviewer = manager.catalog('reviewer');
+    // c, offered to reviewer only, restarts: main's catalog is rebuilt from the same inputs and kept.
+    await manager.restart('c');
+    expect(manager.catalog('main')).toBe(main);
+    expect(manager.catalog('reviewer')).not.toBe(reviewer);
+    expect(manager.catalog('reviewer').list()).toEqual([]);
+    // a restarts and lists again: a new listing, a new catalog, with the same tools.
+    await manager.restart('a');
+    const restarted = manager.catalog('main');
+    expect(restarted).not.toBe(main);
+    expect(restarted.list()).toEqual([]);
+    await manager.listTools('main');
+    expect(manager.catalog('main')).not.toBe(restarted);
+    expect(manager.catalog('main').list().map((e) => e.exposedName)).toEqual(['a1']);
+  });
+
   it('filters by agent: empty means main only, "*" every agent', async () => {
     const { manager } = setup({ a: tools('a1'), b: tools('b1'), c: tools('c1') });
     await manager.update({ servers: [server('a'), server('b', { agents: ['*'] }), server('c', { agents: ['reviewer'] })] });
