@@ -1,3 +1,4 @@
+import type { Clock } from '@blitz/clock';
 import { CredentialStore, probeKeychain, type BlitzPaths } from '@blitz/core';
 
 /**
@@ -8,18 +9,21 @@ import { CredentialStore, probeKeychain, type BlitzPaths } from '@blitz/core';
 export class CredentialStoreCache {
   readonly #paths: BlitzPaths;
   readonly #env: NodeJS.ProcessEnv;
+  readonly #clock: Clock;
   readonly #opened: (store: CredentialStore) => void;
   #store: Promise<CredentialStore> | undefined;
 
-  constructor(opts: { paths: BlitzPaths; env: NodeJS.ProcessEnv; onOpened(store: CredentialStore): void }) {
+  constructor(opts: { paths: BlitzPaths; env: NodeJS.ProcessEnv; clock: Clock; onOpened(store: CredentialStore): void }) {
     this.#paths = opts.paths;
     this.#env = opts.env;
+    this.#clock = opts.clock;
     this.#opened = opts.onOpened;
   }
 
   open(): Promise<CredentialStore> {
     const env = this.#env;
-    this.#store ??= CredentialStore.open({ paths: this.#paths, probe: () => probeKeychain({ env }) }).then((store) => {
+    const clock = this.#clock;
+    this.#store ??= CredentialStore.open({ paths: this.#paths, clock, probe: () => probeKeychain({ env, clock }) }).then((store) => {
       this.#opened(store);
       return store;
     });

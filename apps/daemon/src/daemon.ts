@@ -98,6 +98,7 @@ export class Daemon {
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
     this.#credentials = new CredentialStoreCache({
       paths: this.paths,
+      clock: this.#clock,
       env: (opts.env ?? process.env) as NodeJS.ProcessEnv,
       onOpened: (store) => this.log.info('sign-ins are kept in ' + store.describe()),
     });

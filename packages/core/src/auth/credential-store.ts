@@ -1,3 +1,4 @@
+import type { Clock } from '@blitz/clock';
 import type { BlitzPaths } from '../config/paths.js';
 import { fileSecretStore } from './file-store.js';
 import { probeKeychain, type KeychainProbe } from './keychain-probe.js';
@@ -16,6 +17,8 @@ export interface StoreBackend {
 
 export interface OpenStoreOptions {
   paths: Pick<BlitzPaths, 'secrets'>;
+  /** What times the keychain's probe and calls (default the system clock). */
+  clock?: Clock;
   probe?: () => Promise<KeychainProbe>;
   keychain?: () => SecretStore;
   file?: (file: string) => SecretStore;
@@ -39,9 +42,10 @@ export class CredentialStore {
 
   static async open(opts: OpenStoreOptions): Promise<CredentialStore> {
     const file = (opts.file ?? fileSecretStore)(opts.paths.secrets);
-    const probe = await (opts.probe ?? (() => probeKeychain()))();
+    const clock = opts.clock === undefined ? {} : { clock: opts.clock };
+    const probe = await (opts.probe ?? (() => probeKeychain(clock)))();
     if (!probe.ok) return new CredentialStore({ kind: 'file', file: opts.paths.secrets, reason: probe.reason }, file, file);
-    return new CredentialStore({ kind: 'keychain', file: opts.paths.secrets }, (opts.keychain ?? (() => keychainStore()))(), file);
+    return new CredentialStore({ kind: 'keychain', file: opts.paths.secrets }, (opts.keychain ?? (() => keychainStore(clock)))(), file);
   }
 
   /** The server's sign-in; undefined when there is none (or what is kept is unreadable). */

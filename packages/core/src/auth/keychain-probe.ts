@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { systemClock, type Clock } from '@blitz/clock';
 import { ENTRY_OPTIONS, keyringModulePath } from './keychain-store.js';
 import { SECRET_SERVICE } from './stored-credentials.js';
 
@@ -12,7 +13,7 @@ export const PROBE_TIMEOUT_MS = 3_000;
  * the native call can block (a locked keychain waiting for a prompt), and a child can be
  * killed where a blocked thread cannot. Read-only, so probing leaves nothing behind.
  */
-export async function probeKeychain(opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<KeychainProbe> {
+export async function probeKeychain(opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<KeychainProbe> {
   const env = opts.env ?? process.env;
   // Without a session bus there is no Secret Service to ask, and no need to start a child to learn it.
   if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
@@ -39,17 +40,17 @@ export async function probeKeychain(opts: { timeoutMs?: number; env?: NodeJS.Pro
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = (opts.clock ?? systemClock).setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
     child.once('error', (err) => {
-      clearTimeout(timer);
+      timer.cancel();
       resolve({ ok: false, reason: err.message });
     });
     // 'close', not 'exit': the child is reaped and its pipes drained before we answer.
     child.once('close', (code) => {
-      clearTimeout(timer);
+      timer.cancel();
       if (timedOut) resolve({ ok: false, reason: `it did not answer within ${timeoutMs / 1000}s (locked, or waiting for a password prompt?)` });
       else if (code === 0) resolve({ ok: true });
       else resolve({ ok: false, reason: firstLine(stderr) || `the probe exited with code ${code}` });

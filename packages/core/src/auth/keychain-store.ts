@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { systemClock, type Clock, type Timer } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { SecretStore } from './secret-store.js';
 import { SECRET_SERVICE } from './stored-credentials.js';
@@ -24,8 +25,16 @@ export function keyringModulePath(): string {
  */
 export const ENTRY_OPTIONS = { linux: { store: 'secret-service' as const } };
 
+export interface KeychainOptions {
+  /** How long a call may take (default `KEYCHAIN_TIMEOUT_MS`). */
+  timeoutMs?: number;
+  /** What times the calls (default the system clock). */
+  clock?: Clock;
+}
+
 /** The OS keychain (service `blitz`), every call bounded by a timeout. */
-export function keychainStore(timeoutMs = KEYCHAIN_TIMEOUT_MS): SecretStore {
+export function keychainStore(opts: KeychainOptions = {}): SecretStore {
+  const bound = { timeoutMs: opts.timeoutMs ?? KEYCHAIN_TIMEOUT_MS, clock: opts.clock ?? systemClock };
   const entry = (account: string) => {
     const { AsyncEntry } = loadKeyring();
     return new AsyncEntry(SECRET_SERVICE, account, ENTRY_OPTIONS);
@@ -33,14 +42,14 @@ export function keychainStore(timeoutMs = KEYCHAIN_TIMEOUT_MS): SecretStore {
   return {
     kind: 'keychain',
     async get(account) {
-      const value = await bounded('read', timeoutMs, (signal) => entry(account).getPassword(signal));
+      const value = await keychainCall('read', bound, (signal) => entry(account).getPassword(signal));
       return value ?? undefined;
     },
     async set(account, value) {
-      await bounded('write', timeoutMs, (signal) => entry(account).setPassword(value, signal));
+      await keychainCall('write', bound, (signal) => entry(account).setPassword(value, signal));
     },
     async delete(account) {
-      return bounded('delete', timeoutMs, (signal) => entry(account).deleteCredential(signal));
+      return keychainCall('delete', bound, (signal) => entry(account).deleteCredential(signal));
     },
   };
 }
@@ -49,14 +58,20 @@ export function keychainStore(timeoutMs = KEYCHAIN_TIMEOUT_MS): SecretStore {
  * Runs a keychain call with an abort signal and, in case the native call ignores it, a
  * timer of our own: a locked keychain waiting for a password prompt must not hang Blitz.
  */
-async function bounded<T>(what: string, timeoutMs: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function keychainCall<T>(what: string, bound: Required<KeychainOptions>, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { timeoutMs, clock } = bound;
   const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Timer | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      abort.abort();
-      reject(new BlitzError('TIMEOUT', `the OS keychain did not answer a ${what} within ${timeoutMs / 1000}s (is it locked?)`));
-    }, timeoutMs);
+    // Ref'd: a CLI command waiting on the keychain ends with this answer, not mid-wait.
+    timer = clock.setTimeout(
+      () => {
+        abort.abort();
+        reject(new BlitzError('TIMEOUT', `the OS keychain did not answer a ${what} within ${timeoutMs / 1000}s (is it locked?)`));
+      },
+      timeoutMs,
+      { ref: true },
+    );
   });
   try {
     const work = Promise.resolve().then(() => call(abort.signal));
@@ -66,6 +81,6 @@ async function bounded<T>(what: string, timeoutMs: number, call: (signal: AbortS
     if (err instanceof BlitzError) throw err;
     throw new BlitzError('SERVER_UNAVAILABLE', `the OS keychain refused a ${what}: ${(err as Error).message}`, { cause: err });
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
   }
 }
