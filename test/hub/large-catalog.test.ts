@@ -184,11 +184,22 @@ describe('a large real catalog through the hub (issue 16)', () => {
     await expect.poll(() => names(c), { timeout: 20_000 }).toEqual(HUB_TOOLS);
   });
 
-  it("a disabled server's tools leave search at once", async () => {
+  it("a disabled server's tools leave search at once; the tools a search activated leave the session with it and are deferred again when it is back", async () => {
     const c = await client();
-    expect((await search(c, 'crawl an entire website')).map((t) => t.server)).toContain('firecrawl');
+    const activated = (await search(c, 'crawl an entire website')).filter((t) => t.server === 'firecrawl').map((t) => t.name);
+    expect(activated.length).toBeGreaterThan(0);
+    expect(await names(c)).toEqual(expect.arrayContaining(activated));
+    const changed = new Promise<void>((resolve) => c.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
     await daemon.client.setServerEnabled('firecrawl', false);
     await expect.poll(async () => (await search(c, 'crawl an entire website')).map((t) => t.server), { timeout: 20_000 }).not.toContain('firecrawl');
+    await changed;
+    // Back again, its tools are deferred as before: the activation went with them.
+    await daemon.client.setServerEnabled('firecrawl', true);
+    // Seen by another session's search: one of this session would activate them again.
+    const other = await client();
+    await expect.poll(async () => (await search(other, 'crawl an entire website')).map((t) => t.server), { timeout: 60_000 }).toContain('firecrawl');
+    const listed = await names(c);
+    expect(activated.filter((n) => listed.includes(n))).toEqual([]);
   });
 
   it("a paused server's tools are absent from search, and call_tool refuses one as tools/call does (MCP-32)", async () => {
