@@ -88,6 +88,15 @@ describe('readProjectConfig', () => {
     ]);
   });
 
+  it('reads exposure and tool_exposure as settings.toml does; a value Blitz refuses skips its server, named by file, line, server and field (issue 16)', () => {
+    write('.mcp.json', '{\n  "mcpServers": {\n    "docs": { "command": "x", "exposure": "deferred", "tool_exposure": { "search_*": "direct" } },\n    "odd": { "command": "y", "exposure": "lazy" }\n  }\n}\n');
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => [s.name, s.exposure, s.toolExposure])).toEqual([['docs', 'deferred', { 'search_*': 'direct' }]]);
+    expect(project.problems.map(formatProblem)).toEqual([
+      `${path.join(root, '.mcp.json')}:4: warning: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`,
+    ]);
+  });
+
   it('no files, no servers', () => {
     expect(readProjectConfig(root)).toEqual({ root, files: [], servers: [], problems: [] });
   });
