@@ -105,8 +105,9 @@ function parameterText(schema: unknown, depth = 0): string {
 /**
  * A local full-text index of a catalog's tools (issue 16): BM25 (MiniSearch's BM25+) over
  * each tool's names, title, description, parameters, server and server instructions, with
- * field boosts, Porter stemming and English synonyms; a query that is a tool's name, or
- * the start of one, ranks that tool first. Never calls a server, needs no network.
+ * field boosts, Porter stemming, and for a query word no tool uses English synonyms and
+ * the catalog's words nearest it by word vectors; a query that is a tool's name, or the
+ * start of one, ranks that tool first. Never calls a server, needs no network.
  */
 export class ToolIndex {
   readonly #search: MiniSearch<Doc>;
@@ -230,7 +231,7 @@ export class ToolIndex {
     return [...found];
   }
 
-  /** The query's terms as indexed (stemmed), each with its weight: its own words 1, synonyms less. */
+  /** The query's terms as indexed (stemmed), each with its weight: its own words 1, synonyms and neighbours less. */
   #queryTerms(query: string): Map<string, number> {
     const weights = new Map<string, number>();
     const add = (word: string, weight: number): void => {
