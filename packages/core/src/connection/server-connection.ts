@@ -132,6 +132,11 @@ export class ServerConnection {
     return this.#state.kind === 'running';
   }
 
+  /** Its state's kind alone (stopped, starting, running, …): what the catalog cache goes by. */
+  get phase(): ConnectionState['kind'] {
+    return this.#state.kind;
+  }
+
   get pid(): number | undefined {
     return this.#state.kind === 'running' ? this.#state.link.pid : undefined;
   }

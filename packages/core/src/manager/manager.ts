@@ -16,6 +16,8 @@ import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
+import type { CachedList, CatalogCache } from '../catalog-cache/catalog-cache.js';
+import { CachedCatalogs, type ListItems } from './cached-catalogs.js';
 import { listWait } from './list-wait.js';
 import { serverFingerprint } from './server-fingerprint.js';
 import { ServerInterest, type SessionRequest, type UpstreamNotification } from './server-interest.js';
@@ -61,6 +63,11 @@ export interface ManagerOptions {
    * manager hears only what changes its catalog. Without it every server is this manager's own.
    */
   shared?: SharedServers;
+  /**
+   * The daemon's catalog cache, while `[hub] catalog_cache` is on: a server not up yet whose
+   * launch config is cached is listed from it at once (cached-catalogs.ts).
+   */
+  catalogCache?: () => CatalogCache | undefined;
 }
 
 /** A server an agent may use, found by name once: its config and its connection. */
@@ -120,6 +127,8 @@ export class Manager {
   readonly #interests = new Map<ServerConnection, ServerInterest>();
   /** Each server's tools when last listed, so a paused server's tool is still known by name (MCP-32). */
   readonly #lastTools = new WeakMap<ServerConnection, Tool[]>();
+  /** What the catalog cache answers for servers not up yet. */
+  readonly #cached: CachedCatalogs;
   /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
   readonly #routing = new SessionRouting({
     connections: () => this.#connections,
@@ -131,11 +140,13 @@ export class Manager {
     listResourceTemplates: (agent) => this.listResourceTemplates(agent),
     resourceOwner: (uri, agent) => this.#resourceOwner(uri, agent),
     listable: (agent, waitMs) => this.#listable(agent, waitMs),
+    announced: (connection) => this.#interest(connection).announced() ?? this.#cached.announced(connection),
   });
 
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
     this.#opts = opts;
+    this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
   }
 
   /**
@@ -238,7 +249,7 @@ export class Manager {
   }
 
   async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
-    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock);
+    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, (c) => this.#cached.servable(c) !== undefined);
   }
 
   /** The catalog from what is connected now, without connecting anything. */
@@ -250,15 +261,18 @@ export class Manager {
     const cached = this.#catalogs.get(agent);
     if (cached) return cached;
     const offered = this.#offeredTo(agent);
-    for (const c of offered) if (c.currentTools().length > 0) this.#lastTools.set(c, c.currentTools());
-    const inputs = catalogInputs(offered);
+    const tools = offered.map((c) => (c.ready ? c.currentTools() : (this.#cached.servable(c)?.tools ?? [])));
+    offered.forEach((c, i) => {
+      if (tools[i]!.length > 0) this.#lastTools.set(c, tools[i]!);
+    });
+    const inputs = catalogInputs(offered, (c) => this.#cached.servable(c)?.tools);
     const last = this.#lastBuilt.get(agent);
     if (last && sameInputs(last.inputs, inputs)) {
       this.#catalogs.set(agent, last);
       return last;
     }
     const { entries, warnings } = buildCatalog(
-      offered.map((c) => this.#catalogSource(c, c.currentTools())),
+      offered.map((c, i) => this.#catalogSource(c, tools[i]!)),
       this.#opts.builtIns ?? [],
     );
     const built = { catalog: new Catalog(entries), warnings, inputs };
@@ -295,13 +309,17 @@ export class Manager {
   async listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
     const offered = server === undefined ? await this.#listable(agent, opts.waitMs) : [this.resolveServer(agent, server).connection];
     // Asked for one server, its failure is the answer; across servers, a failing one is left out.
-    const lists = await Promise.all(offered.map(async (c) => ({ server: c.name, resources: server === undefined ? await c.listResources().catch(() => []) : await c.listResources() })));
+    const lists = await Promise.all(
+      offered.map(async (c) => ({ server: c.name, resources: server === undefined ? (this.#cached.list(c, 'resources') ?? (await this.#listed(c, 'resources', c.listResources()).catch(() => []))) : await c.listResources() })),
+    );
     return buildResourceCatalog(lists).entries;
   }
 
   async listResourceTemplates(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<Array<ResourceTemplate & { server: string }>> {
     const lists = await Promise.all(
-      (await this.#listable(agent, opts.waitMs)).map(async (c) => (await c.listResourceTemplates().catch(() => [])).map((t) => ({ ...t, server: c.name }))),
+      (await this.#listable(agent, opts.waitMs)).map(async (c) =>
+        (this.#cached.list(c, 'resourceTemplates') ?? (await this.#listed(c, 'resourceTemplates', c.listResourceTemplates()).catch(() => []))).map((t) => ({ ...t, server: c.name })),
+      ),
     );
     return lists.flat();
   }
@@ -317,7 +335,11 @@ export class Manager {
   async listPrompts(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<PromptEntry[]> {
     const offered = await this.#listable(agent, opts.waitMs);
     const lists = await Promise.all(
-      offered.map(async (c) => ({ server: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), prompts: await c.listPrompts().catch(() => []) })),
+      offered.map(async (c) => ({
+        server: c.name,
+        ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
+        prompts: this.#cached.list(c, 'prompts') ?? (await this.#listed(c, 'prompts', c.listPrompts()).catch(() => [])),
+      })),
     );
     return buildPromptCatalog(lists).entries;
   }
@@ -404,6 +426,13 @@ export class Manager {
     );
     const owner = entries.find((e) => e.exposedName === exposedName)?.server;
     return [...paused].find((c) => c.name === owner)?.breaker.refusal();
+  }
+
+  /** A list the server itself answered, kept in the catalog cache for the next cold start. */
+  async #listed<L extends CachedList>(c: ServerConnection, list: L, answer: Promise<ListItems[L]>): Promise<ListItems[L]> {
+    const items = await answer;
+    this.#cached.listed(c, list, items);
+    return items;
   }
 
   #catalogSource(c: ServerConnection, tools: Tool[]): ServerTools {
@@ -494,7 +523,8 @@ export class Manager {
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
       case 'status':
-        if (event.toolsChanged) this.#catalogChanged();
+        // A server answered from the catalog cache that no longer is (it failed, needs a sign-in) changes it too.
+        if (this.#cached.statusChanged(connection, this.#interest(connection).announced()) || event.toolsChanged) this.#catalogChanged();
         return;
       case 'listChanged':
         this.#emit(event);
@@ -513,13 +543,15 @@ export class Manager {
     // Events from a connection that was replaced or removed no longer concern anyone.
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
-      case 'status':
-        // Only its tools or whether they are offered change a catalog (toolsChanged says so).
-        if (event.toolsChanged) this.#catalogs.clear();
+      case 'status': {
         this.#interests.get(connection)?.statusChanged();
+        // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
+        const toolsChanged = this.#cached.statusChanged(connection, this.#interests.get(connection)?.announced()) || event.toolsChanged;
+        if (toolsChanged) this.#catalogs.clear();
         this.#emit({ type: 'status', status: event.status });
-        if (event.toolsChanged) this.#catalogChanged();
+        if (toolsChanged) this.#catalogChanged();
         return;
+      }
       case 'notice':
         this.#emit({ type: 'notice', notice: { ...event.notice, time: this.#opts.clock.now() } });
         return;

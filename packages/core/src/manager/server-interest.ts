@@ -6,6 +6,7 @@ import {
   type LoggingLevel,
   type LoggingMessageNotification,
   type RequestId,
+  type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConnection } from '../connection/server-connection.js';
@@ -29,6 +30,7 @@ export type UpstreamNotification =
 export interface ServerAnnouncement {
   capabilities: ServerCapabilities;
   instructions?: string;
+  serverInfo?: Implementation;
 }
 
 /**
@@ -83,7 +85,8 @@ export class ServerInterest {
     if (!client || client === this.#synced || capabilities === undefined) return;
     this.#synced = client;
     const instructions = client.getInstructions();
-    this.#announced = { capabilities, ...(instructions ? { instructions } : {}) };
+    const serverInfo = client.getServerVersion();
+    this.#announced = { capabilities, ...(instructions ? { instructions } : {}), ...(serverInfo ? { serverInfo } : {}) };
     this.#sentLevel = undefined;
     if (capabilities.resources?.subscribe) {
       for (const uri of this.#subscribers.keys()) void this.#request('resources/subscribe', undefined, (c, o) => c.subscribeResource({ uri }, o)).catch(() => undefined);

@@ -31,6 +31,8 @@ export interface RoutingScope {
   resourceOwner(uri: string, agent: string): Promise<string>;
   /** Starts the agent's servers and waits for them as a listing does, at most `waitMs`. */
   listable(agent: string, waitMs: number): Promise<unknown>;
+  /** What the server said of itself when last connected, or what the catalog cache says while it starts. */
+  announced(connection: ServerConnection): ServerAnnouncement | undefined;
 }
 
 /**
@@ -106,7 +108,7 @@ export class SessionRouting {
   /** The servers offered to the agent, in settings order, with what each said of itself when last connected. */
   introduced(agent = MAIN_AGENT): IntroducedServer[] {
     return this.#scope.offeredTo(agent).map((c) => {
-      const announced = this.#scope.interest(c).announced();
+      const announced = this.#scope.announced(c);
       return { name: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), ...(announced ? { announced } : {}) };
     });
   }

@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '@blitz/clock';
+import { CatalogCache } from '../catalog-cache/catalog-cache.js';
+import { catalogCacheKey } from '../catalog-cache/catalog-cache-key.js';
+import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
+import { resolvedServer as server, serverConfig } from '../testing/server-config.js';
+import { Manager, type ManagerEvent } from './manager.js';
+
+// The catalog cache in a workspace's manager (issue 18, cold start): a server not up yet whose
+// launch config is cached is listed from the cache at once, and the real listing replaces it.
+
+function tools(...names: string[]): FakeServer {
+  return {
+    setup(s: McpServer) {
+      for (const name of names) s.registerTool(name, {}, async () => ({ content: [{ type: 'text', text: `${name} ran` }] }));
+      s.registerPrompt('greet', {}, () => ({ messages: [] }));
+    },
+  };
+}
+
+function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+let dir: string;
+let file: string;
+let managers: Manager[];
+/** Gates a test never opens: opened at the end, so the servers held by them can stop. */
+let held: Array<{ open(): void }>;
+function never(): Promise<void> {
+  const g = gate();
+  held.push(g);
+  return g.promise;
+}
+beforeEach(() => {
+  held = [];
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-cached-catalogs-'));
+  file = path.join(dir, 'catalog-cache.json');
+  managers = [];
+});
+afterEach(async () => {
+  for (const g of held) g.open();
+  await Promise.all(managers.map((m) => m.close()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A manager on a fresh read of the cache file: what a daemon start sees. */
+function start(fakes: Record<string, FakeServer>, enabled = true) {
+  const clock = new FakeClock();
+  const warnings: string[] = [];
+  const cache = new CatalogCache({ file, clock, warn: (m) => warnings.push(m) });
+  const fake = inMemoryConnector(fakes);
+  const events: ManagerEvent[] = [];
+  const waiters: Array<() => void> = [];
+  const manager = new Manager({
+    workspace: '/ws',
+    connector: fake.connector,
+    clock,
+    catalogCache: () => (enabled ? cache : undefined),
+    onEvent: (e) => {
+      events.push(e);
+      for (const w of waiters.splice(0)) w();
+    },
+  });
+  managers.push(manager);
+  const until = async (test: () => boolean): Promise<void> => {
+    while (!test()) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  /** A listing that waits for nothing ([hub] list_wait_ms = 0): the clock moves past its bound. */
+  const listNow = async () => {
+    const listing = manager.listTools(undefined, { waitMs: 0 });
+    clock.advance(1);
+    return names(await listing);
+  };
+  return { manager, cache, fake, events, until, warnings, listNow };
+}
+
+/** A first daemon run: every server starts and lists, and the cache is written. */
+async function warm(fakes: Record<string, FakeServer>, servers = Object.keys(fakes).map((n) => server(n))): Promise<void> {
+  const { manager, cache } = start(fakes);
+  await manager.update({ servers });
+  await manager.listTools();
+  await manager.listPrompts();
+  await manager.close();
+  await cache.flush();
+}
+
+const names = (entries: ReadonlyArray<{ exposedName: string }>) => entries.map((e) => e.exposedName);
+// The clock never moves in these tests: a listing that waited for a gated server would never answer.
+const WAIT = { waitMs: 5_000 };
+
+describe('a cold start answered from the catalog cache', () => {
+  it('lists a cached server at once while it starts, then its real tools replace the cached ones with a catalog change', async () => {
+    await warm({ slow: tools('echo', 'old') });
+    const up = gate();
+    const { manager, until, events } = start({ slow: { ...tools('echo', 'new'), gate: up.promise } });
+    await manager.update({ servers: [server('slow')] });
+
+    expect(names(await manager.listTools(undefined, WAIT))).toEqual(['echo', 'old']);
+    expect(manager.connection('slow').phase).toBe('starting');
+    expect((await manager.listPrompts(undefined, WAIT)).map((p) => p.exposedName)).toEqual(['greet']);
+    expect(manager.introduced()).toEqual([{ name: 'slow', announced: { capabilities: expect.objectContaining({ tools: { listChanged: true } }), serverInfo: { name: 'slow', version: '1.0.0' } } }]);
+
+    const before = events.length;
+    up.open();
+    await until(() => manager.connection('slow').ready);
+    expect(events.slice(before).some((e) => e.type === 'status' && e.status.name === 'slow')).toBe(true);
+    expect(names(manager.catalog().list())).toEqual(['echo', 'new']);
+  });
+
+  it('a call to a cached tool waits for the server to start, then runs on it', async () => {
+    await warm({ slow: tools('echo') });
+    const up = gate();
+    const { manager } = start({ slow: { ...tools('echo'), gate: up.promise } });
+    await manager.update({ servers: [server('slow')] });
+    await manager.listTools(undefined, WAIT);
+    const tool = await manager.resolveTool('main', 'echo');
+    let done = false;
+    const call = manager.callTool(tool, {}).finally(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    up.open();
+    expect((await call).content).toEqual([{ type: 'text', text: 'echo ran' }]);
+  });
+
+  it('the next start writes what the server listed then', async () => {
+    await warm({ slow: tools('echo', 'old') });
+    const { manager, cache } = start({ slow: tools('echo', 'new') });
+    await manager.update({ servers: [server('slow')] });
+    await manager.listTools();
+    await cache.flush();
+    expect(new CatalogCache({ file, clock: new FakeClock(), warn: () => undefined }).get(catalogCacheKey(serverConfig('slow'), '/ws'))?.tools.map((t) => t.name)).toEqual(['echo', 'new']);
+  });
+
+  it('does not answer for a server whose settings changed, a disabled one, or with [hub] catalog_cache off', async () => {
+    await warm({ a: tools('a1'), b: tools('b1'), c: tools('c1') });
+    const { manager, listNow } = start({ a: { ...tools('a1'), gate: never() }, b: { ...tools('b1'), gate: never() }, c: { ...tools('c1'), gate: never() } });
+    await manager.update({ servers: [server('a', { transport: { kind: 'stdio', command: 'a', args: ['--changed'], env: {} } }), server('b', { disabled: true }), server('c')] });
+    expect(await listNow()).toEqual(['c1']);
+
+    const off = start({ c: { ...tools('c1'), gate: never() } }, false);
+    await off.manager.update({ servers: [server('c')] });
+    expect(await off.listNow()).toEqual([]);
+  });
+
+  it('a cached server whose start fails leaves the listing, with the status event that tells clients', async () => {
+    await warm({ broken: tools('gone') });
+    const up = gate();
+    const broken: FakeServer = {
+      gate: up.promise,
+      setup() {
+        throw new Error('cannot start today');
+      },
+    };
+    const { manager, until, events } = start({ broken });
+    await manager.update({ servers: [server('broken')] });
+    expect(names(await manager.listTools(undefined, WAIT))).toEqual(['gone']);
+    const before = events.length;
+    up.open();
+    await until(() => manager.connection('broken').phase === 'failed');
+    expect(events.slice(before).some((e) => e.type === 'status' && e.status.name === 'broken')).toBe(true);
+    expect(names(manager.catalog().list())).toEqual([]);
+  });
+
+  it('forgets a server that asks for a sign-in: the next start does not list it from the cache', async () => {
+    await warm({ web: tools('fetch') });
+    const first = start({ web: { ...tools('fetch'), needsSignIn: true } });
+    await first.manager.update({ servers: [server('web')] });
+    await first.manager.listTools(undefined, WAIT);
+    await first.until(() => first.manager.connection('web').phase === 'needsSignIn');
+    expect(names(first.manager.catalog().list())).toEqual([]);
+    await first.cache.flush();
+
+    const next = start({ web: { ...tools('fetch'), gate: never() } });
+    await next.manager.update({ servers: [server('web')] });
+    expect(await next.listNow()).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CachedCatalog, CachedList, CatalogCache } from '../catalog-cache/catalog-cache.js';
+import { catalogCacheKey } from '../catalog-cache/catalog-cache-key.js';
+import type { ServerConnection } from '../connection/server-connection.js';
+import type { ServerAnnouncement } from './server-interest.js';
+
+/** The items of each cached list. */
+export type ListItems = { prompts: Prompt[]; resources: Resource[]; resourceTemplates: ResourceTemplate[] };
+
+/** The capability a server declares for each list it may have. */
+const CAPABILITY: Record<CachedList, 'prompts' | 'resources'> = { prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
+
+/**
+ * One workspace's use of the catalog cache (issue 18, cold start). A server not started yet
+ * in this daemon, or starting (its first start, or after a stop), is answered from its cached
+ * listing when its launch config is the one cached: a listing need not wait for it, and it is
+ * still started (a call to a cached tool waits for that start, as a cold call does). A
+ * disabled server, one whose start failed (its tools go from the listing, as without a cache;
+ * once paused, a call to one is refused in MCP-32's words), one that needs a sign-in, or one
+ * whose settings cannot start it is never answered from the cache. Each successful listing
+ * replaces the cached one; a server that asks for a sign-in is forgotten.
+ */
+export class CachedCatalogs {
+  readonly #cache: () => CatalogCache | undefined;
+  readonly #workspace: string;
+  readonly #keys = new WeakMap<ServerConnection, string>();
+  /** The tools last put for each connection, so a status that changes nothing puts nothing. */
+  readonly #put = new WeakMap<ServerConnection, Tool[]>();
+  /** What the cache answered for each connection at its last status (the entry, or undefined). */
+  readonly #answered = new WeakMap<ServerConnection, CachedCatalog | undefined>();
+
+  constructor(cache: () => CatalogCache | undefined, workspace: string) {
+    this.#cache = cache;
+    this.#workspace = workspace;
+  }
+
+  /** The cached listing this server may be answered with now, if any. */
+  servable(connection: ServerConnection): CachedCatalog | undefined {
+    const phase = connection.phase;
+    return phase === 'stopped' || phase === 'starting' ? this.#entry(connection) : undefined;
+  }
+
+  /** Its cache entry, whatever its state (none for a disabled server). */
+  #entry(connection: ServerConnection): CachedCatalog | undefined {
+    const cache = this.#cache();
+    if (!cache || connection.config.disabled) return undefined;
+    return cache.get(this.#key(connection));
+  }
+
+  /** A cached list of a server not up yet: its items, none when it declared no such capability, undefined when not known. */
+  list<L extends CachedList>(connection: ServerConnection, list: L): ListItems[L] | undefined {
+    const cached = this.servable(connection);
+    if (!cached) return undefined;
+    if (!cached.capabilities[CAPABILITY[list]]) return [];
+    return cached[list] as ListItems[L] | undefined;
+  }
+
+  /**
+   * The connection's status changed: a new listing is kept; a server asking for a sign-in is
+   * forgotten. Returns whether what the cache answers for it changed (it was answered from the
+   * cache and no longer is, or the other way): its catalog then changes even if its tools did not.
+   */
+  statusChanged(connection: ServerConnection, announced: ServerAnnouncement | undefined): boolean {
+    const before = this.#answered.has(connection) ? this.#answered.get(connection) : this.#entry(connection);
+    const cache = this.#cache();
+    if (cache && connection.phase === 'needsSignIn') {
+      this.#put.delete(connection);
+      cache.forget(connection.name);
+    } else if (cache) this.#remember(cache, connection, announced);
+    const now = this.servable(connection);
+    this.#answered.set(connection, now);
+    return now !== before;
+  }
+
+  #remember(cache: CatalogCache, connection: ServerConnection, announced: ServerAnnouncement | undefined): void {
+    const capabilities = connection.serverCapabilities();
+    if (!connection.ready || !capabilities) return;
+    const tools = connection.currentTools();
+    if (this.#put.get(connection) === tools) return;
+    this.#put.set(connection, tools);
+    cache.put(this.#key(connection), {
+      server: connection.name,
+      tools,
+      capabilities,
+      ...(announced?.instructions === undefined ? {} : { instructions: announced.instructions }),
+      ...(announced?.serverInfo === undefined ? {} : { serverInfo: announced.serverInfo }),
+    });
+  }
+
+  /** A client listed this server's prompts, resources or templates from the server itself. */
+  listed<L extends CachedList>(connection: ServerConnection, list: L, items: ListItems[L]): void {
+    if (connection.ready) this.#cache()?.putList(this.#key(connection), list, items);
+  }
+
+  /** What a session is told of a server not up yet: its cached capabilities and instructions. */
+  announced(connection: ServerConnection): ServerAnnouncement | undefined {
+    const cached = this.servable(connection);
+    if (!cached) return undefined;
+    return { capabilities: cached.capabilities, ...(cached.instructions === undefined ? {} : { instructions: cached.instructions }), ...(cached.serverInfo ? { serverInfo: cached.serverInfo } : {}) };
+  }
+
+  #key(connection: ServerConnection): string {
+    let key = this.#keys.get(connection);
+    if (key === undefined) {
+      key = catalogCacheKey(connection.config, this.#workspace);
+      this.#keys.set(connection, key);
+    }
+    return key;
+  }
+}
