@@ -168,6 +168,25 @@ describe('a cold start answered from the catalog cache', () => {
     expect(names(manager.catalog().list())).toEqual([]);
   });
 
+  it('a cached server paused after repeated failures: a call to a cached tool is refused in the breaker\'s words (MCP-32)', async () => {
+    await warm({ flaky: tools('f') });
+    const up = gate();
+    const flaky: FakeServer = {
+      gate: up.promise,
+      setup() {
+        throw new Error('cannot start today');
+      },
+    };
+    const { manager, until } = start({ flaky });
+    await manager.update({ servers: [server('flaky')] });
+    expect(names(await manager.listTools(undefined, WAIT))).toEqual(['f']);
+    up.open();
+    await until(() => manager.connection('flaky').phase === 'failed');
+    await manager.listTools();
+    expect(manager.states()[0]!.state).toBe('paused');
+    await expect(manager.resolveTool('main', 'f')).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE', message: expect.stringContaining('unavailable after repeated failures') });
+  });
+
   it('forgets a server that asks for a sign-in: the next start does not list it from the cache', async () => {
     await warm({ web: tools('fetch') });
     const first = start({ web: { ...tools('fetch'), needsSignIn: true } });
