@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   blitzPaths,
+  CatalogCache,
   createConnector,
   ServerSignIns,
   emptySettings,
@@ -79,6 +80,8 @@ export class Daemon {
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
   readonly #children: ChildRecord;
+  /** Each server's last listing (state/catalog-cache.json): a cold start answers from it while servers start. */
+  readonly #catalogCache: CatalogCache;
   readonly #connector: Connector;
   /** The settings page's one-time codes and cookie sessions. */
   readonly #pageSessions: PageSessions;
@@ -96,6 +99,7 @@ export class Daemon {
     this.#children = new ChildRecord(path.join(this.paths.stateDir, 'children.json'));
     this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
+    this.#catalogCache = new CatalogCache({ file: this.paths.catalogCache, clock: this.#clock, warn: (message) => this.log.warn(message) });
     this.#credentials = new CredentialStoreCache({
       paths: this.paths,
       clock: this.#clock,
@@ -128,6 +132,7 @@ export class Daemon {
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
       home: homeRoot(),
+      catalogCache: () => (this.source.settings.hub.catalogCache ? this.#catalogCache : undefined),
       sharedOptions: (home) => this.hub.sharedOptions(home),
       onSharedEvent: (event, workspaces) => this.#onSharedEvent(event, workspaces),
       onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
@@ -264,6 +269,7 @@ export class Daemon {
       await this.hub.closeAll();
       this.#server.closeConnections();
       await this.registry.closeAll();
+      await this.#catalogCache.flush();
       await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });
@@ -304,6 +310,8 @@ export class Daemon {
   async #credentialsChanged(server: string): Promise<{ server: string; restarted: number }> {
     this.#credentials.forget();
     this.#signIns.invalidate(server);
+    // What it listed signed in (or out) is not what it lists now.
+    this.#catalogCache.forget(server);
     const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
     await Promise.all(holding.map((w) => w.manager.restart(server)));
     this.log.info('sign-in changed', { server, restarted: holding.length });

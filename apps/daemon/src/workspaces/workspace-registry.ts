@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   BlitzError,
   formatProblem,
+  type CatalogCache,
   Manager,
   SharedServers,
   type ConnectionEvent,
@@ -29,6 +30,8 @@ export interface RegistryDeps {
   onResolved?(servers: readonly ResolvedServer[]): void;
   /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
   managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
+  /** The catalog cache, while `[hub] catalog_cache` is on: each workspace's manager answers cold starts from it. */
+  catalogCache?(): CatalogCache | undefined;
   /** Where shared servers (`share = true`) run: the user's home. */
   home: string;
   /** The hub's hooks for shared servers' connections. */
@@ -121,6 +124,7 @@ export class WorkspaceRegistry {
         clock: this.#deps.clock,
         ...this.#deps.managerOptions?.(root),
         shared: this.shared,
+        ...(this.#deps.catalogCache ? { catalogCache: this.#deps.catalogCache } : {}),
         onEvent: (event) => this.#deps.onEvent(workspace, event),
       }),
     );

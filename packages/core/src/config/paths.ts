@@ -24,6 +24,8 @@ export function blitzPaths(home: string) {
     daemonState: path.join(home, 'state', 'daemon.json'),
     trust: path.join(home, 'state', 'trust.json'),
     secrets: path.join(home, 'state', 'secrets.json'),
+    /** Each server's last listing, for cold starts (catalog-cache.ts). */
+    catalogCache: path.join(home, 'state', 'catalog-cache.json'),
     logs: path.join(home, 'logs'),
   };
 }

@@ -216,6 +216,9 @@ workspace_idle_minutes = 3
     expect(parseSettings('', FILE).settings.hub.listWaitMs).toBe(5000);
     expect(parseSettings('[hub]\nlist_wait_ms = 0\n', FILE).settings.hub.listWaitMs).toBe(0);
     expect(parseSettings('[hub]\nlist_wait_ms = 12000\n', FILE).settings.hub.listWaitMs).toBe(12000);
+    expect(parseSettings('', FILE).settings.hub.catalogCache).toBe(true);
+    expect(parseSettings('[hub]\ncatalog_cache = false\n', FILE).settings.hub.catalogCache).toBe(false);
+    expect(parseSettings('[hub]\ncatalog_cache = "no"\n', FILE).problems).toContainEqual(expect.objectContaining({ severity: 'error', field: 'hub.catalog_cache' }));
     expect(problemsOf('[hub]\nmax_result_mb = 2\nlist_wait_ms = -1\n')).toEqual([`${FILE}:3: field "hub.list_wait_ms": must be between 0 and 600000, not -1`]);
     expect(problemsOf('[hub]\nlist_wait_ms = 1.5\n')).toEqual([`${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the number 1.5`]);
     expect(problemsOf('[hub]\nlist_wait_ms = "5s"\n')).toEqual([`${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the string "5s"`]);

@@ -38,6 +38,8 @@ export interface HubSettings {
   maxResultMb: number;
   /** `list_wait_ms`: how long a client's listing waits for servers still starting. */
   listWaitMs: number;
+  /** `catalog_cache`: answer a cold start from each server's last listing while it starts (issue 18). */
+  catalogCache: boolean;
   deferred: DeferredMode;
   maxTools: number;
   /** `[hub.clients."<clientInfo.name>"]`, by the name a client sends at initialize. */
@@ -76,7 +78,7 @@ export function emptySettings(): Settings {
     servers: [],
     permissions: { allow: [], ask: [], deny: [] },
     daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
-    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {}, listWaitMs: DEFAULT_LIST_WAIT_MS },
+    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {}, listWaitMs: DEFAULT_LIST_WAIT_MS, catalogCache: true },
     oauth: {},
   };
 }
@@ -187,6 +189,7 @@ export function parseSettings(text: string, file: string): ParsedSettings {
       }
     }
     settings.hub.listWaitMs = r.number('list_wait_ms', { min: 0, max: 600_000, integer: true }) ?? settings.hub.listWaitMs;
+    settings.hub.catalogCache = r.boolean('catalog_cache') ?? settings.hub.catalogCache;
     warnUnread(r, 'hub', at, file, problems);
   }
 
