@@ -20,6 +20,7 @@ export type FixtureName =
   | 'conformance'
   | 'progress-burst'
   | 'gated-initialize'
+  | 'gated-tools'
   | 'protocol'
   | 'ask-together';
 
