@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError } from '../../errors/blitz-error.js';
+import { eventField, EventSplitter } from './sse-events.js';
 
 /**
  * Caps what a remote server sends at `maxBytes()` (`[hub] max_result_mb`), never buffering
@@ -53,56 +54,33 @@ function withBody(response: Response, body: ReadableStream<Uint8Array>): Respons
  * stream, answering no request, is cut.
  */
 function limitEvents(server: string, max: number, ids: RequestId[], onCut: (lastEventId: string | undefined) => void): TransformStream<Uint8Array, Uint8Array> {
-  let held: Uint8Array[] = [];
-  let inEvent = 0;
-  let last = 0;
+  const events = new EventSplitter();
   let lastEventId: string | undefined;
-  const pass = (controller: TransformStreamDefaultController<Uint8Array>) => {
-    if (held.length === 0) return;
-    const event = Buffer.concat(held);
-    held = [];
+  const pass = (event: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>) => {
     controller.enqueue(event);
     // The id the SDK will resume from, should it: the last one an event carried.
-    lastEventId = eventId(event) || lastEventId;
+    lastEventId = eventField(event, 'id') || lastEventId;
+  };
+  const cut = (controller: TransformStreamDefaultController<Uint8Array>) => {
+    onCut(lastEventId);
+    const error = tooLarge(server, max);
+    if (ids.length === 0) return controller.error(error);
+    for (const id of ids) controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`));
+    controller.terminate();
   };
   return new TransformStream({
     transform(chunk, controller) {
-      let start = 0;
-      for (let i = 0; i < chunk.length; i++) {
-        const byte = chunk[i]!;
-        if (byte === 0x0a && last === 0x0a) {
-          // A blank line (LF LF, CR/LF pairs included) ends the event: it is whole.
-          held.push(chunk.subarray(start, i + 1));
-          start = i + 1;
-          pass(controller);
-          inEvent = 0;
-        } else if (++inEvent > max) {
-          held = [];
-          onCut(lastEventId);
-          const error = tooLarge(server, max);
-          if (ids.length === 0) return controller.error(error);
-          for (const id of ids) controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`));
-          return controller.terminate();
-        }
-        if (byte !== 0x0d) last = byte;
+      for (const event of events.push(chunk)) {
+        if (event.length > max) return cut(controller);
+        pass(event, controller);
       }
-      if (start < chunk.length) held.push(chunk.subarray(start));
+      if (events.pendingBytes > max) cut(controller);
     },
     flush(controller) {
-      pass(controller);
+      const rest = events.end();
+      if (rest) pass(rest, controller);
     },
   });
-}
-
-/** The value of an event's `id:` field; only that line is decoded. */
-function eventId(event: Buffer): string | undefined {
-  for (let at = 0; at < event.length; ) {
-    const newline = event.indexOf(0x0a, at);
-    const end = newline < 0 ? event.length : newline;
-    if (event.subarray(at, at + 3).toString() === 'id:') return event.subarray(at + 3, end).toString('utf8').replace(/^ /, '').replace(/\r$/, '');
-    at = end + 1;
-  }
-  return undefined;
 }
 
 /** The ids of the requests in a POST body the SDK sent (a string of one message or a batch). */

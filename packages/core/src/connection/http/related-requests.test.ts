@@ -40,6 +40,29 @@ describe('RelatedRequests', () => {
     expect(related.relatedTo(0)).toBeUndefined();
   });
 
+  it('notes a large server request that arrives in many small chunks, and passes every byte on', async () => {
+    const related = new RelatedRequests();
+    related.sent(5, 'call-1');
+    const elicit = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'elicitation/create', params: { message: 'x'.repeat(1_000_000) } });
+    const stream = `event: message\ndata: ${elicit}\n\n`;
+    const pieces = Array.from({ length: Math.ceil(stream.length / 100) }, (_, i) => stream.slice(i * 100, (i + 1) * 100));
+    const response = await related.fetch(async () => eventStream(pieces))('http://127.0.0.1/mcp', post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask' } }));
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let seenWhileReading: unknown;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const piece = decoder.decode(value, { stream: true });
+      text += piece;
+      if (piece.endsWith('\n\n')) seenWhileReading = related.relatedTo('big');
+    }
+    expect(pieces.length).toBeGreaterThan(10_000);
+    expect(seenWhileReading).toBe('call-1');
+    expect(text).toBe(stream);
+  });
+
   it('leaves alone a POST whose request was sent without a related request, and a request on another stream is related to nothing', async () => {
     const related = new RelatedRequests();
     const answer = eventStream(['data: {"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}\n\n']);

@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { requestIds } from './limit-response.js';
+import { eventField, EventSplitter } from './sse-events.js';
 
 /**
  * Which of our requests a remote server's own request belongs to. A server asking something
@@ -60,26 +61,13 @@ export class RelatedRequests {
 
 /** Passes an event stream on unchanged, handing each JSON-RPC message in it to `onMessage` first. */
 function watchEvents(onMessage: (message: JSONRPCMessage) => void, onEnd: () => void): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  let data: string[] = [];
-  const lines = (text: string) => {
-    pending += text;
-    let newline: number;
-    while ((newline = pending.search(/\r\n|\r|\n/)) >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + (pending.startsWith('\r\n', newline) ? 2 : 1));
-      if (line === '') {
-        if (data.length > 0) parse(data.join('\n'));
-        data = [];
-      } else if (line.startsWith('data:')) {
-        data.push(line.slice(5).replace(/^ /, ''));
-      }
-    }
-  };
-  const parse = (text: string) => {
-    // Only a server's request matters here, and it has a method: a result (perhaps megabytes) is left to the SDK.
-    if (!text.includes('"method"')) return;
+  const events = new EventSplitter();
+  const parse = (event: Uint8Array) => {
+    // Only a server's request matters here, and it has a method: a result (perhaps megabytes) is
+    // left to the SDK, not even decoded.
+    if (Buffer.from(event.buffer, event.byteOffset, event.byteLength).indexOf('"method"') < 0) return;
+    const text = eventField(event, 'data');
+    if (text === undefined) return;
     try {
       const parsed = JSON.parse(text) as unknown;
       for (const m of Array.isArray(parsed) ? parsed : [parsed]) if (typeof m === 'object' && m !== null) onMessage(m as JSONRPCMessage);
@@ -90,7 +78,7 @@ function watchEvents(onMessage: (message: JSONRPCMessage) => void, onEnd: () => 
   // A stream cut short (the link closing) never flushes: what it noted goes with the link.
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      lines(decoder.decode(chunk, { stream: true }));
+      for (const event of events.push(chunk)) parse(event);
       controller.enqueue(chunk);
     },
     flush() {
