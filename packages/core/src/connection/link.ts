@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { BlitzError } from '../errors/blitz-error.js';
+import type { DirectCallOptions } from './direct-tool-calls.js';
 
 /**
  * One live, initialized connection to a server: it exists only after the handshake
@@ -21,6 +22,11 @@ export interface Link {
    * own, when the transport can tell (HTTP: a POST's response stream); undefined otherwise.
    */
   relatedTo?(serverRequestId: RequestId): RequestId | undefined;
+  /**
+   * `tools/call` past the SDK client's request machinery (stdio links: direct-tool-calls.ts),
+   * for a tool `DirectToolCalls.takes`; the client's own `callTool` otherwise.
+   */
+  callTool?(name: string, args: Record<string, unknown>, opts: DirectCallOptions): Promise<CallToolResult>;
   /** One line explaining an error the server reported, when Blitz knows why (the sandbox kept a path read-only). */
   explain?(text: string): string | undefined;
 }

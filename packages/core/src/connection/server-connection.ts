@@ -23,6 +23,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import type { Caller, RequestOwner } from './caller.js';
 import { CallsInFlight } from './calls-in-flight.js';
+import { DirectToolCalls } from './direct-tool-calls.js';
 import { classifyFailure } from './call-errors.js';
 import { NeedsMoreAccess } from './http/http-failure.js';
 import { isSessionExpired } from './http/session-expired.js';
@@ -99,6 +100,8 @@ export class ServerConnection {
   /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
   #recording = false;
   #lossCounted = new WeakSet<Link>();
+  /** The running tools by name, for the call path; rebuilt when the list changes. */
+  #toolsByName: { tools: Tool[]; byName: Map<string, Tool> } | undefined;
   /** Failed starts' processes still being stopped in the background; `dispose` waits for them. */
   readonly #stopping = new Set<Promise<void>>();
   /** Ends the start in flight: a connection being removed does not wait out its startup timeout. */
@@ -198,19 +201,29 @@ export class ServerConnection {
     const timeoutMs = this.config.timeoutSeconds * 1000;
     const call = opts.caller ? this.#calls.enter(opts.caller) : undefined;
     try {
-      const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal) =>
-        client.callTool({ name, arguments: args }, undefined, {
-          signal,
-          timeout: timeoutMs,
-          ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
-          // Sent with the request so an HTTP link can tell which call a server's request is about.
-          ...(call ? { relatedRequestId: call.key } : {}),
-        }) as Promise<CallToolResult>,
+      const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) =>
+        link.callTool && DirectToolCalls.takes(this.#tool(name))
+          ? link.callTool(name, args, { timeoutMs, ...(signal ? { signal } : {}), ...(opts.onprogress ? { onprogress: opts.onprogress } : {}) })
+          : (client.callTool({ name, arguments: args }, undefined, {
+              signal,
+              timeout: timeoutMs,
+              ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+              // Sent with the request so an HTTP link can tell which call a server's request is about.
+              ...(call ? { relatedRequestId: call.key } : {}),
+            }) as Promise<CallToolResult>),
       );
       return result.isError ? this.#explained(result) : result;
     } finally {
       call?.leave();
     }
+  }
+
+  /** The running server's tool of that (original) name. */
+  #tool(name: string): Tool | undefined {
+    const state = this.#state;
+    if (state.kind !== 'running') return undefined;
+    if (this.#toolsByName?.tools !== state.tools) this.#toolsByName = { tools: state.tools, byName: new Map(state.tools.map((t) => [t.name, t])) };
+    return this.#toolsByName.byName.get(name);
   }
 
   /** A tool error the sandbox caused gets one more line saying so, and which setting opens the path. */
@@ -254,11 +267,11 @@ export class ServerConnection {
    * breaker once (a cold use by the start it waits for), failing at once if the server dies
    * meanwhile, and counted as success or transport failure.
    */
-  request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: Run<T>): Promise<T> {
     return this.#request(label, timeoutMs, signal, fn);
   }
 
-  async #request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>, ready?: Ready): Promise<T> {
+  async #request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: Run<T>, ready?: Ready): Promise<T> {
     try {
       return await this.#requestOnce(label, timeoutMs, signal, fn, ready ?? (await this.#ready()));
     } catch (err) {
@@ -285,7 +298,7 @@ export class ServerConnection {
     return { running: await this.start(), cold: true };
   }
 
-  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (client: Client, signal: AbortSignal | undefined) => Promise<T>, ready: Ready): Promise<T> {
+  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: Run<T>, ready: Ready): Promise<T> {
     const { link } = ready.running;
     if (!this.#runningOn(link)) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
     // Starting the server may take long: a caller who gave up meanwhile must not have it run.
@@ -295,7 +308,7 @@ export class ServerConnection {
     try {
       // No race against `lost` here: when a server dies the SDK fails every request in flight
       // at once (our stdio transport answers them with the exit and its stderr).
-      const result = await fn(link.client, signal);
+      const result = await fn(link.client, signal, link);
       this.#transition(this.#state, 'success');
       return result;
     } catch (err) {
@@ -506,6 +519,9 @@ export class ServerConnection {
     this.#deps.onEvent({ type: 'status', status, toolsChanged });
   }
 }
+
+/** What a request runs on the live link: the SDK client, or the link itself (`Link.callTool`). */
+type Run<T> = (client: Client, signal: AbortSignal | undefined, link: Link) => Promise<T>;
 
 class SessionExpired extends Error {}
 

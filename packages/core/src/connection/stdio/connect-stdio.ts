@@ -4,6 +4,7 @@ import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 import type { ConnectOptions } from '../connector.js';
 import { withDeadline } from '../deadline.js';
+import { DirectToolCalls } from '../direct-tool-calls.js';
 import type { Link } from '../link.js';
 import type { Sandbox } from './sandbox.js';
 import { explainSandboxDenial } from './sandbox-denial.js';
@@ -66,8 +67,11 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   }
 
   const proc = transport.process!;
+  // On the transport the client is connected on: it wraps the client's handlers.
+  const direct = new DirectToolCalls(transport, deps.clock);
   return {
     client,
+    callTool: (name, args, callOpts) => direct.call(name, args, callOpts),
     lost,
     pid: proc.pid,
     stderrTail: (lines = 20) => proc.stderr.lastLines(lines).join('\n'),
