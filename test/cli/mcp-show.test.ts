@@ -178,6 +178,7 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
         '[hub]',
         'max_result_mb = 8',
         'list_wait_ms = 5000',
+        'catalog_cache = true',
         'deferred = "always"',
         'max_tools = 40',
         '# built-in max_tools of known clients, where no max_tools is set below: "Visual Studio Code" 128, "Visual Studio Code - Insiders" 128, "windsurf-client" 100',
@@ -198,7 +199,7 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
 
   it('--json names them as settings.toml does', async () => {
     const json = JSON.parse((await runBlitz(['config', 'show', '--json'], { home })).stdout);
-    expect(json.hub).toEqual({ max_result_mb: 8, list_wait_ms: 5000, deferred: 'always', max_tools: 40, clients: { 'Visual Studio Code': { max_tools: 64 }, 'windsurf-client': {} } });
+    expect(json.hub).toEqual({ max_result_mb: 8, list_wait_ms: 5000, catalog_cache: true, deferred: 'always', max_tools: 40, clients: { 'Visual Studio Code': { max_tools: 64 }, 'windsurf-client': {} } });
     expect(json.servers[0].entry).toMatchObject({ exposure: 'deferred', tool_exposure: { 'issue_*': 'hidden', search_code: 'direct' } });
   });
 
