@@ -52,7 +52,11 @@ describe('HttpSessionTransport', () => {
     const response = await post(initialize);
     expect(response.headers.get('mcp-session-id')).toBe('session-1');
     expect(response.headers.get('content-type')).toBe('application/json');
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 0, result: { method: 'initialize' } });
+    // Sent whole, with its length, not chunked.
+    const text = await response.text();
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    expect(response.headers.get('transfer-encoding')).toBeNull();
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 0, result: { method: 'initialize' } });
   });
 
   it('refuses a body that is not JSON, and one past 4 MB, saying which', async () => {
