@@ -77,12 +77,15 @@ export class DaemonServer {
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
-      const url = new URL(req.url ?? '/', this.url);
+      const target = req.url ?? '/';
+      // /mcp's requests are the hot path: known by their target alone, with no URL built for them.
+      if (isMcpTarget(target)) return await this.#mcp(req, res, target);
+      const url = new URL(target, this.url);
       if (url.pathname === '/settings' || url.pathname.startsWith('/settings/')) {
         checkHostAndOrigin(req, this.#port);
         return servePage(req, res, url, this.#opts.pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
       }
-      if (url.pathname === '/mcp') return await this.#mcp(req, res, url);
+      if (url.pathname === '/mcp') return await this.#mcp(req, res, target);
       const answer = await this.answer({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: await bodyOf(req) });
       send(res, answer.status, answer.body);
     } catch (err) {
@@ -140,10 +143,10 @@ export class DaemonServer {
   }
 
   /** `/mcp` answers in JSON-RPC, as its clients expect, refusals too. */
-  async #mcp(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+  async #mcp(req: http.IncomingMessage, res: http.ServerResponse, target: string): Promise<void> {
     try {
       guardRequest(req, this.#port, this.#opts.token);
-      await this.#opts.hub.handle(req, res, url);
+      await this.#opts.hub.handle(req, res, target);
     } catch (err) {
       if (res.headersSent) throw err;
       refuse(res, err);
@@ -176,6 +179,11 @@ export class DaemonServer {
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
     }
   }
+}
+
+/** `/mcp` with or without a query, as clients send it; any other spelling goes through a full URL parse. */
+function isMcpTarget(target: string): boolean {
+  return target === '/mcp' || target.startsWith('/mcp?');
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };

@@ -20,13 +20,24 @@ export type Caller = { kind: 'token' } | { kind: 'page'; session: PageSession } 
  * Origin (cross-site requests from a browser).
  */
 export function checkHostAndOrigin(req: RequestHead, port: number): void {
-  const allowed = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
+  const allowed = allowedFor(port);
   const host = req.headers.host ?? '';
-  if (!allowed.includes(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
+  if (!allowed.hosts.has(host) && !allowed.hosts.has(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowed.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
+  if (origin !== undefined && !allowed.origins.has(origin.toLowerCase())) {
     throw new BlitzError('PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, { reason: 'FOREIGN_ORIGIN' });
   }
+}
+
+/** The Hosts and Origins that name a daemon on `port`, made once for the port (every request asks). */
+let allowed: { port: number; hosts: ReadonlySet<string>; origins: ReadonlySet<string> } | undefined;
+
+function allowedFor(port: number): { hosts: ReadonlySet<string>; origins: ReadonlySet<string> } {
+  if (allowed?.port !== port) {
+    const hosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
+    allowed = { port, hosts: new Set(hosts), origins: new Set(hosts.map((h) => `http://${h}`)) };
+  }
+  return allowed;
 }
 
 /**
@@ -62,10 +73,13 @@ function badToken(): BlitzError {
   return new BlitzError('UNAUTHENTICATED', 'missing or wrong bearer token (see $BLITZ_HOME/state/token)', { reason: 'BAD_TOKEN' });
 }
 
+/** The token's bytes, kept for the token last asked about (a daemon has one). */
+let expected: { token: string; bytes: Buffer } | undefined;
+
 function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer (.+)$/i.exec(header ?? '');
   if (!match) return false;
+  if (expected?.token !== token) expected = { token, bytes: Buffer.from(token) };
   const given = Buffer.from(match[1]!);
-  const expected = Buffer.from(token);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  return given.length === expected.bytes.length && crypto.timingSafeEqual(given, expected.bytes);
 }

@@ -88,7 +88,8 @@ export class HubEndpoint {
     return this.#sessions.size;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  /** One HTTP request of `/mcp`; `target` is its request target (path and query), read only when a session opens. */
+  async handle(req: IncomingMessage, res: ServerResponse, target: string): Promise<void> {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const transport = this.#sessions.get(id)?.transport;
@@ -110,7 +111,7 @@ export class HubEndpoint {
     if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
       return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Bad Request: no session; send initialize first', { reason: 'NO_SESSION' }));
     }
-    await this.#open(req, res, url, body);
+    await this.#open(req, res, new URL(target, 'http://127.0.0.1'), body);
   }
 
   /** Passes a workspace's manager events to its sessions: list changes (debounced) and notices. */
