@@ -95,12 +95,16 @@ describe('a large real catalog through the hub (issue 16)', () => {
   });
 
   it('auto defers by the client: a client name with a built-in cap of 128 gets all 112 tools of agent mid, Windsurf (100) and others (100) get them deferred', async () => {
-    const vscode = await names(await client({ agent: 'mid', clientName: 'Visual Studio Code' }));
+    const vs = await client({ agent: 'mid', clientName: 'Visual Studio Code' });
+    expect(vs.getInstructions()).toContain("\n\nDeferred tools: none now; all 112 tools of these MCP servers are in the tool list. Should they pass 128, this client's limit,");
+    const vscode = await names(vs);
     expect(vscode.slice(0, 2)).toEqual(HUB_TOOLS.slice(0, 2));
     expect(vscode).not.toContain('search_tools');
     expect(vscode).toHaveLength(2 + 112);
-    for (const clientName of ['windsurf-client', 'hub-test']) {
-      expect(await names(await client({ agent: 'mid', clientName }))).toEqual(HUB_TOOLS);
+    for (const [clientName, limit] of [['windsurf-client', 100], ['hub-test', 100]] as const) {
+      const c = await client({ agent: 'mid', clientName });
+      expect(await names(c)).toEqual(HUB_TOOLS);
+      expect(c.getInstructions()).toContain(`\n\nDeferred tools: 0 of the 112 tools of these MCP servers are in the tool list; 112 more are deferred (this hub lists at most ${limit} tools to this client).`);
     }
   });
 
