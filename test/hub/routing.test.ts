@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
@@ -34,11 +34,11 @@ let daemon: RunningDaemon;
 const dirs: string[] = [];
 const sessions: Session[] = [];
 
-/** The file's settings; a `mark` changes the protocol server's settings (its env), which restarts it. */
-function settings(mark?: string): string {
+/** The file's settings; a `mark` changes the protocol server's settings (its env), which restarts it; `without` leaves a server out. */
+function settings(mark?: string, without?: string): string {
   const entry = (s: (typeof SERVERS)[number]) =>
     `[[mcp.servers]]\nname = "${s.name}"\ncommand = ${JSON.stringify(s.command)}\nargs = ${JSON.stringify(s.args)}\nsandbox = false\nauto_approve = true\n${s.extra}${s.name === 'px' && mark ? `env = { PROTOCOL_MARK = "${mark}" }\n` : ''}`;
-  return `[daemon]\nport = 0\n\n${SERVERS.map(entry).join('\n')}`;
+  return `[daemon]\nport = 0\n\n${SERVERS.filter((s) => s.name !== without).map(entry).join('\n')}`;
 }
 
 beforeAll(async () => {
@@ -62,11 +62,12 @@ function newWorkspace(): string {
 
 type Log = LoggingMessageNotification['params'];
 
-/** A client of the hub with what it heard: log messages and resource updates, in order. */
+/** A client of the hub with what it heard: log messages, resource updates and resources list changes, in order. */
 interface Session {
   client: Client;
   logs: Log[];
   updates: string[];
+  resourceListChanges: number;
   /** Resolves once `check` holds of what was heard (checked at each message). */
   until(check: () => boolean, what: string): Promise<void>;
 }
@@ -87,6 +88,10 @@ async function open(via: HubTransport, workspace: string): Promise<Session> {
     updates.push(n.params.uri);
     heard();
   });
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    session.resourceListChanges++;
+    heard();
+  });
   const until = (check: () => boolean, what: string) =>
     new Promise<void>((resolve, reject) => {
       if (check()) return resolve();
@@ -103,7 +108,7 @@ async function open(via: HubTransport, workspace: string): Promise<Session> {
       };
       waiters.add(waiter);
     });
-  const session = { client, logs, updates, until };
+  const session = { client, logs, updates, resourceListChanges: 0, until };
   sessions.push(session);
   return session;
 }
@@ -210,6 +215,29 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     await a.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     await a.until(() => a.updates.includes(uri), 'an update after the restart');
     await a.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+  });
+
+  it('a server removed from the settings ends its subscriptions: the subscribed session hears its resources list changed and a warning naming them, another session no warning', async () => {
+    const workspace = newWorkspace();
+    const [a, b] = [await open(via, workspace), await open(via, workspace)];
+    await a.client.subscribeResource({ uri: 'fixture://doc' });
+    await a.client.subscribeResource({ uri: 'fixture://items/9' });
+    const before = fs.readFileSync(path.join(home, 'settings.toml'), 'utf8');
+    const changes = a.resourceListChanges;
+    const ended = (l: Log) => l.logger === 'blitz' && typeof l.data === 'string' && l.data.includes('was removed from the settings');
+    try {
+      writeSettings(home, settings(via, 'px'));
+      await a.until(() => a.logs.some(ended) && a.resourceListChanges > changes, 'the subscriptions end');
+      expect(a.logs.filter(ended)).toEqual([
+        { level: 'warning', logger: 'blitz', data: 'MCP server px was removed from the settings: the subscriptions to fixture://doc, fixture://items/9 have ended' },
+      ]);
+      // b hears the catalog change as every session does, and nothing of subscriptions it never had.
+      await b.client.listTools();
+      expect(b.logs.filter(ended)).toEqual([]);
+    } finally {
+      writeSettings(home, before);
+      await eventually(async () => (await a.client.listTools()).tools.map((t) => t.name), (names) => names.includes('px__upstream'));
+    }
   });
 
   it('a log message sent during a request goes to the session that made it, with the server as logger; a session at error hears no info; the most verbose level asked for is passed on', async () => {

@@ -386,6 +386,7 @@ export class Daemon {
       case 'listChanged':
       case 'log':
       case 'resourceUpdated':
+      case 'subscriptionsEnded':
         return;
       default: {
         const _exhaustive: never = event;

@@ -26,6 +26,7 @@ const EVENTS: Array<[ManagerEvent | ConnectionEvent, boolean]> = [
   [{ type: 'listChanged', server: 's', list: 'prompts' }, false],
   [{ type: 'log', server: 's', params: { level: 'info', data: 'x' }, during: [] }, false],
   [{ type: 'resourceUpdated', server: 's', uri: 'u', sessions: [] }, false],
+  [{ type: 'subscriptionsEnded', server: 's', subscriptions: [] }, false],
 ];
 
 describe('StatusCache', () => {

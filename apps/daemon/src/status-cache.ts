@@ -21,6 +21,7 @@ export function changesStatus(event: ManagerEvent | ConnectionEvent): boolean {
     case 'listChanged':
     case 'log':
     case 'resourceUpdated':
+    case 'subscriptionsEnded':
       return false;
     default: {
       const _exhaustive: never = event;

@@ -126,6 +126,9 @@ export class HubEndpoint {
     } else if (event.type === 'resourceUpdated') {
       const subscribed = new Set(event.sessions);
       for (const s of this.#in(workspace)) if (subscribed.has(s.hub.id)) void s.hub.resourceUpdated(event.uri);
+    } else if (event.type === 'subscriptionsEnded') {
+      const uris = new Map(event.subscriptions.map((e) => [e.session, e.uris]));
+      for (const s of this.#in(workspace)) if (uris.has(s.hub.id)) void s.hub.subscriptionsEnded(event.server, uris.get(s.hub.id)!);
     } else if (event.type === 'catalog') {
       // A status alone changes no list: the manager says `catalog` when a server's tools did.
       if (this.#pending.has(workspace)) return;

@@ -147,6 +147,16 @@ export class HubSession {
     await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
   }
 
+  /**
+   * The server these subscriptions were on was removed from the settings: they ended. The
+   * client hears it as a change of the resources list (re-listing shows them gone) and a
+   * warning naming what ended, not as silence.
+   */
+  async subscriptionsEnded(server: string, uris: readonly string[]): Promise<void> {
+    const what = uris.length === 1 ? `the subscription to ${uris[0]} has` : `the subscriptions to ${uris.join(', ')} have`;
+    await Promise.all([this.server.sendResourceListChanged().catch(() => undefined), this.notice(`MCP server ${server} was removed from the settings: ${what} ended`)]);
+  }
+
   /** The session ended: its subscriptions and logging level go from the workspace's servers. */
   async ended(): Promise<void> {
     await this.#opts.workspace.manager.dropSession(this.id).catch(() => undefined);

@@ -38,6 +38,8 @@ export type ManagerEvent =
   | { type: 'failure'; server: string; reason: string }
   /** A server changed its prompts or resources. */
   | { type: 'listChanged'; server: string; list: 'prompts' | 'resources' }
+  /** A server removed from the settings took these sessions' resource subscriptions with it. */
+  | { type: 'subscriptionsEnded'; server: string; subscriptions: ReadonlyArray<{ session: string; uris: readonly string[] }> }
   /** A server's log message or resource update, for the sessions it concerns. */
   | UpstreamNotification;
 
@@ -182,13 +184,17 @@ export class Manager {
       // A server restarted by a settings edit keeps its sessions' subscriptions and levels.
       this.#interest(fresh).adopt(this.#interest(existing));
     }
+    const ended: Array<Extract<ManagerEvent, { type: 'subscriptionsEnded' }>> = [];
     for (const removed of old.values()) {
       retired.push(removed);
       changed.push(removed.name);
+      const subscriptions = [...this.#interest(removed).subscriptionsBySession()].map(([session, uris]) => ({ session, uris }));
+      if (subscriptions.length > 0) ended.push({ type: 'subscriptionsEnded', server: removed.name, subscriptions });
     }
     this.#connections = next;
     this.#catalogs.clear();
     await Promise.all(retired.map((c) => this.#retire(c)));
+    for (const event of ended) this.#emit(event);
     if (changed.length > 0) {
       const touched = new Set(changed);
       for (const c of next.filter((n) => touched.has(n.name) && !this.#leases.has(n))) this.#emit({ type: 'status', status: c.status() });

@@ -140,6 +140,13 @@ export class ServerInterest {
     await this.#request('resources/unsubscribe', signal, (c, o) => c.unsubscribeResource({ uri }, o));
   }
 
+  /** Every session's subscriptions here: session id → its URIs. */
+  subscriptionsBySession(): Map<string, string[]> {
+    const by = new Map<string, string[]>();
+    for (const [uri, sessions] of this.#subscribers) for (const session of sessions) by.set(session, [...(by.get(session) ?? []), uri]);
+    return by;
+  }
+
   /** The URIs this session is subscribed to here. */
   subscriptionsOf(session: string): string[] {
     return [...this.#subscribers].filter(([, sessions]) => sessions.has(session)).map(([uri]) => uri);
