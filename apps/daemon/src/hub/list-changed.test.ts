@@ -18,7 +18,8 @@ import { NOTIFY_DEBOUNCE_MS } from './hub-endpoint.js';
 const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/', import.meta.url));
 const entry = (name: string, fixture: string, extra: string) =>
   `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([path.join(FIXTURES, `${fixture}.mjs`)])}\nsandbox = false\nauto_approve = true\n${extra}\n`;
-const SETTINGS = entry('mine', 'env-dump', '') + entry('theirs', 'resources', 'agents = ["other"]\nprefix = "t"');
+// Without the catalog cache, a restarted server's tools leave the list until it runs again: a list change.
+const SETTINGS = '[hub]\ncatalog_cache = false\n\n' + entry('mine', 'env-dump', '') + entry('theirs', 'resources', 'agents = ["other"]\nprefix = "t"');
 
 let home: string;
 let workspace: string;
