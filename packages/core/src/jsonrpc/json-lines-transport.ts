@@ -104,16 +104,15 @@ export class JsonLinesTransport implements Transport {
     await this.#write(`${JSON.stringify(message)}\n`);
   }
 
-  /** Writes one line as it was read (`online`), its bytes unchanged. */
+  /** Writes one line as it was read (`online`), its bytes unchanged; one write, as `send`. */
   async sendLine(line: Buffer): Promise<void> {
-    await this.#write(line, NEWLINE);
+    await this.#write(Buffer.concat([line, NEWLINE]));
   }
 
-  async #write(data: string | Buffer, end?: Buffer): Promise<void> {
+  async #write(data: string | Buffer): Promise<void> {
     if (this.closed) throw new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent');
     batchWrites(this.#output);
-    if (end) this.#output.write(data);
-    if (this.#output.write(end ?? data)) return;
+    if (this.#output.write(data)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.#output.off('drain', done);
