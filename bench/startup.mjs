@@ -5,7 +5,10 @@
 //   - `blitz connect` with a running daemon: from spawn (initialize already written to its
 //     stdin) to the initialize answer on stdout — what a client waits for at each start;
 //   - `blitz mcp list` with that daemon: from spawn to exit (what users type most), shown for
-//     information: it loads most of core (settings, sign-in store), and the bar is not its.
+//     information: it loads most of core (settings, sign-in store), and the bar is not its;
+//   - `blitz daemon start` with no daemon running (a home of its own, no servers): from spawn to
+//     its exit, once the detached daemon answers — what `blitz connect` waits for before a cold
+//     start's first message (issue 18), for information; the daemon is stopped after each, untimed.
 // Rounds are interleaved (node, version, connect, node, …) so that none always runs on a
 // busier machine; each figure is the median. The bar: under 150 ms above `node -e 0`.
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,6 +28,25 @@ fs.mkdirSync(home, { recursive: true });
 fs.writeFileSync(path.join(home, 'settings.toml'), '[daemon]\nport = 0\n');
 const runEnv = { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: home, BLITZ_HOME: home };
 execFileSync(blitz, ['daemon', 'start'], { env: runEnv, cwd: home, stdio: 'ignore' });
+
+const coldHome = path.join(tmp, 'cold-home');
+fs.mkdirSync(coldHome, { recursive: true });
+fs.writeFileSync(path.join(coldHome, 'settings.toml'), '[daemon]\nport = 0\n');
+const coldEnv = { ...runEnv, HOME: coldHome, BLITZ_HOME: coldHome };
+
+/** `blitz daemon start` in a home with no daemon: ms from spawn to its exit (the daemon answers by then); then stopped, untimed. */
+async function daemonStart() {
+  const t0 = performance.now();
+  execFileSync(blitz, ['daemon', 'start'], { env: coldEnv, cwd: coldHome, stdio: 'ignore' });
+  const ms = performance.now() - t0;
+  execFileSync(blitz, ['daemon', 'stop'], { env: coldEnv, cwd: coldHome, stdio: 'ignore' });
+  // `stop` returns once the daemon said it stops; the next start must find its lock free.
+  for (const deadline = Date.now() + 15_000; fs.existsSync(path.join(coldHome, 'state', 'daemon.json')); ) {
+    if (Date.now() > deadline) throw new Error('the cold-home daemon did not stop');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return ms;
+}
 
 const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`;
 
@@ -61,9 +83,10 @@ const variants = [
   ['blitz --version', () => timeIt(blitz, ['--version'], { done: (out) => out.length > 0 })],
   ['blitz connect: initialize', () => timeIt(blitz, ['connect'], { input: INITIALIZE, done: (out) => out.includes('\n') })],
   ['blitz mcp list (to exit)', () => timeIt(blitz, ['mcp', 'list'])],
+  ['blitz daemon start (no daemon)', daemonStart],
 ];
 /** Shown for information, without a verdict: the bar is set for --version and connect. */
-const INFO = new Set(['blitz mcp list (to exit)']);
+const INFO = new Set(['blitz mcp list (to exit)', 'blitz daemon start (no daemon)']);
 
 try {
   // One unmeasured round: the first start of each reads its files from disk.
