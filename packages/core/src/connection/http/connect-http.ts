@@ -13,6 +13,7 @@ import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
 import { limitResponseBytes } from './limit-response.js';
 import { RelatedRequests } from './related-requests.js';
 import { retryingFetch, type RetryEvent } from './retrying-fetch.js';
+import { LazySchemaValidator } from '../lazy-schema-validator.js';
 
 /** How long `close()` waits for the server to acknowledge the session DELETE before dropping it. */
 export const DELETE_TIMEOUT_MS = 2_000;
@@ -74,7 +75,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     fetch: related.fetch(limited(retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }))),
     ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
   });
-  const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities });
+  const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() });
   opts.prepareClient?.(client);
 
   let closedByUs = false;

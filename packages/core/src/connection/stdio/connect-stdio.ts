@@ -9,6 +9,7 @@ import type { Link } from '../link.js';
 import type { Sandbox } from './sandbox.js';
 import { explainSandboxDenial } from './sandbox-denial.js';
 import { createStdioTransport, type SpawnServerDeps } from './spawn-server.js';
+import { LazySchemaValidator } from '../lazy-schema-validator.js';
 
 export interface StdioConnectDeps {
   sandbox: Sandbox;
@@ -31,7 +32,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
     ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
   });
-  const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities });
+  const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() });
   opts.prepareClient(client);
   const explain = (text: string) => (config.sandbox ? explainSandboxDenial(text, deps.sandbox.writable(opts.workspace, config.sandboxWrite), config.name) : undefined);
   /** The exit error, with a line on the sandbox when its stderr names a write it refused. */
