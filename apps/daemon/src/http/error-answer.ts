@@ -44,8 +44,9 @@ const RPC_BY_REASON: Readonly<Record<string, number>> = {
   NOT_JSON: Rpc.ParseError,
   NOT_JSON_RPC: Rpc.InvalidRequest,
   ALREADY_INITIALIZED: Rpc.InvalidRequest,
-  // As the SDK's own streamable HTTP server answers these two.
+  // As the SDK's own streamable HTTP server answers these three.
   NO_SESSION: SERVER_ERROR,
+  UNSUPPORTED_PROTOCOL_VERSION: SERVER_ERROR,
   SESSION_NOT_FOUND: -32001,
 };
 

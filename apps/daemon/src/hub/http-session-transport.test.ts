@@ -102,6 +102,19 @@ describe('HttpSessionTransport', () => {
     expect(received.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'notifications/initialized']);
   });
 
+  it('past initialize, refuses an MCP-Protocol-Version it does not speak with 400, and serves a known one or none', async () => {
+    const versioned = (version: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }) });
+    // initialize itself carries its version in its params, so its header is not asked about.
+    expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '1999-01-01' }, body: JSON.stringify(initialize) })).status).toBe(200);
+    const refused = await versioned('1999-01-01');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Bad Request: unsupported MCP-Protocol-Version 1999-01-01 \(supported: .*2025-06-18.*\)$/) } });
+    expect((await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '1999-01-01' } })).status).toBe(400);
+    expect(await (await versioned('2025-06-18')).json()).toEqual({ jsonrpc: '2.0', id: 3, result: { method: 'ping' } });
+    expect(await (await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).json()).toEqual({ jsonrpc: '2.0', id: 4, result: { method: 'ping' } });
+    expect(received.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'ping', 'ping']);
+  });
+
   it('sends messages not tied to a request on the one standalone stream; DELETE closes the session', async () => {
     await post(initialize);
     const controller = new AbortController();

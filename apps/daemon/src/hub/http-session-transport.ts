@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseTooDeep, tooDeepMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import { rpcErrorAnswer } from '../http/error-answer.js';
 import { readBody } from '../http/read-body.js';
+
+const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
 /** The answer to one POST: plain JSON when the responses are all there is, SSE once anything else must go first. */
 interface PostStream {
@@ -46,6 +48,11 @@ export class HttpSessionTransport implements Transport {
 
   /** Serves one HTTP request of this session (POST, GET or DELETE on `/mcp`); a POST's body may be read already. */
   async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+    // Past initialize, a client names the protocol version it speaks; without it, an older one is assumed.
+    const version = this.sessionId === undefined ? undefined : req.headers['mcp-protocol-version'];
+    if (version !== undefined && !SUPPORTED_VERSIONS.has(String(version))) {
+      return refuse(res, new BlitzError('INVALID_ARGUMENT', `Bad Request: unsupported MCP-Protocol-Version ${String(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, { reason: 'UNSUPPORTED_PROTOCOL_VERSION' }));
+    }
     switch (req.method) {
       case 'POST':
         return this.#post(req, res, body);
