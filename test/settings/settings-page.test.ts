@@ -376,9 +376,10 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await page.getByRole('button', { name: `Restart everything in ${workspace}` }).click();
     await expect.poll(() => page.locator('.card p[aria-live]').textContent(), SLOW).toMatch(/^Restarted; now /);
     await expect.poll(toolNames, SLOW).toContain('ev__echo');
-    const after = (await daemon.client.listWorkspaceServers(id)).find((s) => s.name === 'everything')!;
-    expect(after.state).toBe('connected');
-    expect(after.pid).not.toBe(pidBefore);
+    // Its tools stay listed from the catalog cache while the new process starts: wait for it to be up.
+    const everythingNow = async () => (await daemon.client.listWorkspaceServers(id)).find((s) => s.name === 'everything')!;
+    await expect.poll(async () => (await everythingNow()).state, SLOW).toBe('connected');
+    expect((await everythingNow()).pid).not.toBe(pidBefore);
   });
 
   it('shows a failing server’s last error with the tail of its stderr, in the facts and per workspace, and its recent notices, newest first', async () => {

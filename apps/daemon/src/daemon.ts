@@ -144,6 +144,9 @@ export class Daemon {
         this.#statusCache.changed();
         this.#watchFiles();
       },
+      // The status lists the open workspaces: one closing is gone from it before its own
+      // copies have stopped (the shared ones it used go on without it).
+      onClosing: () => this.#statusCache.changed(),
       onClosed: (workspace) => {
         this.#statusCache.changed();
         this.log.info('workspace closed', { workspace: workspace.root });

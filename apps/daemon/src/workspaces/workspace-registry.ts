@@ -23,6 +23,8 @@ export interface RegistryDeps {
   clock: Clock;
   onEvent(workspace: Workspace, event: ManagerEvent): void;
   onOpened?(workspace: Workspace): void;
+  /** A workspace is no longer open (it is not in `list()`) and its servers are being stopped. */
+  onClosing?(workspace: Workspace): void;
   onClosed?(workspace: Workspace): void;
   /** A workspace's project problems changed (a project file not read, entries skipped); each new list once. */
   onProblems?(workspace: Workspace, problems: readonly string[]): void;
@@ -102,6 +104,7 @@ export class WorkspaceRegistry {
   async close(workspace: Workspace): Promise<void> {
     if (this.#open.get(workspace.root) !== workspace) return;
     this.#open.delete(workspace.root);
+    this.#deps.onClosing?.(workspace);
     await workspace.close();
     this.#deps.onClosed?.(workspace);
   }
