@@ -175,4 +175,9 @@ describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
   it('a query none of whose words the table knows finds nothing', () => {
     expect(names(index, 'zyzzyva')).toEqual([]);
   });
+
+  it("a file name's own words are not taken by meaning", () => {
+    expect(names(index, 'capture image')[0]).toBe('take_screenshot');
+    expect(names(index, 'capture.image')).toEqual([]);
+  });
 });

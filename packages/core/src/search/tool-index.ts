@@ -247,7 +247,9 @@ export class ToolIndex {
     if (meaning === undefined) return wordOrder.slice(0, Math.max(0, count));
     const fused = new Map<string, number>();
     wordOrder.forEach((name, at) => fused.set(name, 1 / (FUSION_K + at)));
-    meaning.rank(query, FUSED, allowed).forEach((name, at) => fused.set(name, (fused.get(name) ?? 0) + MEANING_WEIGHT / (FUSION_K + at)));
+    // A file name's own words say little ("draft.md" is no draft note): the word ranking took it as "file".
+    const meaningQuery = query.split(/\s+/).filter((token) => !FILE_NAME.test(token)).join(' ');
+    meaning.rank(meaningQuery, FUSED, allowed).forEach((name, at) => fused.set(name, (fused.get(name) ?? 0) + MEANING_WEIGHT / (FUSION_K + at)));
     return firstInOrder([...fused], count, (a, b) => b[1] - a[1] || byName(a[0], b[0])).map(([name]) => name);
   }
 
