@@ -19,6 +19,7 @@ import { BlitzError } from '../errors/blitz-error.js';
 import type { CachedList, CatalogCache } from '../catalog-cache/catalog-cache.js';
 import { CachedCatalogs, type ListItems } from './cached-catalogs.js';
 import { listWait } from './list-wait.js';
+import { StartSoon } from './start-soon.js';
 import { serverFingerprint } from './server-fingerprint.js';
 import { ServerInterest, type SessionRequest, type UpstreamNotification } from './server-interest.js';
 import { SessionRouting, type IntroducedServer } from './session-routing.js';
@@ -131,6 +132,8 @@ export class Manager {
   readonly #lastTools = new WeakMap<ServerConnection, Tool[]>();
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
+  /** Starts the servers the cache answered for, after the answer (start-soon.ts). */
+  readonly #startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#connections.includes(c));
   /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
   readonly #routing = new SessionRouting({
     connections: () => this.#connections,
@@ -255,7 +258,7 @@ export class Manager {
   }
 
   async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
-    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, (c) => this.#cached.servable(c) !== undefined);
+    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, { answers: (c) => this.#cached.servable(c) !== undefined, startSoon: (c) => this.#startSoon.add(c) });
   }
 
   /** The catalog from what is connected now, without connecting anything. */
