@@ -116,6 +116,16 @@ describe('a cold start answered from the catalog cache', () => {
     expect(names(manager.catalog().list())).toEqual(['echo', 'new']);
   });
 
+  it('a cached server removed before its start comes is not started', async () => {
+    await warm({ slow: tools('echo'), other: tools('x') });
+    const { manager, fake, until } = start({ slow: tools('echo'), other: tools('x') });
+    await manager.update({ servers: [server('slow'), server('other')] });
+    expect(names(await manager.listTools(undefined, WAIT))).toEqual(['echo', 'x']);
+    await manager.update({ servers: [server('other')] });
+    await until(() => manager.connection('other').ready);
+    expect([fake.connects.get('slow'), fake.connects.get('other')]).toEqual([undefined, 1]);
+  });
+
   it('a call to a cached tool waits for the server to start, then runs on it', async () => {
     await warm({ slow: tools('echo') });
     const up = gate();
