@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlitzClient, readDaemonState, type DaemonState } from '@blitz/client';
-import { DAEMON_ENTRY } from '@blitz/daemon/entry';
 import { CliError, type CliContext } from './context.js';
+import { spawnDaemon, takeEarlyDaemon } from './early-daemon.js';
 
 /** The running daemon's client, or undefined when none runs. */
 export function connectToDaemon(ctx: CliContext): { client: BlitzClient; state: DaemonState } | undefined {
@@ -12,25 +11,19 @@ export function connectToDaemon(ctx: CliContext): { client: BlitzClient; state: 
 }
 
 /**
- * Starts the daemon detached, its output in `logs/daemon.out`, and waits until it answers.
+ * Starts the daemon detached, its output in `logs/daemon.out` (or takes the one blitz connect
+ * spawned early), and waits until it answers.
  * Returns the state of the daemon that answers (this one, or one that was already running).
  */
 export async function startDaemon(ctx: CliContext, timeoutMs = 15_000): Promise<{ state: DaemonState; started: boolean }> {
-  const running = readDaemonState(ctx.paths.home);
-  if (running) return { state: running, started: false };
-  fs.mkdirSync(ctx.paths.logs, { recursive: true, mode: 0o700 });
-  const out = fs.openSync(path.join(ctx.paths.logs, 'daemon.out'), 'a', 0o600);
-  const child = spawn(process.execPath, [DAEMON_ENTRY], {
-    detached: true,
-    stdio: ['ignore', out, out],
-    env: { ...ctx.env, BLITZ_HOME: ctx.paths.home },
-    cwd: ctx.paths.home,
-    windowsHide: true,
-  });
-  fs.closeSync(out);
-  let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? 1));
-  child.unref();
+  // Spawned before the CLI was loaded (blitz connect), it is this call's to wait for.
+  let daemon = takeEarlyDaemon(ctx.paths.home);
+  if (!daemon) {
+    const running = readDaemonState(ctx.paths.home);
+    if (running) return { state: running, started: false };
+    daemon = spawnDaemon(ctx.paths.home, ctx.env);
+  }
+  const { child } = daemon;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const state = readDaemonState(ctx.paths.home);
@@ -42,11 +35,12 @@ export async function startDaemon(ctx: CliContext, timeoutMs = 15_000): Promise<
         // Listening, not answering yet.
       }
     }
-    if (exited !== null) break;
+    if (daemon.exitCode() !== null) break;
     // A small file read: every 10 ms costs nothing, and a cold start (blitz connect) waits for it.
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const tail = readTail(path.join(ctx.paths.logs, 'daemon.out'));
+  const exited = daemon.exitCode();
   throw new CliError(`the daemon did not start${exited === null ? ` within ${timeoutMs / 1000}s` : ` (exit code ${exited})`}${tail ? `:\n${tail}` : ''}`);
 }
 
