@@ -1,3 +1,4 @@
+import { firstInOrder } from './first-in-order.js';
 import type { WordVectors } from './word-vectors.js';
 import { splitWords, STOP_WORDS } from './words.js';
 
@@ -63,8 +64,7 @@ export class DenseRanking {
       kept.push(i);
     }
     const ids = this.#ids;
-    kept.sort((a, b) => cosines[b]! - cosines[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-    return kept.slice(0, count).map((i) => ids[i]!);
+    return firstInOrder(kept, count, (a, b) => cosines[b]! - cosines[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0)).map((i) => ids[i]!);
   }
 
   /** The unit mean of `text`'s word vectors (each relative to the centre), undefined when the table knows none of its words. */

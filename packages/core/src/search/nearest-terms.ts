@@ -1,3 +1,4 @@
+import { firstInOrder } from './first-in-order.js';
 import type { WordVectors } from './word-vectors.js';
 
 /** A term of the index and how near a query word it is in meaning (cosine, at most 1). */
@@ -50,17 +51,13 @@ export class NearestTerms {
     const v = this.#vectors.vector(word);
     if (v === undefined || count <= 0) return [];
     const dims = v.length;
-    const best: NearTerm[] = [];
+    const near: NearTerm[] = [];
     for (let i = 0; i < this.#terms.length; i++) {
       let cosine = 0;
       const base = i * dims;
       for (let d = 0; d < dims; d++) cosine += v[d]! * this.#matrix[base + d]!;
-      if (cosine < min || (best.length === count && cosine <= best[count - 1]!.cosine)) continue;
-      let at = best.length;
-      while (at > 0 && cosine > best[at - 1]!.cosine) at--;
-      best.splice(at, 0, { term: this.#terms[i]!, cosine });
-      if (best.length > count) best.pop();
+      if (cosine >= min) near.push({ term: this.#terms[i]!, cosine });
     }
-    return best;
+    return firstInOrder(near, count, (a, b) => b.cosine - a.cosine);
   }
 }

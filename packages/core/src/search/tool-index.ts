@@ -3,6 +3,7 @@ import { stemmer } from 'stemmer';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DenseRanking } from './dense-ranking.js';
 import { englishSynonyms } from './english-synonyms.js';
+import { firstInOrder } from './first-in-order.js';
 import { NearestTerms } from './nearest-terms.js';
 import { defaultSentenceVectors, defaultWordVectors, type WordVectors } from './word-vectors.js';
 import { nameKey, splitWords, STOP_WORDS } from './words.js';
@@ -81,20 +82,6 @@ const MIN_PREFIX = 3;
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const order = (a: ToolMatch, b: ToolMatch): number => b.score - a.score || byName(a.exposedName, b.exposedName);
-
-/** The first `count` of `items` in `compare`'s order, without sorting them all. */
-function firstInOrder<T>(items: readonly T[], count: number, compare: (a: T, b: T) => number): T[] {
-  const best: T[] = [];
-  if (count <= 0) return best;
-  for (const item of items) {
-    if (best.length === count && compare(item, best[count - 1]!) >= 0) continue;
-    let at = best.length;
-    while (at > 0 && compare(item, best[at - 1]!) < 0) at--;
-    best.splice(at, 0, item);
-    if (best.length > count) best.pop();
-  }
-  return best;
-}
 
 interface Doc {
   id: string;
