@@ -1,22 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { DenseRanking } from './dense-ranking.js';
-import { encodeWordVectors, WordVectors } from './word-vectors.js';
+import { wordTable } from '../testing/word-table.js';
 
 // Three directions of meaning (files, pictures, money) under a large direction every word
 // shares, as the words of a real table do.
 const words = ['file', 'folder', 'directory', 'image', 'picture', 'screenshot', 'invoice', 'bill'];
-const table = WordVectors.decode(
-  encodeWordVectors(words, [
-    [1, 0, 0, 3],
-    [0.9, 0.1, 0, 3],
-    [0.95, 0, 0.05, 3],
-    [0, 1, 0, 3],
-    [0.1, 0.9, 0, 3],
-    [0, 0.95, 0.05, 3],
-    [0, 0, 1, 3],
-    [0.05, 0, 0.95, 3],
-  ]),
-);
+const table = wordTable(words, [
+  [1, 0, 0, 3],
+  [0.9, 0.1, 0, 3],
+  [0.95, 0, 0.05, 3],
+  [0, 1, 0, 3],
+  [0.1, 0.9, 0, 3],
+  [0, 0.95, 0.05, 3],
+  [0, 0, 1, 3],
+  [0.05, 0, 0.95, 3],
+]);
 const docs = [
   { id: 'make_directory', text: 'make_directory make_directory Create a directory.' },
   { id: 'take_screenshot', text: 'take_screenshot take_screenshot Take a screenshot.' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolIndex, type SearchableTool } from './tool-index.js';
-import { encodeWordVectors, WordVectors } from './word-vectors.js';
+import { wordTable } from '../testing/word-table.js';
 
 /** A tool of server `server`, exposed under its own name unless `exposed` is given. */
 function tool(server: string, name: string, description: string, extra: Partial<Tool> & { exposed?: string } = {}): SearchableTool {
@@ -87,19 +87,17 @@ describe('ToolIndex with word vectors', () => {
   // A small table: 200 common English words first (the most frequent are no one's neighbour),
   // then words in three directions of meaning.
   const common = Array.from({ length: 199 }, (_, i) => `common${i}`);
-  const table = WordVectors.decode(
-    encodeWordVectors(
-      [...common, 'thing', 'flaky', 'intermittently', 'invoice', 'bill', 'stuff'],
-      [
-        ...common.map(() => [0, 0, 0, 1]),
-        [0, 0, 1, 0],
-        [1, 0, 0, 0],
-        [0.9, 0.2, 0, 0],
-        [0, 1, 0, 0],
-        [0.1, 0.95, 0, 0],
-        [0, 0, 1, 0],
-      ],
-    ),
+  const table = wordTable(
+    [...common, 'thing', 'flaky', 'intermittently', 'invoice', 'bill', 'stuff'],
+    [
+      ...common.map(() => [0, 0, 0, 1]),
+      [0, 0, 1, 0],
+      [1, 0, 0, 0],
+      [0.9, 0.2, 0, 0],
+      [0, 1, 0, 0],
+      [0.1, 0.95, 0, 0],
+      [0, 0, 1, 0],
+    ],
   );
   const tools = [
     tool('ci', 'find_flaky_tests', 'Find flaky tests in a project.'),
@@ -132,22 +130,20 @@ describe('ToolIndex with word vectors', () => {
 describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
   // Directions of meaning: pictures, going somewhere, money; every word also shares a common
   // direction (the last), as a real table's words do.
-  const table = WordVectors.decode(
-    encodeWordVectors(
-      ['screenshot', 'image', 'capture', 'page', 'navigate', 'url', 'previous', 'invoice', 'customer', 'site'],
-      [
-        [1, 0, 0, 2],
-        [0.9, 0.1, 0, 2],
-        [0.8, 0, 0.2, 2],
-        [0.3, 0.3, 0, 2],
-        [0, 1, 0, 2],
-        [0.1, 0.9, 0, 2],
-        [0, 0.9, 0.1, 2],
-        [0, 0, 1, 2],
-        [0, 0.1, 0.9, 2],
-        [0.3, 0.4, 0, 2],
-      ],
-    ),
+  const table = wordTable(
+    ['screenshot', 'image', 'capture', 'page', 'navigate', 'url', 'previous', 'invoice', 'customer', 'site'],
+    [
+      [1, 0, 0, 2],
+      [0.9, 0.1, 0, 2],
+      [0.8, 0, 0.2, 2],
+      [0.3, 0.3, 0, 2],
+      [0, 1, 0, 2],
+      [0.1, 0.9, 0, 2],
+      [0, 0.9, 0.1, 2],
+      [0, 0, 1, 2],
+      [0, 0.1, 0.9, 2],
+      [0.3, 0.4, 0, 2],
+    ],
   );
   const tools = [
     tool('browser', 'take_screenshot', 'Screenshot of the page.'),
