@@ -15,8 +15,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-/** A real loopback connection: the transport on the accepted side, a raw socket as its peer. */
-async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeClock, maxDepth?: number): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
+/** A loopback socket pair: the accepted side, for a transport, and a raw socket as its peer; both closed after each test. */
+async function socketPair(): Promise<{ socket: net.Socket; peer: net.Socket }> {
   // Half-open allowed, as Node's HTTP server does for the sockets it upgrades.
   const server = net.createServer({ allowHalfOpen: true });
   servers.push(server);
@@ -26,6 +26,12 @@ async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeCloc
   sockets.push(peer);
   const socket = await accepted;
   sockets.push(socket);
+  return { socket, peer };
+}
+
+/** A real loopback connection: the transport on the accepted side, a raw socket as its peer. */
+async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeClock, maxDepth?: number): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
+  const { socket, peer } = await socketPair();
   const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(clock ? { clock } : {}), ...(maxDepth === undefined ? {} : { maxDepth }) });
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
@@ -152,14 +158,7 @@ describe('JsonLinesTransport', () => {
   });
 
   it('with online set, hands over each line as its bytes, unparsed (across chunks, after the head); sendLine writes them back unchanged', async () => {
-    const server = net.createServer({ allowHalfOpen: true });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const accepted = new Promise<net.Socket>((resolve) => server.once('connection', resolve));
-    const peer = net.connect((server.address() as AddressInfo).port, '127.0.0.1');
-    sockets.push(peer);
-    const socket = await accepted;
-    sockets.push(socket);
+    const { socket, peer } = await socketPair();
     const transport = new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head: Buffer.from('{"a":1}\n{"b":') });
     const lines: string[] = [];
     const messages: JSONRPCMessage[] = [];
