@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BlitzClient } from '@blitz/client';
-import { FakeClock } from '@blitz/clock';
-import { Daemon } from './daemon.js';
+import type { Daemon } from './daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
 
 // In-process: the daemon runs in the test's own process, on 127.0.0.1 port 0, with a fake
 // clock. The control API is reached without a socket (daemon.request, as Hono's app.request());
@@ -27,27 +26,23 @@ const SETTINGS =
   stdio('other', 'env-dump', 'auto_approve = true') +
   '\n[[mcp.servers]]\nname = "remote"\nurl = "https://mcp.example.com/mcp"\nheaders = { Authorization = "Bearer bearer-token-6e5b" }\ndisabled = true\n';
 
+let running: InProcessDaemon;
 let home: string;
 let workspace: string;
 let daemon: Daemon;
 let client: BlitzClient;
 
 beforeAll(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-daemon-'));
-  workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-ws-'));
-  fs.writeFileSync(path.join(home, 'settings.toml'), SETTINGS);
-  daemon = await Daemon.start({ home, version: '0.0.0-test', port: 0, clock: new FakeClock(), env: { ...process.env, BLITZ_HOME: home }, graceMs: 2000 });
-  client = new BlitzClient({ port: daemon.port, token: daemon.token }, { fetch: (input, init) => daemon.request(input, init) });
+  running = await startInProcessDaemon('blitz-daemon', SETTINGS);
+  ({ home, workspace, daemon, client } = running);
 });
 
 afterAll(async () => {
   const pids = (await client.status()).servers.flatMap((s) => (s.copies ?? []).flatMap((c) => (c.pid === undefined ? [] : [c.pid])));
   expect(pids.length).toBeGreaterThan(0);
-  await daemon.stop();
+  await running.stop();
   // No orphans: every server process the daemon started has ended with it.
   for (const pid of pids) expect(isAlive(pid), `server process ${pid} outlived the daemon`).toBe(false);
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(workspace, { recursive: true, force: true });
 });
 
 function isAlive(pid: number): boolean {

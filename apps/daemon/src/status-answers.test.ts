@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,8 +5,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlitzClient } from '@blitz/client';
-import { FakeClock } from '@blitz/clock';
-import { Daemon } from './daemon.js';
+import type { Daemon } from './daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
 
 // In-process, like daemon.test.ts: the status the tray polls is rebuilt when a server's state
 // changes, and not when a server only talks (log messages, resource updates).
@@ -16,24 +14,17 @@ import { Daemon } from './daemon.js';
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
 const SETTINGS = `[[mcp.servers]]\nname = "proto"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([path.join(FIXTURES, 'protocol.mjs')])}\nsandbox = false\nauto_approve = true\n`;
 
-let home: string;
+let running: InProcessDaemon;
 let workspace: string;
 let daemon: Daemon;
 let client: BlitzClient;
 
 beforeAll(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-status-'));
-  workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-status-ws-')));
-  fs.writeFileSync(path.join(home, 'settings.toml'), SETTINGS);
-  daemon = await Daemon.start({ home, version: '0.0.0-test', port: 0, clock: new FakeClock(), env: { ...process.env, BLITZ_HOME: home }, graceMs: 2000 });
-  client = new BlitzClient({ port: daemon.port, token: daemon.token }, { fetch: (input, init) => daemon.request(input, init) });
+  running = await startInProcessDaemon('blitz-status', SETTINGS);
+  ({ workspace, daemon, client } = running);
 });
 
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => running.stop());
 
 const statusText = async () => (await daemon.request('/v1/status', { headers: { authorization: `Bearer ${daemon.token}` } })).text();
 

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,7 +6,8 @@ import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSch
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlitzClient } from '@blitz/client';
 import { FakeClock } from '@blitz/clock';
-import { Daemon } from '../daemon.js';
+import type { Daemon } from '../daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../in-process-daemon.js';
 import { NOTIFY_DEBOUNCE_MS } from './hub-endpoint.js';
 
 // In-process (as daemon.test.ts), with a fake clock that runs the hub's debounce: two sessions
@@ -21,25 +20,18 @@ const entry = (name: string, fixture: string, extra: string) =>
 // Without the catalog cache, a restarted server's tools leave the list until it runs again: a list change.
 const SETTINGS = '[hub]\ncatalog_cache = false\n\n' + entry('mine', 'env-dump', '') + entry('theirs', 'resources', 'agents = ["other"]\nprefix = "t"');
 
-let home: string;
+let running: InProcessDaemon;
 let workspace: string;
 const clock = new FakeClock();
 let daemon: Daemon;
 let api: BlitzClient;
 
 beforeAll(async () => {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-lc-'));
-  workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-lc-ws-')));
-  fs.writeFileSync(path.join(home, 'settings.toml'), SETTINGS);
-  daemon = await Daemon.start({ home, version: '0.0.0-test', port: 0, clock, env: { ...process.env, BLITZ_HOME: home }, graceMs: 2000 });
-  api = new BlitzClient({ port: daemon.port, token: daemon.token }, { fetch: (input, init) => daemon.request(input, init) });
+  running = await startInProcessDaemon('blitz-lc', SETTINGS, clock);
+  ({ workspace, daemon, client: api } = running);
 });
 
-afterAll(async () => {
-  await daemon.stop();
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => running.stop());
 
 /** A session of `agent`, counting the list_changed notifications it hears. */
 async function session(agent: string) {
