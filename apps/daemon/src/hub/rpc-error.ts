@@ -31,10 +31,15 @@ export async function passThrough<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (isBlitzError(err)) {
-      const { error } = rpcErrorAnswer(err);
-      throw new RpcError(error.code, error.message);
-    }
-    throw RpcError.passOn(err);
+    throw passedOn(err);
   }
+}
+
+/** An error of a pass-through request as the client is to get it: a Blitz error as its JSON-RPC error, an SDK error unprefixed. */
+export function passedOn(err: unknown): unknown {
+  if (isBlitzError(err)) {
+    const { error } = rpcErrorAnswer(err);
+    return new RpcError(error.code, error.message);
+  }
+  return RpcError.passOn(err);
 }

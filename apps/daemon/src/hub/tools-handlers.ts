@@ -4,7 +4,7 @@ import { isBlitzError, type ResolvedTool } from '@blitz/core';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { surelyWithin } from './json-size.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
-import { passThrough, RpcError } from './rpc-error.js';
+import { passedOn, RpcError } from './rpc-error.js';
 import type { SessionContext } from './session-context.js';
 import { toolError } from './tool-error.js';
 
@@ -75,7 +75,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
     } catch (err) {
       // A paused server's tool is refused as its calls are (MCP-32): a tool error in the breaker's words.
       if (isBlitzError(err, 'SERVER_UNAVAILABLE')) return toolError(err.message);
-      return passThrough<never>(() => Promise.reject(err));
+      throw passedOn(err);
     }
     const { entry, config } = tool;
     const approval = await ctx.approver.approve({
