@@ -86,7 +86,7 @@ export class DaemonServer {
         return servePage(req, res, url, this.#opts.pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
       }
       if (url.pathname === '/mcp') return await this.#mcp(req, res, target);
-      const answer = await this.answer({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: await bodyOf(req) });
+      const answer = await this.answer({ method: req.method ?? 'GET', path: target, headers: req.headers, body: await bodyOf(req) });
       send(res, answer.status, answer.body);
     } catch (err) {
       if (res.headersSent) {
