@@ -28,6 +28,20 @@ function gate(): { promise: Promise<void>; open(): void } {
   return { promise, open };
 }
 
+/** A server whose start fails, held back until `up.open()`. */
+function failsOnceOpened(): { server: FakeServer; up: { open(): void } } {
+  const up = gate();
+  return {
+    server: {
+      gate: up.promise,
+      setup() {
+        throw new Error('cannot start today');
+      },
+    },
+    up,
+  };
+}
+
 let dir: string;
 let file: string;
 let managers: Manager[];
@@ -163,13 +177,7 @@ describe('a cold start answered from the catalog cache', () => {
 
   it('a cached server whose start fails leaves the listing, with the catalog event that tells clients', async () => {
     await warm({ broken: tools('gone') });
-    const up = gate();
-    const broken: FakeServer = {
-      gate: up.promise,
-      setup() {
-        throw new Error('cannot start today');
-      },
-    };
+    const { server: broken, up } = failsOnceOpened();
     const { manager, until, events } = start({ broken });
     await manager.update({ servers: [server('broken')] });
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['gone']);
@@ -183,13 +191,7 @@ describe('a cold start answered from the catalog cache', () => {
 
   it('a cached server paused after repeated failures: a call to a cached tool is refused in the breaker\'s words (MCP-32)', async () => {
     await warm({ flaky: tools('f') });
-    const up = gate();
-    const flaky: FakeServer = {
-      gate: up.promise,
-      setup() {
-        throw new Error('cannot start today');
-      },
-    };
+    const { server: flaky, up } = failsOnceOpened();
     const { manager, until } = start({ flaky });
     await manager.update({ servers: [server('flaky')] });
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['f']);
