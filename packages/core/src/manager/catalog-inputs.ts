@@ -9,9 +9,9 @@ const NOT_RUNNING: readonly never[] = [];
  * re-listing). Equal inputs build an equal catalog, so the one built before is kept, and its
  * identity tells a session cheaply that nothing it is offered changed.
  */
-export function catalogInputs(offered: readonly ServerConnection[], cached: (c: ServerConnection) => readonly unknown[] | undefined = () => undefined): unknown[] {
-  // A server not up yet may be listed from the catalog cache (cached-catalogs.ts): that listing, by identity.
-  return offered.flatMap((c) => [c, c.config, c.ready ? c.currentTools() : (cached(c) ?? NOT_RUNNING)]);
+export function catalogInputs(offered: readonly ServerConnection[], listed: ReadonlyArray<readonly unknown[] | undefined>): unknown[] {
+  // `listed[i]`: the server's tools, or its catalog cache listing while it is not up (cached-catalogs.ts), by identity.
+  return offered.flatMap((c, i) => [c, c.config, listed[i] ?? NOT_RUNNING]);
 }
 
 export function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -270,11 +270,13 @@ export class Manager {
     const cached = this.#catalogs.get(agent);
     if (cached) return cached;
     const offered = this.#offeredTo(agent);
-    const tools = offered.map((c) => (c.ready ? c.currentTools() : (this.#cached.servable(c)?.tools ?? [])));
+    // A server not up yet may be listed from the catalog cache; undefined: it lists nothing.
+    const listed = offered.map((c) => (c.ready ? c.currentTools() : this.#cached.servable(c)?.tools));
+    const tools = listed.map((t) => t ?? []);
     offered.forEach((c, i) => {
       if (tools[i]!.length > 0) this.#lastTools.set(c, tools[i]!);
     });
-    const inputs = catalogInputs(offered, (c) => this.#cached.servable(c)?.tools);
+    const inputs = catalogInputs(offered, listed);
     const last = this.#lastBuilt.get(agent);
     if (last && sameInputs(last.inputs, inputs)) {
       this.#catalogs.set(agent, last);
