@@ -1,5 +1,7 @@
 const LF = 0x0a;
 const CR = 0x0d;
+/** Each field's line prefix, made once: `eventField` runs for every event of a stream. */
+const FIELD_PREFIX = { data: Buffer.from('data:'), id: Buffer.from('id:'), event: Buffer.from('event:') };
 
 /**
  * Splits a server-sent event stream into its events as its bytes arrive. Lines end in CRLF, LF
@@ -70,7 +72,7 @@ export class EventSplitter {
  */
 export function eventField(event: Uint8Array, field: 'data' | 'id' | 'event'): string | undefined {
   const bytes = Buffer.from(event.buffer, event.byteOffset, event.byteLength);
-  const name = Buffer.from(`${field}:`);
+  const name = FIELD_PREFIX[field];
   const values: string[] = [];
   for (let at = 0; at < bytes.length; ) {
     let end = at;
