@@ -78,13 +78,8 @@ export class CachedCatalogs {
     const tools = connection.currentTools();
     if (this.#put.get(connection) === tools) return;
     this.#put.set(connection, tools);
-    cache.put(this.#key(connection), {
-      server: connection.name,
-      tools,
-      capabilities,
-      ...(announced?.instructions === undefined ? {} : { instructions: announced.instructions }),
-      ...(announced?.serverInfo === undefined ? {} : { serverInfo: announced.serverInfo }),
-    });
+    // `put` keeps only the fields that are there.
+    cache.put(this.#key(connection), { server: connection.name, tools, capabilities, instructions: announced?.instructions, serverInfo: announced?.serverInfo });
   }
 
   /** A client listed this server's prompts, resources or templates from the server itself. */
