@@ -334,9 +334,12 @@ export class Daemon {
   async #onFileChanged(file: string): Promise<void> {
     this.log.info('file changed', { file });
     try {
+      // reload() drops the status cache itself.
       if (file === this.paths.settings) await this.reload();
-      else await this.registry.applySettings();
-      this.#statusCache.changed();
+      else {
+        await this.registry.applySettings();
+        this.#statusCache.changed();
+      }
     } catch (err) {
       this.log.error('applying settings failed', { error: (err as Error).message });
     }
