@@ -84,8 +84,17 @@ export class DeferredTools {
     return maxToolsFor(this.#ctx.settings().hub, clientName);
   }
 
-  /** The session's split of `entries` (its agent's catalog); nothing at all in read-only mode. */
+  /**
+   * The session's split of `entries` (its agent's catalog); nothing at all in read-only mode.
+   * An activated tool `entries` no longer has leaves the session, whatever saw the catalog
+   * without it first (a list, a search, a settings edit, a catalog change): back, it is
+   * deferred again.
+   */
   listing(entries: readonly CatalogEntry[]): DeferredListing {
+    if (this.#activated.size > 0) {
+      const names = new Set(entries.map((e) => e.exposedName));
+      for (const name of this.#activated) if (!names.has(name)) this.#activated.delete(name);
+    }
     return deferredListing({
       entries: this.#ctx.readOnly ? [] : entries,
       mode: this.mode,
@@ -99,12 +108,6 @@ export class DeferredTools {
   tools(entries: readonly CatalogEntry[]): Tool[] {
     const listing = this.listing(entries);
     return [...RESOURCE_TOOLS, ...(listing.offersSearch ? DEFERRED_TOOLS : []), ...listing.listed.map((e) => e.tool)];
-  }
-
-  /** The catalog changed: an activated tool it no longer has leaves the session too. */
-  catalogChanged(entries: readonly CatalogEntry[]): void {
-    const names = new Set(entries.map((e) => e.exposedName));
-    for (const name of this.#activated) if (!names.has(name)) this.#activated.delete(name);
   }
 
   /**

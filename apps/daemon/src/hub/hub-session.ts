@@ -106,7 +106,6 @@ export class HubSession {
     const catalog = this.#opts.workspace.manager.catalog(this.#opts.agent);
     if (catalog === this.#catalogSeen) return;
     this.#catalogSeen = catalog;
-    this.#deferred.catalogChanged(catalog.list());
     const now = this.#tools();
     const sends = [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
     if (!sameTools(now, this.#shown)) {
