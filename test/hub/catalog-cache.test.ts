@@ -89,7 +89,7 @@ describe('the catalog cache: a cold start answers from what the servers listed l
 
         fs.writeFileSync(gates.a, '');
         await heard;
-        await expect.poll(() => served(c)).toEqual(['a__echo', 'a__second', 'b__echo']);
+        await expect.poll(async () => (await served(c)).filter((n) => n.endsWith('__echo'))).toEqual(['a__echo', 'b__echo']);
         fs.rmSync(gates.a);
       },
       (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, () => changed()),
@@ -112,5 +112,21 @@ describe('the catalog cache: a cold start answers from what the servers listed l
     expect(fs.readFileSync(`${cacheFile}.corrupt`, 'utf8')).toBe('{"version": 1, "entries": {');
     const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
     expect(log).toContain(`catalog cache ${cacheFile} ignored: not JSON`);
+  });
+
+  it('with catalog_cache = false, neither reads the file (a corrupt one stays where it is) nor writes it once the servers list', async () => {
+    const text = '{"version": 1, "entries": {';
+    fs.writeFileSync(cacheFile, text);
+    fs.rmSync(`${cacheFile}.corrupt`, { force: true });
+    fs.writeFileSync(gates.a, '');
+    fs.writeFileSync(gates.b, '');
+    settings('catalog_cache = false\nlist_wait_ms = 0');
+    await run(async (_d, c) => {
+      await expect.poll(async () => (await served(c)).filter((n) => n.endsWith('__echo'))).toEqual(['a__echo', 'b__echo']);
+    });
+    expect(fs.readFileSync(cacheFile, 'utf8')).toBe(text);
+    expect(fs.existsSync(`${cacheFile}.corrupt`)).toBe(false);
+    fs.rmSync(gates.a);
+    fs.rmSync(gates.b);
   });
 });

@@ -80,8 +80,12 @@ export class Daemon {
   readonly #watcher: FileWatcher;
   readonly #lock: { release(): void };
   readonly #children: ChildRecord;
-  /** Each server's last listing (state/catalog-cache.json): a cold start answers from it while servers start. */
-  readonly #catalogCache: CatalogCache;
+  /**
+   * Each server's last listing (state/catalog-cache.json): a cold start answers from it while
+   * servers start. Read when first wanted while `[hub] catalog_cache` is on, so with it off the
+   * file is neither read nor written (#catalogCacheInUse).
+   */
+  #catalogCache: CatalogCache | undefined;
   readonly #connector: Connector;
   /** The settings page's one-time codes and cookie sessions. */
   readonly #pageSessions: PageSessions;
@@ -99,7 +103,6 @@ export class Daemon {
     this.#children = new ChildRecord(path.join(this.paths.stateDir, 'children.json'));
     this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
-    this.#catalogCache = new CatalogCache({ file: this.paths.catalogCache, clock: this.#clock, warn: (message) => this.log.warn(message) });
     this.#credentials = new CredentialStoreCache({
       paths: this.paths,
       clock: this.#clock,
@@ -132,7 +135,7 @@ export class Daemon {
       onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
       home: homeRoot(),
-      catalogCache: () => (this.source.settings.hub.catalogCache ? this.#catalogCache : undefined),
+      catalogCache: () => this.#catalogCacheInUse(),
       sharedOptions: (home) => this.hub.sharedOptions(home),
       onSharedEvent: (event, workspaces) => this.#onSharedEvent(event, workspaces),
       onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
@@ -272,7 +275,7 @@ export class Daemon {
       await this.hub.closeAll();
       this.#server.closeConnections();
       await this.registry.closeAll();
-      await this.#catalogCache.flush();
+      await this.#catalogCache?.flush();
       await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });
@@ -294,6 +297,12 @@ export class Daemon {
     return applied;
   }
 
+  /** The catalog cache while `[hub] catalog_cache` is on, its file read the first time; undefined while it is off. */
+  #catalogCacheInUse(): CatalogCache | undefined {
+    if (!this.source.settings.hub.catalogCache) return undefined;
+    return (this.#catalogCache ??= new CatalogCache({ file: this.paths.catalogCache, clock: this.#clock, warn: (message) => this.log.warn(message) }));
+  }
+
   /** Header and env values and OAuth client secrets are secrets (MCP-42): as configured, and as expanded once a workspace resolves them. */
   #addSecrets(servers: readonly ServerConfig[]): void {
     const secrets = servers.flatMap(serverSecretValues);
@@ -313,8 +322,9 @@ export class Daemon {
   async #credentialsChanged(server: string): Promise<{ server: string; restarted: number }> {
     this.#credentials.forget();
     this.#signIns.invalidate(server);
-    // What it listed signed in (or out) is not what it lists now.
-    this.#catalogCache.forget(server);
+    // What it listed signed in (or out) is not what it lists now: forgotten in the cache read
+    // so far, or the file read now if the cache is on (a file never read, the cache off, stays as it is).
+    (this.#catalogCache ?? this.#catalogCacheInUse())?.forget(server);
     const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
     await Promise.all(holding.map((w) => w.manager.restart(server)));
     this.log.info('sign-in changed', { server, restarted: holding.length });
