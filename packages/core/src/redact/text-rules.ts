@@ -26,7 +26,9 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
 
 /** `?name=`, `&name=`, a form body's first `name=`, or a `name=value` word in prose. */
 const PARAM = /(^|[?&;,\s])([A-Za-z][\w.-]*)[ \t]*=[ \t]*/g;
-const PARAM_VALUE = /[^\s&#"'<>,;)}\]]*/y;
+// A `${…}` reference is one piece of the value: its `}` would otherwise end the value there,
+// masking `${TOKEN` of a reference shown as it is, and leaving the literal text after it.
+const PARAM_VALUE = /(?:\$\{[^}\r\n]*\}|[^\s&#"'<>,;)}\]])*/y;
 
 /**
  * `"name": value` in JSON or JS text: a key opens an object or follows a comma, so prose
