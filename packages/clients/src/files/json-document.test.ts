@@ -14,6 +14,23 @@ describe('setJsonValue', () => {
     expect(setJsonValue(text, ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\n\t// servers\n\t"mcpServers": {\n\t\t"blitz": {\n\t\t\t"command": "x"\n\t\t}\n\t}\n}\n');
   });
 
+  it('a sibling written on one line stays on its line when a property is added after it (claude_desktop_config.json, VS Code mcp.json)', () => {
+    const text = '{\n  "mcpServers": {\n    "memory": { "command": "node", "args": ["m.js"], "env": { "K": "v" } }\n  },\n  "globalShortcut": "Ctrl+Space"\n}\n';
+    expect(setJsonValue(text, ['mcpServers', 'blitz'], { command: 'x', args: ['connect'] })).toBe(
+      '{\n  "mcpServers": {\n    "memory": { "command": "node", "args": ["m.js"], "env": { "K": "v" } },\n    "blitz": {\n      "command": "x",\n      "args": [\n        "connect"\n      ]\n    }\n  },\n  "globalShortcut": "Ctrl+Space"\n}\n',
+    );
+  });
+
+  it('a property added first, before siblings on one line, leaves them as they are', () => {
+    const text = '{\n  "servers": {}, "inputs": [{ "id": "a", "password": true }]\n}\n';
+    expect(setJsonValue(text, ['servers', 'blitz'], { command: 'x' })).toBe('{\n  "servers": {\n    "blitz": {\n      "command": "x"\n    }\n  }, "inputs": [{ "id": "a", "password": true }]\n}\n');
+  });
+
+  it('a value replaced in place is formatted alone', () => {
+    const text = '{\n  "mcpServers": { "a": { "command": "old" }, "b": { "command": "y" } }\n}\n';
+    expect(setJsonValue(text, ['mcpServers', 'a'], { command: 'new' })).toBe('{\n  "mcpServers": { "a": {\n      "command": "new"\n    }, "b": { "command": "y" } }\n}\n');
+  });
+
   it('a new file is written formatted', () => {
     expect(setJsonValue('', ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\n  "mcpServers": {\n    "blitz": {\n      "command": "x"\n    }\n  }\n}');
   });

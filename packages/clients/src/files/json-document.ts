@@ -1,5 +1,5 @@
 import { BlitzError } from '@blitz/core';
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type Edit, type FormattingOptions, type ParseError } from 'jsonc-parser';
 
 /**
  * JSON with comments, edited in place with jsonc-parser: only the bytes of the changed
@@ -31,8 +31,26 @@ export function setJsonValue(text: string, path: readonly string[], value: unkno
   // jsonc-parser formats whole lines around an edit: in a file on one line (a minified
   // claude_desktop_config.json) that is the whole file, so there the value goes in compact instead.
   const oneLine = text.trim() !== '' && !text.trim().includes('\n');
-  const edits = modify(text, [...path], value, oneLine ? {} : { formattingOptions: formatting(text) });
-  return applyEdits(text, edits);
+  const edits = modify(text, [...path], value, {});
+  if (oneLine) return applyEdits(text, edits);
+  const [edit] = edits;
+  // A new file is written whole, formatted.
+  if (text.trim() === '' || edit === undefined || edits.length > 1) return applyEdits(text, modify(text, [...path], value, { formattingOptions: formatting(text) }));
+  return formattedEdit(text, edit);
+}
+
+/**
+ * Applies one edit and formats what it wrote and the blanks on either side, nothing more.
+ * jsonc-parser's own formatting of an insertion takes in the whole line it starts on, so a
+ * sibling written on one line (`"memory": { "command": … }`) would be spread over several.
+ */
+function formattedEdit(text: string, edit: Edit): string {
+  const after = applyEdits(text, [edit]);
+  // One character either side, so the blanks between the new text and its neighbours count as
+  // inside the range, and no edit within a neighbour does.
+  const offset = Math.max(0, edit.offset - 1);
+  const end = Math.min(after.length, edit.offset + edit.content.length + 1);
+  return applyEdits(after, format(after, { offset, length: end - offset }, { ...formatting(text), keepLines: false }));
 }
 
 /**
