@@ -39,6 +39,7 @@ describe('Redactor rules (no known secrets)', () => {
     ['a reference with a default is a literal', 'GITHUB_TOKEN=${GITHUB_TOKEN:-ghp_1} x', 'GITHUB_TOKEN=*** x'],
     ['a reference and literal text', 'token=${PREFIX}abc, next', 'token=***, next'],
     ['a default with a space is masked whole', 'token=${T:-ab cd} next', 'token=*** next'],
+    ['a JSON flag named like a secret is no secret (VS Code inputs in a diff)', '{ "id": "gh", "password": true, "secret": null }', '{ "id": "gh", "password": true, "secret": null }'],
     ['"code=" in prose is an exit code', 'process exited with code=1', 'process exited with code=1'],
     ['counts of tokens are not tokens', 'max_tokens=512 input_tokens: 20', 'max_tokens=512 input_tokens: 20'],
     ['TOML assignment', 'password = "hunter2"', 'password = "***"'],

@@ -50,6 +50,9 @@ const REST_OF_LINE = /[^\r\n]*/y;
  */
 const BEARER = /\b(Bearer)(\s+)(?!(?:tokens?|auth|authentication|authorization|realm|scheme|header)\b)[A-Za-z0-9\-._~+/]+=*/gi;
 
+/** `"password": true` says that a field is a password, and holds none. */
+const FLAG = /^(?:true|false|null)$/;
+
 const MASKED_VALUE = /^["']?(?:(?:Bearer|Basic|Digest|Token|Bot|Negotiate|NTLM)\s+)?\*\*\*["']?/i;
 
 /**
@@ -99,6 +102,6 @@ function maskRawValue(raw: string): string {
   if ((quote === '"' || quote === "'") && raw.length >= 2 && raw.endsWith(quote)) {
     return `${quote}${maskRawValue(raw.slice(1, -1))}${quote}`;
   }
-  if (raw.trim() === '' || isReferenceOnly(raw)) return raw;
+  if (raw.trim() === '' || isReferenceOnly(raw) || FLAG.test(raw)) return raw;
   return maskCredential(raw.trimEnd()) + raw.slice(raw.trimEnd().length);
 }
