@@ -51,7 +51,7 @@ describe('CatalogCache', () => {
     fs.rmSync(file);
     const same = listing('alpha', 'echo');
     cache.put('k1', { serverInfo: same.serverInfo!, instructions: same.instructions!, capabilities: same.capabilities, tools: [{ inputSchema: { type: 'object' }, name: 'echo' }], server: 'alpha' });
-    cache.putList('k1', 'resources', [{ uri: 'file:///a', name: 'a' }]);
+    cache.putList('k1', 'resources', [{ name: 'a', uri: 'file:///a' }]);
     await cache.flush();
     expect(fs.existsSync(file)).toBe(false);
 

@@ -73,10 +73,10 @@ export class CatalogCache {
     this.#set(key, { ...next, savedAt: this.#opts.clock.now() });
   }
 
-  /** A client listed this server's prompts, resources or templates: kept beside its tools (only once its tools are). */
+  /** A client listed this server's prompts, resources or templates: kept beside its tools (only once its tools are); by `put`'s rule, the same content in another key order is no change. */
   putList(key: string, list: CachedList, items: Prompt[] | Resource[] | ResourceTemplate[]): void {
     const previous = this.#entries.get(key);
-    if (!previous || JSON.stringify(previous[list]) === JSON.stringify(items)) return;
+    if (!previous || sameContent(previous[list], items)) return;
     this.#set(key, { ...previous, [list]: items, savedAt: this.#opts.clock.now() });
   }
 
@@ -176,7 +176,7 @@ function pickLists(entry: CachedCatalog): Partial<Pick<CachedCatalog, CachedList
   };
 }
 
-/** Same JSON content, whatever the order of keys (a server may list the same tool with its fields in another order). */
+/** Same JSON content, whatever the order of keys (a server may list the same tool with its fields in another order): `put` and `putList` alike. */
 function sameContent(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameContent(x, b[i]));
