@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { withDeadline } from '../deadline.js';
+import { untilAborted } from '../until-aborted.js';
 import type { Link } from '../link.js';
 import { connectFailure, initializeTimeout } from './http-failure.js';
 import { createProxyFetch, type ProxyFetch } from './proxy-fetch.js';
@@ -152,21 +153,13 @@ async function handshake(
   const connecting = client.connect(transport, { signal: abort.signal, timeout: opts.deadlineMs });
   // Whichever way the race ends, a late rejection must not go unhandled.
   connecting.catch(() => {});
-  let timer: { cancel(): void } | undefined;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    timer = clock.setTimeout(() => reject(initializeTimeout(name, opts.deadlineMs)), opts.deadlineMs);
-    onAbort = () => reject(new BlitzError('CANCELLED', `connecting to MCP server ${name} was cancelled`, { cause: opts.signal?.reason }));
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  const cancelled = () => new BlitzError('CANCELLED', `connecting to MCP server ${name} was cancelled`, { cause: opts.signal?.reason });
+  // The deadline outside: an abort settles the inner wait, which cancels the timer at once.
+  const bounded = opts.signal ? untilAborted(connecting, opts.signal, cancelled) : connecting;
   try {
-    await Promise.race([connecting, stopped]);
+    await withDeadline(bounded, opts.deadlineMs, clock, () => initializeTimeout(name, opts.deadlineMs));
   } catch (err) {
     abort.abort(err);
     throw err;
-  } finally {
-    timer?.cancel();
-    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
   }
 }

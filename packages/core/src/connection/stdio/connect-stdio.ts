@@ -5,6 +5,7 @@ import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 import type { ConnectOptions } from '../connector.js';
 import { withDeadline } from '../deadline.js';
 import { DirectToolCalls } from '../direct-tool-calls.js';
+import { untilAborted } from '../until-aborted.js';
 import type { Link } from '../link.js';
 import type { Sandbox } from './sandbox.js';
 import { explainSandboxDenial } from './sandbox-denial.js';
@@ -82,14 +83,4 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
       await client.close();
     },
   };
-}
-
-/** Settles with `work`, or rejects with `onAbort()` as soon as `signal` aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(onAbort());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(onAbort());
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
