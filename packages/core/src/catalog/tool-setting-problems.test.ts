@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../config/problem.js';
 import { parseSettings } from '../config/settings.js';
-import { TomlLocator } from '../config/toml-locator.js';
 import { toolSettingProblems } from './tool-setting-problems.js';
 
 const FILE = '/home/u/.config/blitz/settings.toml';
@@ -11,10 +10,9 @@ describe('toolSettingProblems', () => {
     const text =
       '[[mcp.servers]]\nname = "a"\ncommand = "x"\n\n[[mcp.servers]]\nname = "gh"\ncommand = "y"\ntools = ["search_code", "gone"]\n' +
       '[mcp.servers.tool_exposure]\n"issue_*" = "deferred"\n"pr_*" = "hidden"\nsearch_code = "direct"\n';
-    const { settings, problems } = parseSettings(text, FILE);
+    const { settings, problems, serverLine } = parseSettings(text, FILE);
     expect(problems).toEqual([]);
-    const at = new TomlLocator(text);
-    const found = toolSettingProblems(settings.servers[1]!, ['search_code', 'issue_read'], (field) => at.server(1, field));
+    const found = toolSettingProblems(settings.servers[1]!, ['search_code', 'issue_read'], (field) => serverLine('gh', field));
     expect(found.map(formatProblem)).toEqual([
       `${FILE}:8: warning: server "gh", field "tools": lists "gone", which the server does not offer`,
       `${FILE}:11: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`,
@@ -24,9 +22,10 @@ describe('toolSettingProblems', () => {
 
   it('an inline tool_exposure table is named by its own line; with no text, by file and server alone', () => {
     const text = '[[mcp.servers]]\nname = "gh"\ncommand = "y"\ntool_exposure = { "pr_*" = "hidden" }\n';
-    const server = parseSettings(text, FILE).settings.servers[0]!;
-    const at = new TomlLocator(text);
-    expect(toolSettingProblems(server, ['x'], (field) => at.server(0, field)).map(formatProblem)).toEqual([`${FILE}:4: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`]);
+    const { settings, serverLine } = parseSettings(text, FILE);
+    const server = settings.servers[0]!;
+    expect(serverLine('nobody', 'tool_exposure')).toBeUndefined();
+    expect(toolSettingProblems(server, ['x'], (field) => serverLine('gh', field)).map(formatProblem)).toEqual([`${FILE}:4: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`]);
     expect(toolSettingProblems(server, ['x']).map(formatProblem)).toEqual([`${FILE}: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`]);
   });
 });

@@ -14,7 +14,6 @@ export * from './home-path.js';
 export * from './write-text-atomic.js';
 export * from './server-to-entry.js';
 export * from './settings-editor.js';
-export { TomlLocator } from './toml-locator.js';
 export {
   editSettingsFile,
   readSettingsText,

@@ -1,5 +1,5 @@
 import { readTextFileSync, SETTINGS_FILE_MAX_BYTES } from '../files/index.js';
-import { emptySettings, parseSettings, type ParsedSettings } from './settings.js';
+import { emptySettings, NO_SERVER_LINES, parseSettings, type ParsedSettings } from './settings.js';
 
 /**
  * Reads and validates settings.toml; a missing file is empty settings, not a problem. Only a
@@ -10,11 +10,12 @@ export function loadSettings(file: string): ParsedSettings & { text: string } {
   const read = readTextFileSync(file, { maxBytes: SETTINGS_FILE_MAX_BYTES });
   switch (read.kind) {
     case 'missing':
-      return { settings: emptySettings(), problems: [], text: '' };
+      return { settings: emptySettings(), problems: [], serverLine: NO_SERVER_LINES, text: '' };
     case 'refused':
       return {
         settings: emptySettings(),
         problems: [{ severity: 'error', file, ...(read.line === undefined ? {} : { line: read.line }), message: read.message }],
+        serverLine: NO_SERVER_LINES,
         text: '',
       };
     case 'text':

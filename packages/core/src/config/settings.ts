@@ -71,7 +71,16 @@ export interface ParsedSettings {
   settings: Settings;
   /** Every problem found; any error means the settings must not be used. */
   problems: Problem[];
+  /**
+   * The line of a server's entry in the file, or of one of its fields (the entry's line when
+   * the field is not written there), by the server's name: for what is found once the server
+   * runs (a `tool_exposure` key matching none of its tools). Undefined for a name not in the file.
+   */
+  serverLine(name: string, field?: string): number | undefined;
 }
+
+/** `serverLine` of settings whose text was never parsed. */
+export const NO_SERVER_LINES: ParsedSettings['serverLine'] = () => undefined;
 
 export function emptySettings(): Settings {
   return {
@@ -97,7 +106,7 @@ export function parseSettings(text: string, file: string): ParsedSettings {
     const line = err instanceof TomlError ? err.line : undefined;
     const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
     problems.push({ severity: 'error', file, ...(line === undefined ? {} : { line }), message: `not valid TOML: ${message}` });
-    return { settings, problems };
+    return { settings, problems, serverLine: NO_SERVER_LINES };
   }
   const at = new TomlLocator(text);
   const top = new FieldReader(doc, (field, message) => problems.push({ severity: 'error', file, line: at.table(field), field, message }));
@@ -206,7 +215,11 @@ export function parseSettings(text: string, file: string): ParsedSettings {
   for (const key of top.unread()) {
     problems.push({ severity: 'warning', file, line: at.table(key), field: key, message: 'is not a known setting and is ignored' });
   }
-  return { settings, problems };
+  const serverLine = (name: string, field?: string) => {
+    const index = names.get(name);
+    return index === undefined ? undefined : at.server(index, field);
+  };
+  return { settings, problems, serverLine };
 }
 
 function warnUnread(r: FieldReader, table: string, at: TomlLocator, file: string, problems: Problem[]): void {

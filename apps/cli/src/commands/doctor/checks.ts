@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, type BlitzPaths, type ServerConfig } from '@blitz/core';
+import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 
@@ -13,12 +13,13 @@ export interface Check {
   warning?: boolean;
 }
 
-export function settingsCheck(file: string): { check: Check; servers: ServerConfig[] } {
-  const { settings, problems } = loadSettings(file);
+/** `serverLine`: where the loader found each server's fields, for the warnings `--online` finds later. */
+export function settingsCheck(file: string): { check: Check; servers: ServerConfig[]; serverLine: ParsedSettings['serverLine'] } {
+  const { settings, problems, serverLine } = loadSettings(file);
   const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length) return { check: { name: 'settings', ok: false, detail: `${file}:\n    ${errors.map(formatProblem).join('\n    ')}` }, servers: [] };
+  if (errors.length) return { check: { name: 'settings', ok: false, detail: `${file}:\n    ${errors.map(formatProblem).join('\n    ')}` }, servers: [], serverLine };
   const warnings = problems.length ? ` (${problems.length} warning${problems.length === 1 ? '' : 's'}: ${problems.map(formatProblem).join('; ')})` : '';
-  return { check: { name: 'settings', ok: true, detail: `${file}: ${settings.servers.length} MCP servers${warnings}` }, servers: settings.servers };
+  return { check: { name: 'settings', ok: true, detail: `${file}: ${settings.servers.length} MCP servers${warnings}` }, servers: settings.servers, serverLine };
 }
 
 /** Where a running daemon looks for commands, when it differs from here. */

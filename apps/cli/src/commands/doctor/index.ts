@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
-import { createConnector, formatProblem, Manager, resolveServer, secretsOf, ServerSignIns, TomlLocator, toolSettingProblems } from '@blitz/core';
+import { createConnector, formatProblem, Manager, resolveServer, secretsOf, ServerSignIns, toolSettingProblems, type ParsedSettings } from '@blitz/core';
 import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
@@ -19,7 +18,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
         if (!check.ok && !check.warning) failed = true;
         ctx.out(`${mark}  ${check.name}: ${check.detail}`);
       };
-      const { check, servers } = settingsCheck(ctx.paths.settings);
+      const { check, servers, serverLine } = settingsCheck(ctx.paths.settings);
       print(check);
       // Asked first: a running daemon finds commands on its own PATH, not this shell's.
       const daemon = await daemonCheck(ctx.paths.home, VERSION);
@@ -28,18 +27,17 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       if (sandbox) print(sandbox);
       print(await keychainCheck(ctx.paths, ctx.env));
       print(daemon.check);
-      if (opts.online && !(await online(ctx, servers))) failed = true;
+      if (opts.online && !(await online(ctx, servers, serverLine))) failed = true;
       process.exitCode = failed ? 1 : 0;
     });
 }
 
 /** Connects to every enabled server at once; a line per server as it finishes. */
-async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>[0][]): Promise<boolean> {
+async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>[0][], serverLine: ParsedSettings['serverLine']): Promise<boolean> {
   const enabled = servers.filter((s) => !s.disabled);
   if (enabled.length === 0) return true;
-  // The settings were valid, so their servers are the file's entries in its order: a field's line is found by the server's place.
-  const at = new TomlLocator(readText(ctx.paths.settings));
-  const lineOf = (s: (typeof servers)[number]) => (field: string) => at.server(servers.indexOf(s), field);
+  // The lines the settings loader found: the file is not read again.
+  const lineOf = (s: (typeof servers)[number]) => (field: string) => serverLine(s.name, field);
   // Signed-in servers are reached with their tokens, as the daemon would.
   const store = openSignInStore(ctx);
   // Any server's error may quote a token (a stderr, an echoed header): the output knows every stored one before the first line.
@@ -95,12 +93,4 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
     await signIns.close();
   }
   return ok;
-}
-
-function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 }
