@@ -11,6 +11,7 @@ import { FakeHelper, waitFor } from '../../apps/tray/src/testing/fake-helper.js'
 import { assertNoOrphans, canListProcesses } from '../../packages/core/src/testing/no-orphans.js';
 import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { writeSettings } from '../support/daemon-process.js';
+import { startServer } from '../fixtures/http/restartable-server.mjs';
 import { filesMentioning, installPackage, type InstalledPackage } from './installed-package.js';
 
 const EVERYTHING = path.join(
@@ -110,6 +111,22 @@ describe('the installed package', () => {
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']));
     } finally {
       await client.close();
+    }
+  });
+
+  it("blitz connect lists and calls a streamable-HTTP server's tools: the bundle's lazily loaded undici sends the requests", async () => {
+    const remote = await startServer();
+    writeSettings(home, `${settings()}\n[[mcp.servers]]\nname = "remote"\nurl = "${remote.url}"\nprefix = "remote"\nauto_approve = true\n`);
+    const transport = new StdioClientTransport({ command: pkg.bin, args: ['connect'], cwd: workspace, env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' });
+    const client = new Client({ name: 'install-test', version: '1' });
+    try {
+      await client.connect(transport);
+      await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 20_000 }).toContain('remote__echo');
+      expect(await client.callTool({ name: 'remote__echo', arguments: { text: 'over http' } })).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('over http') }] });
+    } finally {
+      await client.close();
+      writeSettings(home, settings());
+      await remote.close();
     }
   });
 

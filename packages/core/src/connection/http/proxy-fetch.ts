@@ -3,8 +3,13 @@ import type { EnvHttpProxyAgent } from 'undici';
 
 type Undici = typeof import('undici');
 let undici: Promise<Undici> | undefined;
-/** Loaded at the first remote request: undici is most of the bundle, and most commands never send one. */
-const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
+/**
+ * Loaded at the first remote request: undici is most of the bundle, and most commands never send one.
+ * From the workspaces Node gives the CommonJS module named exports; in the installed package's
+ * bundle its chunk has only a default export (module.exports), which is where they are then.
+ */
+const loadUndici = (): Promise<Undici> =>
+  (undici ??= import('undici').then((m) => (m.EnvHttpProxyAgent === undefined ? (m as unknown as { default: Undici }).default : m)));
 
 /** Overrides for the proxy variables; by default the agent reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
 export interface ProxySettings {
