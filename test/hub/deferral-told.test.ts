@@ -146,6 +146,6 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     // The pattern that matches none of its tools is a warning of that server.
     const ws = (await daemon.client.listWorkspaces()).find((w) => w.root === project)!;
     const proj = (await daemon.client.listWorkspaceServers(ws.id)).find((s) => s.name === 'proj')!;
-    expect(proj.warnings).toContain('tool_exposure "nothing_*" matches no tool the server offers');
+    expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${path.join(project, '.mcp.json')})`);
   }, 60_000);
 });

@@ -156,6 +156,26 @@ describe('the control API in-process', () => {
     expect((await api('/v1/status')).body['problems']).toEqual([]);
   });
 
+  it("a tool_exposure key matching none of a server's tools is a warning naming settings.toml and its line, which follows an edit above it", async () => {
+    const file = path.join(home, 'settings.toml');
+    const text = SETTINGS + '\n' + stdio('exposed', 'env-dump', 'prefix = "x"\ntool_exposure = { "pr_*" = "hidden" }');
+    const lineOf = (t: string) => t.split('\n').findIndex((l) => l.startsWith('tool_exposure')) + 1;
+    const ws = await client.openWorkspace(workspace);
+    const warnings = async () => (await client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'exposed')?.warnings;
+    try {
+      fs.writeFileSync(file, text);
+      await daemon.reload();
+      expect(await warnings()).toEqual([`tool_exposure "pr_*" matches no tool the server offers (${file}:${lineOf(text)})`]);
+      // A comment above it changes no setting: nothing restarts, and the line moves.
+      fs.writeFileSync(file, '# moved\n' + text);
+      await daemon.reload();
+      expect(await warnings()).toEqual([`tool_exposure "pr_*" matches no tool the server offers (${file}:${lineOf(text) + 1})`]);
+    } finally {
+      fs.writeFileSync(file, SETTINGS);
+      await daemon.reload();
+    }
+  });
+
   it('masks secret values in what it answers', async () => {
     const { servers } = await client.listServerConfigs();
     const text = JSON.stringify(servers);

@@ -7,7 +7,9 @@ import {
   readProjectConfig,
   TrustStore,
   type BlitzPaths,
+  type ParsedSettings,
   type Problem,
+  type ServerConfig,
   type ServerSet,
   type Settings,
 } from '@blitz/core';
@@ -22,6 +24,8 @@ export class SettingsSource {
   readonly #env: Readonly<Record<string, string | undefined>>;
   #settings: Settings;
   #problems: Problem[] = [];
+  /** Where the last good load found each global server's fields (its lines move with an edit that changes no setting). */
+  #serverLine: ParsedSettings['serverLine'] = () => undefined;
 
   constructor(paths: BlitzPaths, initial: Settings, env: Readonly<Record<string, string | undefined>> = process.env) {
     this.paths = paths;
@@ -44,12 +48,18 @@ export class SettingsSource {
 
   /** Reads the file again; returns whether the settings in force changed. */
   reload(): { applied: boolean; problems: Problem[] } {
-    const { settings, problems } = loadSettings(this.paths.settings);
+    const { settings, problems, serverLine } = loadSettings(this.paths.settings);
     this.#problems = problems;
     if (hasErrors(problems)) return { applied: false, problems };
+    this.#serverLine = serverLine;
     const changed = JSON.stringify(settings) !== JSON.stringify(this.#settings);
     this.#settings = settings;
     return { applied: changed, problems };
+  }
+
+  /** The line of a settings.toml server's field, as the last good load found it; undefined for a project's server. */
+  serverLine(config: ServerConfig, field: string): number | undefined {
+    return config.source.kind === 'global' && config.source.file === this.paths.settings ? this.#serverLine(config.name, field) : undefined;
   }
 
   /**

@@ -128,6 +128,7 @@ export class WorkspaceRegistry {
         ...this.#deps.managerOptions?.(root),
         shared: this.shared,
         ...(this.#deps.catalogCache ? { catalogCache: this.#deps.catalogCache } : {}),
+        settingLine: (config, field) => this.#deps.source.serverLine(config, field),
         onEvent: (event) => this.#deps.onEvent(workspace, event),
       }),
     );

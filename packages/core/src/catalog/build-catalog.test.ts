@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type ServerTools } from './build-catalog.js';
+import { buildCatalog, unmatchedExposureWarning, type ServerTools } from './build-catalog.js';
 
 const tool = (name: string, description = `does ${name}`): Tool => ({ name, description, inputSchema: { type: 'object' } });
 const server = (name: string, tools: string[], settings: Partial<Omit<ServerTools, 'server' | 'tools'>> = {}): ServerTools => ({
@@ -154,9 +154,12 @@ describe('buildCatalog exposure (issue 16)', () => {
     expect(exposures([server('a', ['x', 'y', 'z'], { exposure: 'hidden', toolExposure: { y: 'deferred' } }), server('b', ['w'], { toolExposure: { w: 'hidden' } })])).toEqual(['y:deferred']);
   });
 
-  it('warns of an override that matches no tool, once the server has listed its tools', () => {
-    expect(summary([server('a', ['x'], { toolExposure: { 'pr_*': 'hidden', x: 'direct' } }), server('b', [], { toolExposure: { y: 'direct' } })]).warnings).toEqual({
-      a: ['tool_exposure "pr_*" matches no tool the server offers'],
-    });
+  it('finds an override that matches no tool, once the server has listed its tools; its warning names where it is written when known', () => {
+    const { warnings, unmatchedExposure } = buildCatalog([server('a', ['x'], { toolExposure: { 'pr_*': 'hidden', x: 'direct' } }), server('b', [], { toolExposure: { y: 'direct' } })], BUILT_INS);
+    expect(Object.fromEntries(unmatchedExposure)).toEqual({ a: ['pr_*'] });
+    expect(Object.fromEntries(warnings)).toEqual({});
+    expect(unmatchedExposureWarning('pr_*')).toBe('tool_exposure "pr_*" matches no tool the server offers');
+    expect(unmatchedExposureWarning('pr_*', '/home/u/.blitz/settings.toml', 11)).toBe('tool_exposure "pr_*" matches no tool the server offers (/home/u/.blitz/settings.toml:11)');
+    expect(unmatchedExposureWarning('pr_*', '/w/.mcp.json')).toBe('tool_exposure "pr_*" matches no tool the server offers (/w/.mcp.json)');
   });
 });

@@ -117,6 +117,18 @@ describe('Manager', () => {
     expect(manager.states()[0]).toMatchObject({ state: 'failed', error: 'MCP server a cannot start: environment variable ${TOKEN} is not set' });
   });
 
+  it("a tool_exposure key matching none of the server's tools is a warning naming the file and the line the settings loader finds it on at the time", async () => {
+    const fake = inMemoryConnector({ a: tools('x') });
+    let line = 11;
+    manager = new Manager({ workspace: '/ws', connector: fake.connector, clock: new FakeClock(), settingLine: (config, field) => (config.name === 'a' && field === 'tool_exposure.pr_*' ? line : undefined) });
+    await manager.update({ servers: [server('a', { toolExposure: { 'pr_*': 'hidden', x: 'direct' } })] });
+    await manager.listTools();
+    expect(manager.states()[0]!.warnings).toEqual(['tool_exposure "pr_*" matches no tool the server offers (/settings.toml:11)']);
+    // An edit above it moves the line, and changes nothing else: the warning follows.
+    line = 12;
+    expect(manager.states()[0]!.warnings).toEqual(['tool_exposure "pr_*" matches no tool the server offers (/settings.toml:12)']);
+  });
+
   it('routes a prefixed tool to its server under the original name (MCP-21), and a clash goes to the first server', async () => {
     const { manager } = setup({ a: tools('search'), b: tools('search'), c: tools('search') });
     await manager.update({ servers: [server('a'), server('b'), server('c', { prefix: 'gh' })] });

@@ -5,7 +5,7 @@ import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resou
 import type { BreakerNotice } from '../breaker/breaker.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
-import { buildCatalog, type CatalogEntry, type ServerTools } from '../catalog/build-catalog.js';
+import { buildCatalog, unmatchedExposureWarning, type CatalogEntry, type ServerTools } from '../catalog/build-catalog.js';
 import { Catalog } from '../catalog/catalog.js';
 import { catalogInputs, sameInputs } from './catalog-inputs.js';
 import type { Clock } from '@blitz/clock';
@@ -71,6 +71,8 @@ export interface ManagerOptions {
    * launch config is cached is listed from it at once (cached-catalogs.ts).
    */
   catalogCache?: () => CatalogCache | undefined;
+  /** The line of a server's field in the file it was read from, where the settings loader knows it: a warning found once the server runs names it. */
+  settingLine?(config: ServerConfig, field: string): number | undefined;
 }
 
 /** A server an agent may use, found by name once: its config and its connection. */
@@ -97,6 +99,8 @@ export interface ListOptions {
 interface BuiltCatalog {
   catalog: Catalog<CatalogEntry>;
   warnings: ReadonlyMap<string, readonly string[]>;
+  /** Each server's `tool_exposure` keys matching none of its tools: worded when a status is asked for, with the line the key is on then. */
+  unmatchedExposure: ReadonlyMap<string, readonly string[]>;
   /** What it was built from (catalog-inputs.ts). */
   inputs: readonly unknown[];
 }
@@ -223,11 +227,12 @@ export class Manager {
   states(): ServerStatus[] {
     // A server's catalog warnings depend on the workspace's other servers (clashes), so they
     // are the main agent's catalog's, not the connection's (a shared one serves other workspaces).
-    const { warnings } = this.#built(MAIN_AGENT);
+    const { warnings, unmatchedExposure } = this.#built(MAIN_AGENT);
     return this.#connections.map((c) => {
       const status = c.status();
-      const more = warnings.get(c.name);
-      return more && more.length > 0 ? { ...status, warnings: [...status.warnings, ...more] } : status;
+      const unmatched = (unmatchedExposure.get(c.name) ?? []).map((key) => unmatchedExposureWarning(key, c.config.source.file, this.#opts.settingLine?.(c.config, `tool_exposure.${key}`)));
+      const more = [...(warnings.get(c.name) ?? []), ...unmatched];
+      return more.length > 0 ? { ...status, warnings: [...status.warnings, ...more] } : status;
     });
   }
 
@@ -282,11 +287,11 @@ export class Manager {
       this.#catalogs.set(agent, last);
       return last;
     }
-    const { entries, warnings } = buildCatalog(
+    const { entries, warnings, unmatchedExposure } = buildCatalog(
       offered.map((c, i) => this.#catalogSource(c, tools[i]!)),
       this.#opts.builtIns ?? [],
     );
-    const built = { catalog: new Catalog(entries), warnings, inputs };
+    const built = { catalog: new Catalog(entries), warnings, unmatchedExposure, inputs };
     this.#catalogs.set(agent, built);
     this.#lastBuilt.set(agent, built);
     return built;
