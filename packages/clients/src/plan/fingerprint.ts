@@ -1,4 +1,4 @@
-import type { ServerEntry } from '@blitz/core';
+import { runsBlitzConnect, type ServerEntry } from '@blitz/core';
 
 /** `${env:X}` and `${X}` name the same variable. */
 function normal(text: string): string {
@@ -21,12 +21,7 @@ export function fingerprint(entry: ServerEntry): string {
   return JSON.stringify(['stdio', normal(entry.command ?? ''), (entry.args ?? []).map(normal), sorted(entry.env), entry.cwd ?? null]);
 }
 
-const BLITZ_PROGRAM = /^blitz(\.(js|mjs|cjs|cmd|exe|ps1))?$/i;
-
 /** A client entry that runs `blitz connect`: the client already reaches its servers through Blitz. */
 export function isBlitzEntry(entry: ServerEntry): boolean {
-  if (entry.command === undefined) return false;
-  const words = [entry.command, ...(entry.args ?? [])];
-  const connect = words.indexOf('connect');
-  return connect > 0 && words.slice(0, connect).some((w) => BLITZ_PROGRAM.test(w.split(/[\\/]/).pop() ?? ''));
+  return runsBlitzConnect(entry.command, entry.args);
 }

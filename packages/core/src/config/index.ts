@@ -6,6 +6,7 @@ export * from './settings.js';
 export * from './server-entry.js';
 export * from './load-settings.js';
 export * from './project-config.js';
+export * from './runs-blitz.js';
 export * from './trust-store.js';
 export * from './resolve-server.js';
 export * from './effective-servers.js';

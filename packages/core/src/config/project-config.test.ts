@@ -61,6 +61,22 @@ describe('readProjectConfig', () => {
     ]);
   });
 
+  it("skips the entry that runs blitz connect (the clients' own way to Blitz, as the README writes it for Claude Code): Blitz would run a second Blitz inside itself", () => {
+    write('.mcp.json', `{
+  "mcpServers": {
+    "blitz": { "command": "blitz", "args": ["connect"] },
+    "hub": { "command": "/usr/bin/node", "args": ["/opt/blitz/bin/blitz.cjs", "connect", "--workspace", "."] },
+    "blitz-cli": { "command": "npx", "args": ["blitz-cli", "connect"] },
+    "ok": { "command": "x" }
+  }
+}`);
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => s.name)).toEqual(['blitz-cli', 'ok']);
+    const file = path.join(root, '.mcp.json');
+    const why = 'skipped: it runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here';
+    expect(project.problems.map(formatProblem)).toEqual([`${file}:3: warning: server "blitz": ${why}`, `${file}:4: warning: server "hub": ${why}`]);
+  });
+
   it('reads .agents/mcp_config.json too; the first file defining a name wins', () => {
     write('.mcp.json', { mcpServers: { a: { command: 'first' } } });
     write('.agents/mcp_config.json', { mcpServers: { a: { command: 'second' }, b: { command: 'b' } } });
