@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry } from '@blitz/core';
-import { deferralText } from './deferred-tools.js';
+import { emptySettings, type CatalogEntry } from '@blitz/core';
+import { deferralText, DeferredTools, type SessionScope } from './deferred-tools.js';
 
 const entries = (n: number): CatalogEntry[] =>
   Array.from({ length: n }, (_, i) => ({ exposedName: `t${i}`, server: 's', originalName: `t${i}`, exposure: 'default', tool: { name: `t${i}`, inputSchema: { type: 'object' } } }));
@@ -23,5 +23,22 @@ describe('deferralText (the instructions and notices about deferred tools)', () 
     );
     expect(deferralText(listing(1, 0), 'never', 100)).toBe('Deferred tools: none now; the one tool of these MCP servers is in the tool list.');
     expect(deferralText(listing(0, 0), 'always', 100)).toBe('Deferred tools: none now; these MCP servers offer no tools yet.');
+  });
+});
+
+describe('DeferredTools: one split of the catalog serves the list and the notice', () => {
+  it('toolsOf and toldOf of a listing answer as tools and told of the same entries', () => {
+    const settings = emptySettings();
+    settings.hub.maxTools = 6;
+    // The workspace is not looked at to split a catalog.
+    const scope = { workspace: undefined, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
+    const deferred = new DeferredTools(scope, () => 'client');
+    for (const n of [2, 40]) {
+      const split = deferred.listing(entries(n));
+      expect(deferred.toolsOf(split)).toEqual(deferred.tools(entries(n)));
+      expect(deferred.toldOf(split)).toEqual(deferred.told(entries(n)));
+    }
+    expect(deferred.toldOf(deferred.listing(entries(40))).defers).toBe(true);
+    expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').toldOf(deferred.listing(entries(40)))).toEqual({ defers: false, text: undefined });
   });
 });

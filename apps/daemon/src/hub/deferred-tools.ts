@@ -106,7 +106,11 @@ export class DeferredTools {
 
   /** What `tools/list` answers for `entries`: the hub's tools, then the listed ones. */
   tools(entries: readonly CatalogEntry[]): Tool[] {
-    const listing = this.listing(entries);
+    return this.toolsOf(this.listing(entries));
+  }
+
+  /** `tools` of a split already made (`listing`). */
+  toolsOf(listing: DeferredListing): Tool[] {
     return [...RESOURCE_TOOLS, ...(listing.offersSearch ? DEFERRED_TOOLS : []), ...listing.listed.map((e) => e.tool)];
   }
 
@@ -147,7 +151,15 @@ export class DeferredTools {
   told(entries: readonly CatalogEntry[], clientName = this.#clientName()): { defers: boolean; text: string | undefined } {
     if (this.#ctx.readOnly) return { defers: false, text: undefined };
     const maxTools = this.maxTools(clientName);
-    const listing = deferredListing({ entries, mode: this.mode, maxTools, builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length, activated: this.#activated });
+    return this.#told(deferredListing({ entries, mode: this.mode, maxTools, builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length, activated: this.#activated }), maxTools);
+  }
+
+  /** `told` of a split `listing` made for the session's client: the catalog is not split again. */
+  toldOf(listing: DeferredListing): { defers: boolean; text: string | undefined } {
+    return this.#ctx.readOnly ? { defers: false, text: undefined } : this.#told(listing, this.maxTools());
+  }
+
+  #told(listing: DeferredListing, maxTools: number): { defers: boolean; text: string } {
     return { defers: listing.defersAny, text: deferralText(listing, this.mode, maxTools) };
   }
 }

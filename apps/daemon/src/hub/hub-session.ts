@@ -10,6 +10,7 @@ import { introduce } from './introduction.js';
 import { registerLogging } from './logging-handlers.js';
 import { registerPrompts } from './prompt-handlers.js';
 import { registerResources } from './resource-handlers.js';
+import type { DeferredListing } from './deferred-listing.js';
 import { DeferredTools } from './deferred-tools.js';
 import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
@@ -78,7 +79,7 @@ export class HubSession {
       return told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
     });
     this.#catalogSeen = opts.workspace.manager.catalog(opts.agent);
-    this.#shown = this.#tools();
+    this.#shown = this.#tools(this.#catalogSeen.list());
     this.#register();
   }
 
@@ -106,23 +107,21 @@ export class HubSession {
     const catalog = this.#opts.workspace.manager.catalog(this.#opts.agent);
     if (catalog === this.#catalogSeen) return;
     this.#catalogSeen = catalog;
-    const now = this.#tools();
     const sends = [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
-    if (!sameTools(now, this.#shown)) {
-      this.#shown = now;
+    const listing = this.#changedListing(catalog.list());
+    if (listing) {
       sends.push(this.server.sendToolListChanged());
-      this.#tellDeferral();
+      this.#tellDeferral(listing);
     }
     await Promise.all(sends).catch(() => undefined);
   }
 
   /** The settings changed: `[hub] deferred` or a limit may change what this client is listed. */
   async toolsMayHaveChanged(): Promise<void> {
-    const now = this.#tools();
-    if (sameTools(now, this.#shown)) return;
-    this.#shown = now;
+    const listing = this.#changedListing(this.#catalog());
+    if (!listing) return;
     const sent = this.server.sendToolListChanged().catch(() => undefined);
-    this.#tellDeferral();
+    this.#tellDeferral(listing);
     await sent;
   }
 
@@ -181,9 +180,9 @@ export class HubSession {
    * The instructions said whether tools are deferred; when that stops being true (a catalog
    * grown past the limit, a settings edit), a notice says what holds now.
    */
-  #tellDeferral(): void {
+  #tellDeferral(listing: DeferredListing): void {
     if (this.#toldDefers === undefined) return;
-    const told = this.#deferred.told(this.#catalog());
+    const told = this.#deferred.toldOf(listing);
     if (told.defers === this.#toldDefers) return;
     this.#toldDefers = told.defers;
     if (told.text !== undefined) void this.notice(told.text);
@@ -194,8 +193,22 @@ export class HubSession {
   }
 
   /** What the client is shown of the tools: the hub's own, then those its session lists. */
-  #tools(): readonly Tool[] {
-    return this.#opts.readOnly ? [] : this.#deferred.tools(this.#catalog());
+  #tools(entries = this.#catalog()): readonly Tool[] {
+    return this.#opts.readOnly ? [] : this.#deferred.tools(entries);
+  }
+
+  /**
+   * The session's split of `entries` when it changes the tools the client is shown (they
+   * become `#shown`), made once for both the list and the deferral notice; undefined when
+   * they stay the same (always, in read-only mode).
+   */
+  #changedListing(entries: readonly CatalogEntry[]): DeferredListing | undefined {
+    if (this.#opts.readOnly) return undefined;
+    const listing = this.#deferred.listing(entries);
+    const now = this.#deferred.toolsOf(listing);
+    if (sameTools(now, this.#shown)) return undefined;
+    this.#shown = now;
+    return listing;
   }
 
   #register(): void {
