@@ -12,7 +12,7 @@ import { servePage } from '../settings-page/serve-page.js';
 import { errorAnswer } from './error-answer.js';
 import { bodyBytes, JsonBytes } from './json-bytes.js';
 import { readBody } from './read-body.js';
-import { authorizeRequest, checkHostAndOrigin, guardRequest } from './request-guard.js';
+import { RequestGuard } from './request-guard.js';
 import { MAX_BODY_BYTES, type ApiRequest, type Router } from './router.js';
 
 export interface DaemonServerOptions {
@@ -36,10 +36,13 @@ export interface DaemonServerOptions {
 export class DaemonServer {
   readonly #opts: DaemonServerOptions;
   readonly #server: http.Server;
+  /** Host, Origin and token checks, with what they make once for this daemon's token and port. */
+  readonly #guard: RequestGuard;
   #port = 0;
 
   constructor(opts: DaemonServerOptions) {
     this.#opts = opts;
+    this.#guard = new RequestGuard(opts.token);
     this.#server = http.createServer((req, res) => void this.#handle(req, res));
     this.#server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void this.#upgrade(req, socket, head));
   }
@@ -82,7 +85,7 @@ export class DaemonServer {
       if (isMcpTarget(target)) return await this.#mcp(req, res, target);
       const url = new URL(target, this.url);
       if (url.pathname === '/settings' || url.pathname.startsWith('/settings/')) {
-        checkHostAndOrigin(req, this.#port);
+        this.#guard.checkHostAndOrigin(req, this.#port);
         return servePage(req, res, url, this.#opts.pageSessions, this.#opts.settingsPageDir ?? defaultPageDir());
       }
       if (url.pathname === '/mcp') return await this.#mcp(req, res, target);
@@ -107,7 +110,7 @@ export class DaemonServer {
   async answer(request: ApiRequest): Promise<{ status: number; body: unknown }> {
     try {
       const open = request.method === 'GET' && request.path.split('?')[0] === '/v1/health';
-      const caller = authorizeRequest(request, this.#port, this.#opts.token, this.#opts.pageSessions, { open });
+      const caller = this.#guard.authorize(request, this.#port, this.#opts.pageSessions, { open });
       const result = await this.#opts.api.handle(request, caller);
       // Bytes prepared ahead of time (the status) were masked when they were made.
       const shown = result.credential || result.body instanceof JsonBytes ? result.body : this.#opts.redactor.redactValue(result.body);
@@ -145,7 +148,7 @@ export class DaemonServer {
   /** `/mcp` answers in JSON-RPC, as its clients expect, refusals too. */
   async #mcp(req: http.IncomingMessage, res: http.ServerResponse, target: string): Promise<void> {
     try {
-      guardRequest(req, this.#port, this.#opts.token);
+      this.#guard.guard(req, this.#port);
       await this.#opts.hub.handle(req, res, target);
     } catch (err) {
       if (res.headersSent) throw err;
@@ -169,7 +172,7 @@ export class DaemonServer {
       return this.#handle(req, res);
     }
     try {
-      guardRequest(req, this.#port, this.#opts.token);
+      this.#guard.guard(req, this.#port);
       const url = new URL(req.url ?? '/', this.url);
       if (url.pathname !== '/mcp') throw new BlitzError('NOT_FOUND', `no upgrade at ${url.pathname}`, { reason: 'ENDPOINT_NOT_FOUND' });
       await this.#opts.hub.upgrade(req, socket, head, url);

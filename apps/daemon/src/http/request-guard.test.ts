@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { CSRF_HEADER, PageSessions, SESSION_COOKIE } from '../settings-page/page-sessions.js';
 import { errorAnswer } from './error-answer.js';
-import { authorizeRequest, guardRequest } from './request-guard.js';
+import { RequestGuard } from './request-guard.js';
 
 const TOKEN = 'tok-123';
 const request = (headers: Record<string, string>) => ({ headers });
@@ -10,7 +10,7 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 
 function outcome(headers: Record<string, string>): string {
   try {
-    guardRequest(request(headers), 4000, TOKEN);
+    new RequestGuard(TOKEN).guard(request(headers), 4000);
     return 'ok';
   } catch (err) {
     const { status, body } = errorAnswer(err);
@@ -18,7 +18,7 @@ function outcome(headers: Record<string, string>): string {
   }
 }
 
-describe('guardRequest', () => {
+describe('RequestGuard.guard', () => {
   it.each([
     ['127.0.0.1 with the token', { host: '127.0.0.1:4000', ...auth }, 'ok'],
     ['localhost with the token', { host: 'localhost:4000', ...auth }, 'ok'],
@@ -37,7 +37,21 @@ describe('guardRequest', () => {
   });
 });
 
-describe('authorizeRequest', () => {
+describe('RequestGuard', () => {
+  it("two daemons in one process (tests run several) each check their own token and port, asked in turn", () => {
+    const a = new RequestGuard('tok-a');
+    const b = new RequestGuard('tok-b');
+    const head = (port: number, token: string) => request({ host: `127.0.0.1:${port}`, authorization: `Bearer ${token}` });
+    for (let i = 0; i < 2; i++) {
+      expect(() => a.guard(head(4000, 'tok-a'), 4000)).not.toThrow();
+      expect(() => b.guard(head(5000, 'tok-b'), 5000)).not.toThrow();
+      expect(() => a.guard(head(4000, 'tok-b'), 4000)).toThrow(/bearer token/);
+      expect(() => b.guard(head(4000, 'tok-b'), 5000)).toThrow(/is not this daemon/);
+    }
+  });
+});
+
+describe('RequestGuard.authorize', () => {
   const sessions = new PageSessions(new FakeClock());
   const page = sessions.redeem(sessions.issueCode().code)!;
   const cookie = sessions.cookieFor(page).split(';')[0]!;
@@ -45,7 +59,7 @@ describe('authorizeRequest', () => {
 
   function caller(method: string, headers: Record<string, string>, opts: { open?: boolean } = {}): string {
     try {
-      return authorizeRequest({ method, headers }, 4000, TOKEN, sessions, opts).kind;
+      return new RequestGuard(TOKEN).authorize({ method, headers }, 4000, sessions, opts).kind;
     } catch (err) {
       const { status, body } = errorAnswer(err);
       return `${status} ${body.reason}`;

@@ -16,70 +16,79 @@ export interface RequestHead {
 export type Caller = { kind: 'token' } | { kind: 'page'; session: PageSession } | { kind: 'open' };
 
 /**
- * Every request must name this daemon as its Host (DNS rebinding) and come from no foreign
- * Origin (cross-site requests from a browser).
+ * The daemon's guard of every request: its Host and Origin (DNS rebinding, cross-site
+ * requests), its bearer token, or the settings page's session. One a daemon: it owns what every
+ * request would otherwise make again (the token's bytes, the allowed Hosts and Origins of its port).
  */
-export function checkHostAndOrigin(req: RequestHead, port: number): void {
-  const allowed = allowedFor(port);
-  const host = req.headers.host ?? '';
-  if (!allowed.hosts.has(host) && !allowed.hosts.has(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
-  const origin = req.headers.origin;
-  if (origin !== undefined && !allowed.origins.has(origin.toLowerCase())) {
-    throw new BlitzError('PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, { reason: 'FOREIGN_ORIGIN' });
-  }
-}
+export class RequestGuard {
+  /** The token of daemon.json, as bytes to compare in constant time. */
+  readonly #token: Buffer;
+  /** The Hosts and Origins that name a daemon on `port`, made once for the port it listens on. */
+  #allowed: { port: number; hosts: ReadonlySet<string>; origins: ReadonlySet<string> } | undefined;
 
-/** The Hosts and Origins that name a daemon on `port`, made once for the port (every request asks). */
-let allowed: { port: number; hosts: ReadonlySet<string>; origins: ReadonlySet<string> } | undefined;
-
-function allowedFor(port: number): { hosts: ReadonlySet<string>; origins: ReadonlySet<string> } {
-  if (allowed?.port !== port) {
-    const hosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
-    allowed = { port, hosts: new Set(hosts), origins: new Set(hosts.map((h) => `http://${h}`)) };
+  constructor(token: string) {
+    this.#token = Buffer.from(token);
   }
-  return allowed;
-}
 
-/**
- * Host and Origin checked, and the bearer token of daemon.json carried — except for
- * `GET /v1/health` (`open`), which a daemon of another home asks to learn who holds a port.
- */
-export function guardRequest(req: RequestHead, port: number, token: string, opts: { open?: boolean } = {}): void {
-  checkHostAndOrigin(req, port);
-  if (!opts.open && !bearerMatches(req.headers.authorization, token)) throw badToken();
-}
+  /**
+   * Every request must name this daemon as its Host (DNS rebinding) and come from no foreign
+   * Origin (cross-site requests from a browser).
+   */
+  checkHostAndOrigin(req: RequestHead, port: number): void {
+    const allowed = this.#allowedFor(port);
+    const host = req.headers.host ?? '';
+    if (!allowed.hosts.has(host) && !allowed.hosts.has(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowed.origins.has(origin.toLowerCase())) {
+      throw new BlitzError('PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, { reason: 'FOREIGN_ORIGIN' });
+    }
+  }
 
-/**
- * A control-API request: Host and Origin checked, then the bearer token — or, without an
- * Authorization header, nothing for an `open` request, else the settings page's session cookie, and for a request that changes
- * something also the session's CSRF token in its header.
- */
-export function authorizeRequest(req: RequestHead, port: number, token: string, sessions: PageSessions, opts: { open?: boolean } = {}): Caller {
-  checkHostAndOrigin(req, port);
-  if (req.headers.authorization !== undefined) {
-    if (!bearerMatches(req.headers.authorization, token)) throw badToken();
-    return { kind: 'token' };
+  /**
+   * Host and Origin checked, and the bearer token of daemon.json carried — except for
+   * `GET /v1/health` (`open`), which a daemon of another home asks to learn who holds a port.
+   */
+  guard(req: RequestHead, port: number, opts: { open?: boolean } = {}): void {
+    this.checkHostAndOrigin(req, port);
+    if (!opts.open && !this.#bearerMatches(req.headers.authorization)) throw badToken();
   }
-  if (opts.open) return { kind: 'open' };
-  const session = sessions.fromCookie(req.headers.cookie);
-  if (!session) throw badToken();
-  if (!SAFE_METHODS.includes(req.method ?? '') && !sessions.csrfMatches(session, req.headers[CSRF_HEADER])) {
-    throw new BlitzError('PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, { reason: 'BAD_CSRF_TOKEN' });
+
+  /**
+   * A control-API request: Host and Origin checked, then the bearer token — or, without an
+   * Authorization header, nothing for an `open` request, else the settings page's session cookie, and for a request that changes
+   * something also the session's CSRF token in its header.
+   */
+  authorize(req: RequestHead, port: number, sessions: PageSessions, opts: { open?: boolean } = {}): Caller {
+    this.checkHostAndOrigin(req, port);
+    if (req.headers.authorization !== undefined) {
+      if (!this.#bearerMatches(req.headers.authorization)) throw badToken();
+      return { kind: 'token' };
+    }
+    if (opts.open) return { kind: 'open' };
+    const session = sessions.fromCookie(req.headers.cookie);
+    if (!session) throw badToken();
+    if (!SAFE_METHODS.includes(req.method ?? '') && !sessions.csrfMatches(session, req.headers[CSRF_HEADER])) {
+      throw new BlitzError('PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, { reason: 'BAD_CSRF_TOKEN' });
+    }
+    return { kind: 'page', session };
   }
-  return { kind: 'page', session };
+
+  #allowedFor(port: number): { hosts: ReadonlySet<string>; origins: ReadonlySet<string> } {
+    if (this.#allowed?.port !== port) {
+      const hosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
+      this.#allowed = { port, hosts: new Set(hosts), origins: new Set(hosts.map((h) => `http://${h}`)) };
+    }
+    return this.#allowed;
+  }
+
+  #bearerMatches(header: string | undefined): boolean {
+    const match = /^Bearer (.+)$/i.exec(header ?? '');
+    if (!match) return false;
+    const given = Buffer.from(match[1]!);
+    return given.length === this.#token.length && crypto.timingSafeEqual(given, this.#token);
+  }
 }
 
 function badToken(): BlitzError {
   return new BlitzError('UNAUTHENTICATED', 'missing or wrong bearer token (see $BLITZ_HOME/state/token)', { reason: 'BAD_TOKEN' });
-}
-
-/** The token's bytes, kept for the token last asked about (a daemon has one). */
-let expected: { token: string; bytes: Buffer } | undefined;
-
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer (.+)$/i.exec(header ?? '');
-  if (!match) return false;
-  if (expected?.token !== token) expected = { token, bytes: Buffer.from(token) };
-  const given = Buffer.from(match[1]!);
-  return given.length === expected.bytes.length && crypto.timingSafeEqual(given, expected.bytes);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
-import { authorizeRequest } from '../http/request-guard.js';
+import { RequestGuard } from '../http/request-guard.js';
 import { errorAnswer } from '../http/error-answer.js';
 import { CODE_TTL_MS, CSRF_HEADER, PageSessions, SESSION_COOKIE, SESSION_IDLE_MS } from './page-sessions.js';
 
@@ -60,7 +60,7 @@ describe('PageSessions', () => {
   });
 });
 
-describe('authorizeRequest', () => {
+describe('RequestGuard.authorize', () => {
   const TOKEN = 'tok-123';
   const sessions = new PageSessions(new FakeClock());
   const session = sessions.redeem(sessions.issueCode().code)!;
@@ -69,7 +69,7 @@ describe('authorizeRequest', () => {
 
   function outcome(method: string, headers: Record<string, string>): string {
     try {
-      return authorizeRequest({ method, headers }, 4000, TOKEN, sessions).kind;
+      return new RequestGuard(TOKEN).authorize({ method, headers }, 4000, sessions).kind;
     } catch (err) {
       const { status, body } = errorAnswer(err);
       return `${status} ${body.reason}`;
