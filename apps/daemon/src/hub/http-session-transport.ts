@@ -59,7 +59,7 @@ export class HttpSessionTransport implements Transport {
       case 'GET':
         return this.#get(res);
       case 'DELETE':
-        answer(res, 200, this.#headers());
+        answer(res, 200, this.#head());
         await this.close();
         return;
       default:
@@ -126,26 +126,28 @@ export class HttpSessionTransport implements Transport {
       this.sessionId = this.#newSessionId();
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
-    const ids = [...messages.filter(isRequest).map((r) => r.id), ...refusals.map((r) => r.id)];
-    let stream: PostStream | undefined;
-    if (ids.length === 0) {
-      answer(res, 202, this.#headers());
-    } else {
-      const opened: PostStream = { res, pending: new Set(ids), held: [], batch: Array.isArray(body), sse: false, open: true };
-      stream = opened;
-      for (const id of opened.pending) this.#streams.set(id, opened);
-      res.on('close', () => {
-        opened.open = false;
-        for (const id of opened.pending) this.#streams.delete(id);
-      });
+    const pending = new Set<RequestId>();
+    for (const message of messages) if (isRequest(message)) pending.add(message.id);
+    for (const refusal of refusals) pending.add(refusal.id);
+    if (pending.size === 0) {
+      answer(res, 202, this.#head());
+      for (const message of messages) this.onmessage?.(message, extra);
+      return;
     }
+    const stream: PostStream = { res, pending, held: [], batch: Array.isArray(body), sse: false, open: true };
+    for (const id of pending) this.#streams.set(id, stream);
     for (const message of messages) this.onmessage?.(message, extra);
-    for (const refusal of refusals) if (stream?.open) this.#deliver(stream, refusal, true);
+    // In the same turn as the messages went on, so no close is missed; after them, so they go on first.
+    res.on('close', () => {
+      stream.open = false;
+      for (const id of stream.pending) this.#streams.delete(id);
+    });
+    for (const refusal of refusals) if (stream.open) this.#deliver(stream, refusal, true);
   }
 
   #get(res: ServerResponse): void {
     if (this.#standalone) return refuse(res, new BlitzError('ALREADY_EXISTS', 'Conflict: only one stream per session', { reason: 'STREAM_OPEN' }));
-    res.writeHead(200, { ...this.#headers(), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, this.#head(...SSE_HEADERS));
     res.flushHeaders();
     this.#standalone = res;
     this.onStreamOpened?.();
@@ -165,24 +167,27 @@ export class HttpSessionTransport implements Transport {
       stream.held.push(message);
       if (stream.pending.size > 0) return;
       const payload = stream.batch ? stream.held : stream.held[0];
-      answer(stream.res, 200, { ...this.#headers(), 'content-type': 'application/json' }, JSON.stringify(payload));
+      answer(stream.res, 200, this.#head('content-type', 'application/json'), JSON.stringify(payload));
       stream.open = false;
       return;
     }
     if (!stream.sse) {
       // Something must reach the client before the answer: switch this POST to SSE.
       stream.sse = true;
-      stream.res.writeHead(200, { ...this.#headers(), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      stream.res.writeHead(200, this.#head(...SSE_HEADERS));
       for (const held of stream.held.splice(0)) writeEvent(stream.res, held);
     }
     writeEvent(stream.res, message);
     if (stream.pending.size === 0) endStream(stream);
   }
 
-  #headers(): Record<string, string> {
-    return this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId };
+  /** This session's header, then `more`, as one list of names and values (what `answer` takes). */
+  #head(...more: string[]): string[] {
+    return this.sessionId === undefined ? more : ['mcp-session-id', this.sessionId, ...more];
   }
 }
+
+const SSE_HEADERS = ['content-type', 'text/event-stream', 'cache-control', 'no-cache'];
 
 function writeEvent(res: ServerResponse, message: JSONRPCMessage): void {
   res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -198,16 +203,16 @@ function endStream(stream: PostStream): void {
 /** Answers a request of `/mcp` with a JSON-RPC error; its status and code come from the one table. */
 export function refuse(res: ServerResponse, err: unknown): void {
   const { status, error } = rpcErrorAnswer(err);
-  answer(res, status, { 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', error, id: null }));
+  answer(res, status, ['content-type', 'application/json'], JSON.stringify({ jsonrpc: '2.0', error, id: null }));
 }
 
 /**
- * A whole answer with its length: Node then sends head and body in one write, where an answer
- * of unknown length goes chunked, as several buffers (one writev a call, the hot path's
- * costliest step in the daemon's profile).
+ * A whole answer with its length (`head`: header names and values in one list): Node then
+ * sends head and body in one write, where an answer of unknown length goes chunked, as several
+ * buffers (one writev a call, the hot path's costliest step in the daemon's profile).
  */
-function answer(res: ServerResponse, status: number, headers: Record<string, string>, body = ''): void {
-  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+function answer(res: ServerResponse, status: number, head: readonly string[], body = ''): void {
+  res.writeHead(status, head.concat('content-length', String(Buffer.byteLength(body)))).end(body);
 }
 
 /** The POST body as JSON, at most 4 MB; a `BlitzError` otherwise. */
