@@ -203,12 +203,14 @@ describe('blitz tray with a fake systray helper', () => {
     let output = '';
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 20_000, () => output));
-    await waitFor(() => helper.idOf('☑ github'), 'the servers', 20_000, () => `${output}\n${JSON.stringify(helper.titles())}`);
+    // Three starts in a row (the tray, the CLI it runs, the daemon that CLI starts): under load
+    // each takes as long as the menu of the test above, so the waits and the test are as long.
+    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 60_000, () => output));
+    await waitFor(() => helper.idOf('☑ github'), 'the servers', 60_000, () => `${output}\n${JSON.stringify(helper.titles())}`);
     detached.add(readDaemonState(home)!.pid);
     helper.click(helper.idOf('Quit Blitz')!);
     expect(await exited).toBe(0);
     // Drawn down first, then up: the same helper, its server slots ready from the start.
     expect(helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0)).toHaveLength(1);
-  });
+  }, 150_000);
 });
