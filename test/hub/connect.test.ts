@@ -63,6 +63,13 @@ describe('blitz connect', () => {
     expect(readDaemonState(home)).toBeUndefined();
   });
 
+  it('an unknown --mode is said at once, without starting a daemon or blaming one', async () => {
+    const result = await runBlitz(['connect', '--mode', 'write'], { home, cwd: workspace });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toBe('blitz: unknown mode write (--mode): use read-only, or leave --mode out\n');
+    expect(readDaemonState(home)).toBeUndefined();
+  });
+
   it('read-only mode and agents pass through', async () => {
     client = new Client({ name: 'connect-test', version: '1' });
     await client.connect(connectTransport(['--mode', 'read-only', '--agent', 'reviewer']));

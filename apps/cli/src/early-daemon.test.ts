@@ -19,5 +19,7 @@ describe('connectWorkspace', () => {
     expect(connectWorkspace(['--workspace', '--agent', 'x'])).toBeUndefined();
     expect(connectWorkspace(['--unknown', 'x'])).toBeUndefined();
     expect(connectWorkspace(['extra'])).toBeUndefined();
+    expect(connectWorkspace(['--mode', 'write'])).toBeUndefined();
+    expect(connectWorkspace(['--mode=plan'])).toBeUndefined();
   });
 });

@@ -69,6 +69,7 @@ export function connectWorkspace(args: readonly string[]): string | undefined {
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined || (eq < 0 && value.startsWith('-'))) return undefined;
     if (name === '--workspace') workspace = value;
+    if (name === '--mode' && value !== 'read-only') return undefined;
   }
   return workspace;
 }

@@ -21,6 +21,7 @@ export function registerConnect(program: Command, ctx: CliContext): void {
       const workspace = path.resolve(ctx.cwd, opts.workspace ?? '.');
       // Said before any daemon is involved: it is not the daemon that is missing.
       if (!isDirectory(workspace)) throw new CliError(`the workspace ${workspace} ${fs.existsSync(workspace) ? 'is not a folder' : 'does not exist'} (--workspace)`);
+      if (opts.mode !== undefined && opts.mode !== 'read-only') throw new CliError(`unknown mode ${opts.mode} (--mode): use read-only, or leave --mode out`);
       const query = new URLSearchParams({ workspace, agent: opts.agent });
       if (opts.mode) query.set('mode', opts.mode);
       // Said once per daemon: the bridge finds the daemon again after each restart.
