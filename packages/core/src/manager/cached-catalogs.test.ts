@@ -9,6 +9,7 @@ import { catalogCacheKey } from '../catalog-cache/catalog-cache-key.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer as server, serverConfig } from '../testing/server-config.js';
 import { Manager, type ManagerEvent } from './manager.js';
+import { HOLD_MS, QUIET_MS } from './start-soon.js';
 
 // The catalog cache in a workspace's manager (issue 18, cold start): a server not up yet whose
 // launch config is cached is listed from the cache at once, and the real listing replaces it.
@@ -92,7 +93,9 @@ function start(fakes: Record<string, FakeServer>, enabled = true) {
     clock.advance(1);
     return names(await listing);
   };
-  return { manager, cache, fake, events, until, warnings, listNow };
+  /** The pause after the listings that starts the servers the cache answered for (start-soon.ts). */
+  const pause = () => clock.advance(QUIET_MS);
+  return { manager, cache, fake, events, until, warnings, listNow, clock, pause };
 }
 
 /** A first daemon run: every server starts and lists, and the cache is written. */
@@ -113,12 +116,13 @@ describe('a cold start answered from the catalog cache', () => {
   it('lists a cached server at once while it starts, then its real tools replace the cached ones with a catalog change', async () => {
     await warm({ slow: tools('echo', 'old') });
     const up = gate();
-    const { manager, until, events } = start({ slow: { ...tools('echo', 'new'), gate: up.promise } });
+    const { manager, until, events, pause } = start({ slow: { ...tools('echo', 'new'), gate: up.promise } });
     await manager.update({ servers: [server('slow')] });
 
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['echo', 'old']);
-    // Answered first, then started (start-soon.ts): the listing still starts it (MCP-10).
+    // Answered first, then started once the listings pause (start-soon.ts): the listing still starts it (MCP-10).
     expect(manager.connection('slow').phase).toBe('stopped');
+    pause();
     await until(() => manager.connection('slow').phase === 'starting');
     expect((await manager.listPrompts(undefined, WAIT)).map((p) => p.exposedName)).toEqual(['greet']);
     expect(manager.introduced()).toEqual([{ name: 'slow', announced: { capabilities: expect.objectContaining({ tools: { listChanged: true } }), serverInfo: { name: 'slow', version: '1.0.0' } } }]);
@@ -130,12 +134,45 @@ describe('a cold start answered from the catalog cache', () => {
     expect(names(manager.catalog().list())).toEqual(['echo', 'new']);
   });
 
+  it('starts the cached servers once the listings asking for them pause, at most HOLD_MS after the first', async () => {
+    await warm({ a: tools('a1'), b: tools('b1') });
+    const { manager, clock, until } = start({ a: { ...tools('a1'), gate: never() }, b: { ...tools('b1'), gate: never() } });
+    await manager.update({ servers: [server('a'), server('b')] });
+    const phases = () => [manager.connection('a').phase, manager.connection('b').phase];
+    const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // initialize, tools/list, prompts/list…: each listing keeps them waiting another QUIET_MS…
+    let elapsed = 0;
+    while (elapsed + QUIET_MS - 1 < HOLD_MS) {
+      await manager.listTools(undefined, WAIT);
+      clock.advance(QUIET_MS - 1);
+      elapsed += QUIET_MS - 1;
+      await macrotask();
+      expect(phases()).toEqual(['stopped', 'stopped']);
+    }
+    // …but no longer than HOLD_MS after the first.
+    await manager.listTools(undefined, WAIT);
+    clock.advance(HOLD_MS - elapsed);
+    await until(() => phases().every((p) => p === 'starting'));
+
+    // A quiet client: QUIET_MS after its one listing.
+    await warm({ c: tools('c1') });
+    const quiet = start({ c: { ...tools('c1'), gate: never() } });
+    await quiet.manager.update({ servers: [server('c')] });
+    expect(await quiet.listNow()).toEqual(['c1']);
+    quiet.clock.advance(QUIET_MS - 2);
+    await macrotask();
+    expect(quiet.manager.connection('c').phase).toBe('stopped');
+    quiet.clock.advance(1);
+    await quiet.until(() => quiet.manager.connection('c').phase === 'starting');
+  });
+
   it('a cached server removed before its start comes is not started', async () => {
     await warm({ slow: tools('echo'), other: tools('x') });
-    const { manager, fake, until } = start({ slow: tools('echo'), other: tools('x') });
+    const { manager, fake, until, pause } = start({ slow: tools('echo'), other: tools('x') });
     await manager.update({ servers: [server('slow'), server('other')] });
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['echo', 'x']);
     await manager.update({ servers: [server('other')] });
+    pause();
     await until(() => manager.connection('other').ready);
     expect([fake.connects.get('slow'), fake.connects.get('other')]).toEqual([undefined, 1]);
   });
@@ -178,10 +215,11 @@ describe('a cold start answered from the catalog cache', () => {
   it('a cached server whose start fails leaves the listing, with the catalog event that tells clients', async () => {
     await warm({ broken: tools('gone') });
     const { server: broken, up } = failsOnceOpened();
-    const { manager, until, events } = start({ broken });
+    const { manager, until, events, pause } = start({ broken });
     await manager.update({ servers: [server('broken')] });
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['gone']);
     const before = events.length;
+    pause();
     up.open();
     await until(() => manager.connection('broken').phase === 'failed');
     // Its status shows no tools before or after (it never ran): the catalog event is the cache's.
@@ -192,9 +230,10 @@ describe('a cold start answered from the catalog cache', () => {
   it('a cached server paused after repeated failures: a call to a cached tool is refused in the breaker\'s words (MCP-32)', async () => {
     await warm({ flaky: tools('f') });
     const { server: flaky, up } = failsOnceOpened();
-    const { manager, until } = start({ flaky });
+    const { manager, until, pause } = start({ flaky });
     await manager.update({ servers: [server('flaky')] });
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['f']);
+    pause();
     up.open();
     await until(() => manager.connection('flaky').phase === 'failed');
     await manager.listTools();
@@ -207,6 +246,7 @@ describe('a cold start answered from the catalog cache', () => {
     const first = start({ web: { ...tools('fetch'), needsSignIn: true } });
     await first.manager.update({ servers: [server('web')] });
     await first.manager.listTools(undefined, WAIT);
+    first.pause();
     await first.until(() => first.manager.connection('web').phase === 'needsSignIn');
     expect(names(first.manager.catalog().list())).toEqual([]);
     await first.cache.flush();

@@ -136,8 +136,8 @@ export class Manager {
   readonly #lastTools = new WeakMap<ServerConnection, Tool[]>();
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
-  /** Starts the servers the cache answered for, after the answer (start-soon.ts). */
-  readonly #startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#connections.includes(c));
+  /** Starts the servers the cache answered for, once the client has read its answers (start-soon.ts). */
+  readonly #startSoon: StartSoon;
   /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
   readonly #routing = new SessionRouting({
     connections: () => this.#connections,
@@ -156,6 +156,7 @@ export class Manager {
     this.workspace = opts.workspace;
     this.#opts = opts;
     this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
+    this.#startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#connections.includes(c), opts.clock);
   }
 
   /**
