@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BlitzClient } from '@blitz/client';
 import type { Daemon } from './daemon.js';
-import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from './testing/in-process-daemon.js';
 
 // In-process: the daemon runs in the test's own process, on 127.0.0.1 port 0, with a fake
 // clock. The control API is reached without a socket (daemon.request, as Hono's app.request());

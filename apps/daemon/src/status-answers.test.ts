@@ -6,7 +6,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlitzClient } from '@blitz/client';
 import type { Daemon } from './daemon.js';
-import { startInProcessDaemon, type InProcessDaemon } from './in-process-daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from './testing/in-process-daemon.js';
 
 // In-process, like daemon.test.ts: the status the tray polls is rebuilt when a server's state
 // changes, and not when a server only talks (log messages, resource updates).

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlitzClient } from '@blitz/client';
 import { FakeClock } from '@blitz/clock';
 import type { Daemon } from '../daemon.js';
-import { startInProcessDaemon, type InProcessDaemon } from '../in-process-daemon.js';
+import { startInProcessDaemon, type InProcessDaemon } from '../testing/in-process-daemon.js';
 import { NOTIFY_DEBOUNCE_MS } from './hub-endpoint.js';
 
 // In-process (as daemon.test.ts), with a fake clock that runs the hub's debounce: two sessions

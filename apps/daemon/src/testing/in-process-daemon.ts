@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BlitzClient } from '@blitz/client';
 import { FakeClock } from '@blitz/clock';
-import { Daemon } from './daemon.js';
+import { Daemon } from '../daemon.js';
 
 /** A daemon running in the test's own process, its home and a workspace folder made for it. */
 export interface InProcessDaemon {
@@ -19,7 +19,7 @@ export interface InProcessDaemon {
 
 /**
  * For the in-process tests (daemon.test.ts and its kin): a daemon on 127.0.0.1 port 0 whose
- * home holds `settings`, driven by `clock`. Not part of the daemon itself.
+ * home holds `settings`, driven by `clock`. Test support: src/testing/ is left out of the build (tsconfig.json).
  */
 export async function startInProcessDaemon(prefix: string, settings: string, clock = new FakeClock()): Promise<InProcessDaemon> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
