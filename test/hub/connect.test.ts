@@ -133,4 +133,41 @@ describe('blitz connect', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
     expect(fs.readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
   });
+
+  it('reaches the daemon over its 0600 local socket beside daemon.json; over the port once the socket is gone', async () => {
+    daemon = await startDaemonProcess(home);
+    const socket = path.join(home, 'state', 'mcp.sock');
+    expect(readDaemonState(home)?.socket).toBe(socket);
+    const stat = fs.statSync(socket);
+    expect(stat.isSocket()).toBe(true);
+    expect(stat.mode & 0o777).toBe(0o600);
+    client = new Client({ name: 'connect-test', version: '1' });
+    await client.connect(connectTransport());
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over the socket' } }))).toBe('over the socket');
+    // Linux lists each connection accepted on a bound socket under its path (state 03: connected).
+    expect(connectedAt(socket)).toBe(1);
+    await client.close();
+    fs.rmSync(socket);
+    client = new Client({ name: 'connect-test', version: '1' });
+    await client.connect(connectTransport());
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over the port' } }))).toBe('over the port');
+    expect(connectedAt(socket)).toBe(0);
+  });
+
+  it('the daemon removes its socket when it stops', async () => {
+    daemon = await startDaemonProcess(home);
+    const socket = readDaemonState(home)!.socket!;
+    expect(fs.existsSync(socket)).toBe(true);
+    expect(await daemon.stop()).toBe(0);
+    daemon = undefined;
+    expect(fs.existsSync(socket)).toBe(false);
+  });
 });
+
+/** Connections accepted on the Unix domain socket bound at `socket`, from /proc/net/unix. */
+function connectedAt(socket: string): number {
+  return fs
+    .readFileSync('/proc/net/unix', 'utf8')
+    .split('\n')
+    .filter((line) => line.endsWith(` ${socket}`) && line.trim().split(/\s+/)[5] === '03').length;
+}

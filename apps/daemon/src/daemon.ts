@@ -18,7 +18,7 @@ import {
   type ManagerEvent,
   type ServerConfig,
 } from '@blitz/core';
-import { daemonStatePath, type DaemonState } from '@blitz/client';
+import { daemonSocketPath, daemonStatePath, type DaemonState } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
 import { controlApi } from './http/control-api.js';
 import { DaemonServer } from './http/daemon-server.js';
@@ -210,11 +210,25 @@ export class Daemon {
     await this.#server.listen(port).catch(async (err: NodeJS.ErrnoException) => {
       throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port, { clock: this.#clock })) : err;
     });
-    const state: DaemonState = { pid: process.pid, port: this.port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString() };
+    const socket = await this.#listenLocal();
+    const state: DaemonState = { pid: process.pid, port: this.port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString(), ...(socket ? { socket } : {}) };
     await writeTextAtomic(daemonStatePath(this.paths.home), `${JSON.stringify(state, null, 2)}\n`);
     fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
     this.#watchFiles();
     this.log.info('daemon started', { pid: process.pid, port: this.port, home: this.paths.home, version: this.#opts.version });
+  }
+
+  /** The local socket `blitz connect` prefers, when the platform and the home's path allow one; the port serves without it. */
+  async #listenLocal(): Promise<string | undefined> {
+    const socket = daemonSocketPath(this.paths.home);
+    if (socket === undefined) return undefined;
+    try {
+      await this.#server.listenLocal(socket);
+      return socket;
+    } catch (err) {
+      this.log.warn('not listening on a local socket; clients connect over the loopback port', { socket, error: (err as Error).message });
+      return undefined;
+    }
   }
 
   /** The control API, over this daemon's parts. */

@@ -16,5 +16,6 @@ export function readDaemonState(home: string): DaemonState | undefined {
     return undefined;
   }
   if (typeof state.pid !== 'number' || typeof state.port !== 'number' || typeof state.token !== 'string') return undefined;
+  if (state.socket !== undefined && typeof state.socket !== 'string') delete state.socket;
   return isProcessAlive(state.pid) ? state : undefined;
 }

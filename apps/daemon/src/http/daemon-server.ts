@@ -10,6 +10,7 @@ import { defaultPageDir } from '../settings-page/page-files.js';
 import type { PageSessions } from '../settings-page/page-sessions.js';
 import { servePage } from '../settings-page/serve-page.js';
 import { errorAnswer } from './error-answer.js';
+import { LocalListener } from './local-listener.js';
 import { bodyBytes, JsonBytes } from './json-bytes.js';
 import { readBody } from './read-body.js';
 import { RequestGuard } from './request-guard.js';
@@ -38,6 +39,7 @@ export class DaemonServer {
   readonly #server: http.Server;
   /** Host, Origin and token checks, with what they make once for this daemon's token and port. */
   readonly #guard: RequestGuard;
+  readonly #local = new LocalListener((socket) => this.#server.emit('connection', socket));
   #port = 0;
 
   constructor(opts: DaemonServerOptions) {
@@ -65,13 +67,18 @@ export class DaemonServer {
     return this.#port;
   }
 
+  /** Listens on a local socket too (`daemonSocketPath`); rejects with the listen error. */
+  listenLocal(socketPath: string): Promise<void> {
+    return this.#local.listen(socketPath);
+  }
+
   /**
    * Stops taking connections; the promise settles once every connection has closed. Open
    * sessions are the hub's to end first (their streams are connections too), then
    * `closeConnections` ends whatever is left.
    */
-  close(): Promise<void> {
-    return new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  async close(): Promise<void> {
+    await Promise.all([new Promise<void>((resolve) => this.#server.close(() => resolve())), this.#local.close()]);
   }
 
   closeConnections(): void {

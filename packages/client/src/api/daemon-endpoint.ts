@@ -7,6 +7,12 @@ export interface DaemonState {
   token: string;
   version: string;
   startedAt: string;
+  /**
+   * Its local socket (`daemonSocketPath`), when it listens on one: the same HTTP server as the
+   * port, reached without TCP — what `blitz connect` prefers. Absent on a daemon that could not
+   * (or, older, does not) listen there.
+   */
+  socket?: string;
 }
 
 /** `GET /v1/environment`: where the daemon looks for the commands of stdio servers. */

@@ -6,15 +6,31 @@ import { VERSION } from '../../version.js';
 
 /**
  * The daemon's `/mcp`, upgraded to one JSON-RPC message per line: a single connection for
- * the whole session, where a POST per message would cost a request each way.
+ * the whole session, where a POST per message would cost a request each way. Over the
+ * daemon's local socket when it has one (no TCP stack either way), else over its port; a
+ * socket that cannot be reached (removed, refused) falls back to the port.
  */
-export function openDaemonStream(state: DaemonState, query: URLSearchParams): Promise<JsonLinesTransport> {
+export async function openDaemonStream(state: DaemonState, query: URLSearchParams): Promise<JsonLinesTransport> {
+  if (state.socket !== undefined) {
+    try {
+      return await upgrade(state, query, { socketPath: state.socket });
+    } catch (err) {
+      if (!(err instanceof Unreachable)) throw err;
+    }
+  }
+  return upgrade(state, query, { host: '127.0.0.1', port: state.port });
+}
+
+/** The connection itself failed: nothing reached the daemon. */
+class Unreachable extends Error {}
+
+function upgrade(state: DaemonState, query: URLSearchParams, where: { socketPath: string } | { host: string; port: number }): Promise<JsonLinesTransport> {
   return new Promise((resolve, reject) => {
     const req = http.request({
-      host: '127.0.0.1',
-      port: state.port,
+      ...where,
       path: `/mcp?${query}`,
-      headers: { connection: 'Upgrade', upgrade: MCP_LINES_PROTOCOL, authorization: `Bearer ${state.token}` },
+      // The daemon guards Host on its socket as on its port.
+      headers: { host: `127.0.0.1:${state.port}`, connection: 'Upgrade', upgrade: MCP_LINES_PROTOCOL, authorization: `Bearer ${state.token}` },
       agent: false,
     });
     req.once('upgrade', (_res, socket, head) => {
@@ -31,9 +47,14 @@ export function openDaemonStream(state: DaemonState, query: URLSearchParams): Pr
         reject(new Error(`the daemon refused the connection (HTTP ${res.statusCode}): ${reasonOf(body)}${stale ? `; ${stale}` : ''}`));
       });
     });
-    req.once('error', reject);
+    // Before any answer: a socket that is gone or refuses is unreachable, nothing was sent.
+    req.once('error', (err) => reject('socketPath' in where && isUnreachable(err) ? new Unreachable(err.message) : err));
     req.end();
   });
+}
+
+function isUnreachable(err: NodeJS.ErrnoException): boolean {
+  return err.code === 'ENOENT' || err.code === 'ECONNREFUSED' || err.code === 'EACCES' || err.code === 'ENOTSOCK' || err.code === 'EPERM';
 }
 
 /** The message of an error answer: the control API's `{message}`, or JSON-RPC's `{error: {message}}`. */
