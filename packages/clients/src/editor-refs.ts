@@ -1,13 +1,19 @@
+import path from 'node:path';
 import type { RefConverter } from './map-server.js';
 
 const EDITOR_VARIABLES = /\$\{(workspaceFolder|workspaceFolderBasename|workspaceRoot|userHome|pathSeparator|cwd|\/)\}/g;
 const INPUT = /\$\{input:([^}]+)\}/g;
+/** The editor's workspace folder at the start of an argument, alone or before a path. */
+const WORKSPACE_ARG = /^\$\{(workspaceFolder|workspaceRoot|cwd)\}(?=$|[\\/])/;
 
 /**
  * VS Code and Cursor references: `${env:VAR}` is Blitz's syntax too; an `${input:id}` prompt
- * becomes the variable `${ID}` (Blitz cannot ask), and editor variables stay text — each named in a warning.
- * A warning never reads `field: value`: the CLI's redactor masks that shape whole for a secret-like
- * field (headers.Authorization, env.API_KEY), and the user would see only `***`.
+ * becomes the variable `${ID}` (Blitz cannot ask). Editor variables become what Blitz has for
+ * them — the workspace folder at the start of an argument `.` (a server runs in its workspace),
+ * the home `${HOME}`, the path separator itself — and the others stay, each named in a warning:
+ * Blitz would read them as environment variables, unset. A warning never reads `field: value`:
+ * the CLI's redactor masks that shape whole for a secret-like field (headers.Authorization,
+ * env.API_KEY), and the user would see only `***`.
  */
 export function editorRefs(client: string): RefConverter {
   return (text, field, warn) => {
@@ -16,8 +22,19 @@ export function editorRefs(client: string): RefConverter {
       warn(`${field} holds ${whole}, a ${client} input prompt, which Blitz cannot show; imported as \${${variable}}: set ${variable} in the daemon's environment`);
       return `\${${variable}}`;
     });
-    out = out.replace(EDITOR_VARIABLES, (whole) => {
-      warn(`${field} holds ${whole}, a ${client} variable that Blitz does not expand; kept as text`);
+    if (field.startsWith('args[')) {
+      out = out.replace(WORKSPACE_ARG, (whole) => {
+        warn(`${field} holds ${whole}, a ${client} variable: imported as ".", the folder Blitz runs the server in (the workspace)`);
+        return '.';
+      });
+    }
+    out = out.replace(EDITOR_VARIABLES, (whole, name: string) => {
+      const value = name === 'userHome' ? '${HOME}' : name === 'pathSeparator' || name === '/' ? path.sep : undefined;
+      if (value !== undefined) {
+        warn(`${field} holds ${whole}, a ${client} variable: imported as ${value}`);
+        return value;
+      }
+      warn(`${field} holds ${whole}, a ${client} variable Blitz has no value for here: it would read it as an unset environment variable, so the server cannot start until you replace it`);
       return whole;
     });
     return out;

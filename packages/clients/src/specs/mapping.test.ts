@@ -39,6 +39,25 @@ describe('client fields map to Blitz fields', () => {
     });
   });
 
+  it("an editor's workspace folder in an argument becomes \".\", the folder Blitz runs the server in; its home becomes ${HOME}", () => {
+    const m = map('vscode', { command: 'node', args: ['fs.js', '${workspaceFolder}', '${workspaceFolder}/src', '--home=${userHome}/x'] });
+    expect(m.kind === 'server' && m.entry.args).toEqual(['fs.js', '.', './src', '--home=${HOME}/x']);
+    expect(m.kind === 'server' && m.warnings).toEqual([
+      'args[1] holds ${workspaceFolder}, a VS Code variable: imported as ".", the folder Blitz runs the server in (the workspace)',
+      'args[2] holds ${workspaceFolder}, a VS Code variable: imported as ".", the folder Blitz runs the server in (the workspace)',
+      'args[3] holds ${userHome}, a VS Code variable: imported as ${HOME}',
+    ]);
+  });
+
+  it('an editor variable Blitz has no value for is said to keep the server from starting, not "kept as text"', () => {
+    const m = map('cursor', { command: '${workspaceFolder}/bin/tool', args: ['${workspaceFolderBasename}'] });
+    expect(m.kind === 'server' && m.entry).toMatchObject({ command: '${workspaceFolder}/bin/tool', args: ['${workspaceFolderBasename}'] });
+    expect(m.kind === 'server' && m.warnings).toEqual([
+      'command holds ${workspaceFolder}, a Cursor variable Blitz has no value for here: it would read it as an unset environment variable, so the server cannot start until you replace it',
+      'args[0] holds ${workspaceFolderBasename}, a Cursor variable Blitz has no value for here: it would read it as an unset environment variable, so the server cannot start until you replace it',
+    ]);
+  });
+
   // The CLI prints every warning through its redactor, which masks a `field: value` text whole when
   // the field looks secret (headers.Authorization, env.API_KEY): the warning must still say what it says.
   it.each([
