@@ -6,6 +6,12 @@ import type { Caller, RequestOwner } from './caller.js';
  * (MCP-37). Each call gets a key, sent with the request as its `relatedRequestId`; an HTTP link
  * says which call's stream a server's request came on by that key. Otherwise a request can be
  * put to a session only when that session is the only one calling.
+ *
+ * Not ServerInterest's requests in flight (manager/server-interest.ts), though both count what
+ * sessions have under way: this one holds tool calls only, per link, with the SDK session that
+ * made each (a server's request must be put to exactly one session, over its stream, or
+ * refused); that one holds every kind of session request by session id, across reconnects, so
+ * a log message goes to each session with a request under way.
  */
 export class CallsInFlight {
   readonly #calls = new Map<string, Caller>();

@@ -52,6 +52,12 @@ export class ServerInterest {
   readonly #subscribers = new Map<string, Set<string>>();
   readonly #levels = new Map<string, LoggingLevel>();
   #sentLevel: LoggingLevel | undefined;
+  /**
+   * Every session request under way to this server (calls, reads, prompts, completions,
+   * subscriptions), for its log messages' `during`. Not the connection's CallsInFlight
+   * (calls-in-flight.ts): that one holds tool calls with the session to put a server's own
+   * request to (MCP-37), which must name one session or none.
+   */
   readonly #inFlight: SessionRequest[] = [];
 
   constructor(connection: ServerConnection, notify: (notification: UpstreamNotification) => void) {
