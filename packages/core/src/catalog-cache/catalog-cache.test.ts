@@ -62,6 +62,18 @@ describe('CatalogCache', () => {
     expect(open().get('k1')).toMatchObject({ tools: [{ name: 'echo' }, { name: 'added' }], resources: [{ uri: 'file:///a' }], savedAt: at });
   });
 
+  it("writes nothing when a start lists, as the SDK parses them, the tools read back from the file: a field the SDK leaves undefined is no change", async () => {
+    const cache = open();
+    cache.put('k1', listing('alpha', 'echo'));
+    await cache.flush();
+    const again = open();
+    fs.rmSync(file);
+    const parsed = listing('alpha', 'echo');
+    again.put('k1', { ...parsed, tools: [{ ...parsed.tools[0]!, title: undefined, description: undefined, annotations: undefined }] });
+    await again.flush();
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it('keeps a list only beside tools already cached', async () => {
     const cache = open();
     cache.putList('k1', 'prompts', [{ name: 'greet' }]);

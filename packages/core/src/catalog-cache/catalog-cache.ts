@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '@blitz/clock';
 import { writeTextAtomic } from '../config/write-text-atomic.js';
+import { sameContent } from './same-content.js';
 
 /** What a server said of itself when it was last listed: what a cold start may answer with before it is up. */
 export interface CachedCatalog {
@@ -174,15 +175,6 @@ function pickLists(entry: CachedCatalog): Partial<Pick<CachedCatalog, CachedList
     ...(entry.resources ? { resources: entry.resources } : {}),
     ...(entry.resourceTemplates ? { resourceTemplates: entry.resourceTemplates } : {}),
   };
-}
-
-/** Same JSON content, whatever the order of keys (a server may list the same tool with its fields in another order): `put` and `putList` alike. */
-function sameContent(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameContent(x, b[i]));
-  if (!isObject(a) || !isObject(b) || Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameContent(a[k], b[k]));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
