@@ -46,6 +46,8 @@ export class HubSession {
   #shown: readonly Tool[];
   /** The agent's catalog when this session last looked: the same one means nothing it is offered changed. */
   #catalogSeen: Catalog<CatalogEntry>;
+  /** The agent's prompts-and-resources key when this session last looked (Manager.listsKey). */
+  #listsSeen: object;
   /** The client's `logging/setLevel`; until it sends one, every server message reaches it. */
   #level: LoggingLevel | undefined;
   readonly #capabilities: ServerCapabilities;
@@ -79,6 +81,7 @@ export class HubSession {
       return told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
     });
     this.#catalogSeen = opts.workspace.manager.catalog(opts.agent);
+    this.#listsSeen = opts.workspace.manager.listsKey(opts.agent);
     this.#shown = this.#tools(this.#catalogSeen.list());
     this.#register();
   }
@@ -100,14 +103,17 @@ export class HubSession {
    * A catalog may have changed (a toggle, a settings edit, the breaker, a server's tools)
    * (MCP-45). Nothing is sent when this session's agent has the same catalog as before: the
    * servers it is offered, and what they list, are the same. Otherwise tools when what this
-   * client sees did, and prompts and resources, which are not listed here: a server that
-   * came, went or restarted may have changed them (its own changes come as `listChanged`).
+   * client sees did, and prompts and resources, which are not listed here, when a server that
+   * came, went or restarted may have changed them (Manager.listsKey: not a cold start's step
+   * from the catalog cache to the same server live; its own changes come as `listChanged`).
    */
   async catalogChanged(): Promise<void> {
     const catalog = this.#opts.workspace.manager.catalog(this.#opts.agent);
     if (catalog === this.#catalogSeen) return;
     this.#catalogSeen = catalog;
-    const sends = [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
+    const lists = this.#opts.workspace.manager.listsKey(this.#opts.agent);
+    const sends = lists === this.#listsSeen ? [] : [this.server.sendPromptListChanged(), this.server.sendResourceListChanged()];
+    this.#listsSeen = lists;
     const listing = this.#changedListing(catalog.list());
     if (listing) {
       sends.push(this.server.sendToolListChanged());

@@ -134,6 +134,35 @@ describe('a cold start answered from the catalog cache', () => {
     expect(names(manager.catalog().list())).toEqual(['echo', 'new']);
   });
 
+  it("a cached server whose first start lists what the cache said keeps listsKey (sessions hear no prompts/resources list_changed); other tools, or a restart, change it", async () => {
+    await warm({ same: tools('echo'), moved: tools('echo', 'old') });
+    const { manager, until, pause } = start({ same: tools('echo'), moved: tools('echo', 'new') });
+    await manager.update({ servers: [server('same')] });
+    expect(names(await manager.listTools(undefined, WAIT))).toEqual(['echo']);
+    const cold = manager.listsKey();
+    pause();
+    await until(() => manager.connection('same').ready);
+    // The catalog was rebuilt from the live listing; its prompts and resources are taken as the cache's.
+    expect(names(manager.catalog().list())).toEqual(['echo']);
+    expect(manager.listsKey()).toBe(cold);
+
+    await manager.restart('same');
+    await manager.listTools(undefined, WAIT);
+    pause();
+    await until(() => manager.connection('same').ready);
+    expect(manager.listsKey()).not.toBe(cold);
+
+    const before = manager.listsKey();
+    await manager.update({ servers: [server('same'), server('moved')] });
+    expect(manager.listsKey()).not.toBe(before);
+    const cached = manager.listsKey();
+    await manager.listTools(undefined, WAIT);
+    pause();
+    await until(() => manager.connection('moved').ready);
+    expect(names(manager.catalog().list())).toEqual(['echo', 'new']);
+    expect(manager.listsKey()).not.toBe(cached);
+  });
+
   it('starts the cached servers once the listings asking for them pause, at most HOLD_MS after the first', async () => {
     await warm({ a: tools('a1'), b: tools('b1') });
     const { manager, clock, until } = start({ a: { ...tools('a1'), gate: never() }, b: { ...tools('b1'), gate: never() } });

@@ -1,6 +1,7 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedCatalog, CachedList, CatalogCache } from '../catalog-cache/catalog-cache.js';
 import { catalogCacheKey } from '../catalog-cache/catalog-cache-key.js';
+import { sameContent } from '../catalog-cache/same-content.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import type { ServerAnnouncement } from './server-interest.js';
 
@@ -28,6 +29,10 @@ export class CachedCatalogs {
   readonly #put = new WeakMap<ServerConnection, Tool[]>();
   /** What the cache answered for each connection at its last status (the entry, or undefined). */
   readonly #answered = new WeakMap<ServerConnection, CachedCatalog | undefined>();
+  /** The connections that have been up: a start after the first is a restart. */
+  readonly #wentLive = new WeakSet<ServerConnection>();
+  /** A connection's first live tools, when they and its capabilities are those the cache answered with until then: those cached tools. */
+  readonly #confirmed = new WeakMap<readonly Tool[], readonly Tool[]>();
 
   constructor(cache: () => CatalogCache | undefined, workspace: string) {
     this.#cache = cache;
@@ -62,6 +67,11 @@ export class CachedCatalogs {
    */
   statusChanged(connection: ServerConnection, announced: ServerAnnouncement | undefined): boolean {
     const before = this.#answered.has(connection) ? this.#answered.get(connection) : this.#entry(connection);
+    if (connection.ready && !this.#wentLive.has(connection)) {
+      this.#wentLive.add(connection);
+      const tools = connection.currentTools();
+      if (before && sameContent(before.tools, tools) && sameContent(before.capabilities, connection.serverCapabilities())) this.#confirmed.set(tools, before.tools);
+    }
     const cache = this.#cache();
     if (cache && connection.phase === 'needsSignIn') {
       this.#put.delete(connection);
@@ -80,6 +90,17 @@ export class CachedCatalogs {
     this.#put.set(connection, tools);
     // `put` keeps only the fields that are there.
     cache.put(this.#key(connection), { server: connection.name, tools, capabilities, instructions: announced?.instructions, serverInfo: announced?.serverInfo });
+  }
+
+  /**
+   * What a server's prompts and resources are known by, given what its tools are listed from
+   * (`listed`: its live tools, or the cached ones): that listing — except the first live one of
+   * a server answered from the cache until then with the same tools and capabilities, known by
+   * the cached one. A cold start's cached→live step of the same server is no change of them; a
+   * restart (a later start), or a server that came or went, is.
+   */
+  listsKey(listed: readonly Tool[] | undefined): readonly Tool[] | undefined {
+    return (listed && this.#confirmed.get(listed)) ?? listed;
   }
 
   /** A client listed this server's prompts, resources or templates from the server itself. */

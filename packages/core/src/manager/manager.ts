@@ -103,6 +103,10 @@ interface BuiltCatalog {
   unmatchedExposure: ReadonlyMap<string, readonly string[]>;
   /** What it was built from (catalog-inputs.ts). */
   inputs: readonly unknown[];
+  /** Changes (a new object) only when the offered servers' prompts and resources may have (listsKey). */
+  lists: object;
+  /** What `lists` stands for: the inputs, with a cached→live listing of the same content known by the cached one. */
+  listsInputs: readonly unknown[];
 }
 
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
@@ -267,6 +271,17 @@ export class Manager {
     return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, { answers: (c) => this.#cached.servable(c) !== undefined, startSoon: (c) => this.#startSoon.add(c) });
   }
 
+  /**
+   * An identity that changes only when the prompts and resources of the agent's servers may
+   * have: a server came, went, (re)started or re-listed. A server answered from the catalog
+   * cache whose first start lists what the cache said keeps it (a session is not told
+   * prompts/resources list_changed at every cold start); the server's own changes come as
+   * `listChanged`.
+   */
+  listsKey(agent = MAIN_AGENT): object {
+    return this.#built(agent).lists;
+  }
+
   /** The catalog from what is connected now, without connecting anything. */
   catalog(agent = MAIN_AGENT): Catalog<CatalogEntry> {
     return this.#built(agent).catalog;
@@ -292,7 +307,9 @@ export class Manager {
       offered.map((c, i) => this.#catalogSource(c, tools[i]!)),
       this.#opts.builtIns ?? [],
     );
-    const built = { catalog: new Catalog(entries), warnings, unmatchedExposure, inputs };
+    const listsInputs = catalogInputs(offered, listed.map((t) => this.#cached.listsKey(t)));
+    const lists = last && sameInputs(last.listsInputs, listsInputs) ? last.lists : {};
+    const built = { catalog: new Catalog(entries), warnings, unmatchedExposure, inputs, lists, listsInputs };
     this.#catalogs.set(agent, built);
     this.#lastBuilt.set(agent, built);
     return built;
