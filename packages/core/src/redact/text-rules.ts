@@ -1,5 +1,5 @@
 import { isReferenceOnly } from './env-reference.js';
-import { MASK, maskCredential } from './mask.js';
+import { MASK, maskCredential, splitCredential } from './mask.js';
 import { isSecretField, isSecretParam } from './secret-names.js';
 
 /**
@@ -27,8 +27,10 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
 /** `?name=`, `&name=`, a form body's first `name=`, or a `name=value` word in prose. */
 const PARAM = /(^|[?&;,\s])([A-Za-z][\w.-]*)[ \t]*=[ \t]*/g;
 // A `${…}` reference is one piece of the value: its `}` would otherwise end the value there,
-// masking `${TOKEN` of a reference shown as it is, and leaving the literal text after it.
-const PARAM_VALUE = /(?:\$\{[^}\r\n]*\}|[^\s&#"'<>,;)}\]])*/y;
+// masking `${TOKEN` of a reference shown as it is, and leaving the literal text after it. An
+// authorization scheme is part of it too (`Authorization=Bearer abc`): the value does not end
+// at the space after the scheme, which would mask the scheme and show the credential.
+const PARAM_VALUE = /(?:(?:Bearer|Basic|Digest|Token|Bot|Negotiate|NTLM)[ \t]+(?=[^\s]))?(?:\$\{[^}\r\n]*\}|[^\s&#"'<>,;)}\]])*/iy;
 
 /**
  * `"name": value` in JSON or JS text: a key opens an object or follows a comma, so prose
@@ -103,5 +105,7 @@ function maskRawValue(raw: string): string {
     return `${quote}${maskRawValue(raw.slice(1, -1))}${quote}`;
   }
   if (raw.trim() === '' || isReferenceOnly(raw) || FLAG.test(raw)) return raw;
+  const credential = splitCredential(raw.trimEnd())?.credential;
+  if (credential !== undefined && isReferenceOnly(credential)) return raw;
   return maskCredential(raw.trimEnd()) + raw.slice(raw.trimEnd().length);
 }
