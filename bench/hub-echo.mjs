@@ -7,7 +7,10 @@
 // - two byte relays between client and server: the processes `blitz connect` and the daemon
 //   add, doing nothing but passing bytes;
 // - the SDK's HTTP client against a process that answers at once (bench/canned-http.mjs):
-//   what any streamable HTTP endpoint costs this client before the hub does anything.
+//   what any streamable HTTP endpoint costs this client before the hub does anything;
+// - the same client against an HTTP front that relays each POST to the same server as a line
+//   and its answer back (bench/http-relay.mjs): that endpoint plus the server's hop and the
+//   server's own work, with nothing of a hub in between.
 // Each path also shows its CPU per call by process (client, relays, blitz connect, daemon,
 // server), from /proc: where the time beyond the floor goes.
 // (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
@@ -28,6 +31,8 @@ const relay = path.join(import.meta.dirname, 'byte-relay.mjs');
 const relayed = await stdioClient(process.execPath, [relay, process.execPath, relay, process.execPath, everything, 'stdio']);
 const canned = await cannedHttpServer();
 const cannedClient = await httpClient(`http://127.0.0.1:${canned.port}/mcp`);
+const httpRelay = await listeningChild([path.join(import.meta.dirname, 'http-relay.mjs'), process.execPath, everything, 'stdio']);
+const httpRelayed = await httpClient(`http://127.0.0.1:${httpRelay.port}/mcp`);
 const overHttp = await mcpClient(state, workspace);
 const bridged = await connectClient(workspace, env);
 await overHttp.listTools();
@@ -41,6 +46,7 @@ for (const concurrency of [1, 16]) {
       ['hub over HTTP (/mcp)', call(overHttp)],
       ['hub via blitz connect', call(bridged)],
       ['floor: HTTP, canned answer', call(cannedClient)],
+      ['floor: HTTP relay to server', call(httpRelayed)],
       ['floor: 2 byte relays', call(relayed)],
     ],
     { total: TOTAL, concurrency, cpu: () => cpuByRole(role) },
@@ -49,12 +55,14 @@ for (const concurrency of [1, 16]) {
   const row = (name) => rows.find(([n]) => n === name)[1];
   const against = (name, floor) => `p50 ${(row(name).p50 / row(floor).p50).toFixed(2)}× its floor's, calls/s ${(row(name).perSecond / row(floor).perSecond).toFixed(2)}× its floor's`;
   console.log(`  /mcp: ${against('hub over HTTP (/mcp)', 'floor: HTTP, canned answer')}`);
+  console.log(`  /mcp against the HTTP relay to the same server: ${against('hub over HTTP (/mcp)', 'floor: HTTP relay to server')}`);
   console.log(`  blitz connect: ${against('hub via blitz connect', 'floor: 2 byte relays')}`);
   reportCpu(rows);
 }
 
-await Promise.all([direct.close(), overHttp.close(), bridged.close(), relayed.close(), cannedClient.close()]);
+await Promise.all([direct.close(), overHttp.close(), bridged.close(), relayed.close(), cannedClient.close(), httpRelayed.close()]);
 canned.close();
+httpRelay.close();
 await stop();
 
 /** Which part of a path a process is, by its command line: what the CPU figures are summed by. */
@@ -62,6 +70,7 @@ function role(argv) {
   const args = argv.slice(1).join(' ');
   if (args.includes('byte-relay.mjs')) return 'relay';
   if (args.includes('canned-http.mjs')) return 'canned';
+  if (args.includes('http-relay.mjs')) return 'http relay';
   if (args.includes(' connect')) return 'blitz connect';
   if (args.includes(' daemon')) return 'daemon';
   if (args.includes(everything)) return 'server';
@@ -69,8 +78,13 @@ function role(argv) {
 }
 
 /** bench/canned-http.mjs in a process of its own; ends when our stdin to it closes. */
-async function cannedHttpServer() {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'canned-http.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+function cannedHttpServer() {
+  return listeningChild([path.join(import.meta.dirname, 'canned-http.mjs')]);
+}
+
+/** `node args…`, which prints {"port": N} once listening, and ends when our stdin to it closes. */
+async function listeningChild(args) {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const [line] = await once(child.stdout, 'data');
   return { port: JSON.parse(line.toString()).port, close: () => child.stdin.end() };
 }
