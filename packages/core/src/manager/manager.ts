@@ -1,13 +1,12 @@
-import { type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
 import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
 import type { BreakerNotice } from '../breaker/breaker.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
-import { buildCatalog, unmatchedExposureWarning, type CatalogEntry, type ServerTools } from '../catalog/build-catalog.js';
-import { Catalog } from '../catalog/catalog.js';
-import { catalogInputs, sameInputs } from './catalog-inputs.js';
+import { unmatchedExposureWarning, type CatalogEntry } from '../catalog/build-catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
@@ -17,6 +16,7 @@ import { ServerConnection, type CallOptions, type ConnectionDeps, type Connectio
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CachedList, CatalogCache } from '../catalog-cache/catalog-cache.js';
+import { AgentCatalogs } from './agent-catalogs.js';
 import { CachedCatalogs, type ListItems } from './cached-catalogs.js';
 import { listWait } from './list-wait.js';
 import { StartSoon } from './start-soon.js';
@@ -95,20 +95,6 @@ export interface ListOptions {
   waitMs?: number;
 }
 
-/** A catalog as built for one agent, and the catalog warnings of each server found building it. */
-interface BuiltCatalog {
-  catalog: Catalog<CatalogEntry>;
-  warnings: ReadonlyMap<string, readonly string[]>;
-  /** Each server's `tool_exposure` keys matching none of its tools: worded when a status is asked for, with the line the key is on then. */
-  unmatchedExposure: ReadonlyMap<string, readonly string[]>;
-  /** What it was built from (catalog-inputs.ts). */
-  inputs: readonly unknown[];
-  /** Changes (a new object) only when the offered servers' prompts and resources may have (listsKey). */
-  lists: object;
-  /** What `lists` stands for: the inputs, with a cached→live listing of the same content known by the cached one. */
-  listsInputs: readonly unknown[];
-}
-
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
 export interface ServerSet {
   servers: readonly ResolvedServer[];
@@ -125,21 +111,14 @@ export class Manager {
   readonly #opts: ManagerOptions;
   #connections: ServerConnection[] = [];
   #closed = false;
-  /**
-   * Built catalogs by agent, with the warnings found building them; any event of a
-   * connection may change them, and drops them all. Reading one never writes anything.
-   */
-  #catalogs = new Map<string, BuiltCatalog>();
-  /** The catalogs last built, by agent: a rebuild from the same inputs keeps the same catalog. */
-  readonly #lastBuilt = new Map<string, BuiltCatalog>();
   /** The shared connections this workspace uses, and its lease on each. */
   readonly #leases = new Map<ServerConnection, SharedLease>();
   /** What the hub's sessions want of this workspace's own servers (a shared server's is its lease's). */
   readonly #interests = new Map<ServerConnection, ServerInterest>();
-  /** Each server's tools when last listed, so a paused server's tool is still known by name (MCP-32). */
-  readonly #lastTools = new WeakMap<ServerConnection, Tool[]>();
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
+  /** The tool catalog of each agent, with the warnings found building it (agent-catalogs.ts). */
+  readonly #catalogs: AgentCatalogs;
   /** Starts the servers the cache answered for, once the client has read its answers (start-soon.ts). */
   readonly #startSoon: StartSoon;
   /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
@@ -160,6 +139,7 @@ export class Manager {
     this.workspace = opts.workspace;
     this.#opts = opts;
     this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
+    this.#catalogs = new AgentCatalogs({ offeredTo: (agent) => this.#offeredTo(agent), cached: this.#cached, builtIns: opts.builtIns ?? [] });
     this.#startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#connections.includes(c), opts.clock);
   }
 
@@ -204,7 +184,7 @@ export class Manager {
       if (subscriptions.length > 0) ended.push({ type: 'subscriptionsEnded', server: removed.name, subscriptions });
     }
     this.#connections = next;
-    this.#catalogs.clear();
+    this.#catalogs.changed();
     await Promise.all(retired.map((c) => this.#retire(c)));
     for (const event of ended) this.#emit(event);
     if (changed.length > 0) {
@@ -232,7 +212,7 @@ export class Manager {
   states(): ServerStatus[] {
     // A server's catalog warnings depend on the workspace's other servers (clashes), so they
     // are the main agent's catalog's, not the connection's (a shared one serves other workspaces).
-    const { warnings, unmatchedExposure } = this.#built(MAIN_AGENT);
+    const { warnings, unmatchedExposure } = this.#catalogs.of(MAIN_AGENT);
     return this.#connections.map((c) => {
       const status = c.status();
       const unmatched = (unmatchedExposure.get(c.name) ?? []).map((key) => unmatchedExposureWarning(key, c.config.source.file, this.#opts.settingLine?.(c.config, `tool_exposure.${key}`)));
@@ -279,40 +259,12 @@ export class Manager {
    * `listChanged`.
    */
   listsKey(agent = MAIN_AGENT): object {
-    return this.#built(agent).lists;
+    return this.#catalogs.of(agent).lists;
   }
 
   /** The catalog from what is connected now, without connecting anything. */
   catalog(agent = MAIN_AGENT): Catalog<CatalogEntry> {
-    return this.#built(agent).catalog;
-  }
-
-  #built(agent: string): BuiltCatalog {
-    const cached = this.#catalogs.get(agent);
-    if (cached) return cached;
-    const offered = this.#offeredTo(agent);
-    // A server not up yet may be listed from the catalog cache; undefined: it lists nothing.
-    const listed = offered.map((c) => (c.ready ? c.currentTools() : this.#cached.servable(c)?.tools));
-    const tools = listed.map((t) => t ?? []);
-    offered.forEach((c, i) => {
-      if (tools[i]!.length > 0) this.#lastTools.set(c, tools[i]!);
-    });
-    const inputs = catalogInputs(offered, listed);
-    const last = this.#lastBuilt.get(agent);
-    if (last && sameInputs(last.inputs, inputs)) {
-      this.#catalogs.set(agent, last);
-      return last;
-    }
-    const { entries, warnings, unmatchedExposure } = buildCatalog(
-      offered.map((c, i) => this.#catalogSource(c, tools[i]!)),
-      this.#opts.builtIns ?? [],
-    );
-    const listsInputs = catalogInputs(offered, listed.map((t) => this.#cached.listsKey(t)));
-    const lists = last && sameInputs(last.listsInputs, listsInputs) ? last.lists : {};
-    const built = { catalog: new Catalog(entries), warnings, unmatchedExposure, inputs, lists, listsInputs };
-    this.#catalogs.set(agent, built);
-    this.#lastBuilt.set(agent, built);
-    return built;
+    return this.#catalogs.of(agent).catalog;
   }
 
   /**
@@ -441,7 +393,6 @@ export class Manager {
     const all = this.#connections;
     this.#connections = [];
     this.#catalogs.clear();
-    this.#lastBuilt.clear();
     await Promise.all(all.map((c) => this.#retire(c)));
   }
 
@@ -454,11 +405,7 @@ export class Manager {
     const usable = this.#connections.filter((c) => !c.config.disabled && agentMayUse(c.config.agents, agent));
     const paused = new Set(usable.filter((c) => !offersTools(c.breaker.status())));
     if (paused.size === 0) return undefined;
-    const { entries } = buildCatalog(
-      usable.map((c) => this.#catalogSource(c, paused.has(c) ? (this.#lastTools.get(c) ?? []) : c.currentTools())),
-      this.#opts.builtIns ?? [],
-    );
-    const owner = entries.find((e) => e.exposedName === exposedName)?.server;
+    const owner = this.#catalogs.ownerAsLastListed(usable, paused, exposedName);
     return [...paused].find((c) => c.name === owner)?.breaker.refusal();
   }
 
@@ -467,17 +414,6 @@ export class Manager {
     const items = await answer;
     this.#cached.listed(c, list, items);
     return items;
-  }
-
-  #catalogSource(c: ServerConnection, tools: Tool[]): ServerTools {
-    return {
-      server: c.name,
-      ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
-      ...(c.config.tools === undefined ? {} : { allow: c.config.tools }),
-      ...(c.config.exposure === undefined ? {} : { exposure: c.config.exposure }),
-      ...(c.config.toolExposure === undefined ? {} : { toolExposure: c.config.toolExposure }),
-      tools,
-    };
   }
 
   #offeredTo(agent: string): ServerConnection[] {
@@ -581,7 +517,7 @@ export class Manager {
         this.#interests.get(connection)?.statusChanged();
         // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
         const toolsChanged = this.#cached.statusChanged(connection, this.#interests.get(connection)?.announced()) || event.toolsChanged;
-        if (toolsChanged) this.#catalogs.clear();
+        if (toolsChanged) this.#catalogs.changed();
         this.#emit({ type: 'status', status: event.status });
         if (toolsChanged) this.#catalogChanged();
         return;
@@ -603,7 +539,7 @@ export class Manager {
   }
 
   #catalogChanged(): void {
-    this.#catalogs.clear();
+    this.#catalogs.changed();
     this.#emit({ type: 'catalog' });
   }
 
