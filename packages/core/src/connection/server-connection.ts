@@ -23,6 +23,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import type { Caller, RequestOwner } from './caller.js';
 import { CallsInFlight } from './calls-in-flight.js';
+import { offeredCapabilities } from './offered-capabilities.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
 import { classifyFailure } from './call-errors.js';
 import { NeedsMoreAccess } from './http/http-failure.js';
@@ -524,12 +525,3 @@ export class ServerConnection {
 type Run<T> = (client: Client, signal: AbortSignal | undefined, link: Link) => Promise<T>;
 
 class SessionExpired extends Error {}
-
-/**
- * What Blitz offers one server as a client: sampling only where its settings allow it
- * (MCP-37); no roots for `roots = false`, so the server keeps the folders it was given.
- */
-export function offeredCapabilities(base: ClientCapabilities | undefined, config: ServerConfig): ClientCapabilities {
-  const { roots, ...rest } = base ?? {};
-  return { ...rest, ...(config.sampling ? { sampling: {} } : {}), ...(roots && config.roots !== false ? { roots } : {}) };
-}
