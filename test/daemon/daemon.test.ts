@@ -181,6 +181,10 @@ describe('the daemon over real HTTP', () => {
     const stop = await runBlitz(['daemon', 'stop'], { home });
     expect(stop.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\.\n$/);
     expect((await runBlitz(['daemon', 'status'], { home })).code).toBe(3);
+    // In the background the log is blitz.log alone (rotated): daemon.out, never rotated, keeps
+    // what is said outside the log (the listening line, a crash), not a second copy of every entry.
+    expect(fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')).toContain('"msg":"daemon started"');
+    expect(fs.readFileSync(path.join(home, 'logs', 'daemon.out'), 'utf8')).toMatch(/^Blitz daemon listening on http:\/\/127\.0\.0\.1:\d+ \(home .+, pid \d+\)\n$/);
   });
 });
 

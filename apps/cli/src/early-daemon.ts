@@ -19,7 +19,8 @@ export function spawnDaemon(home: string, env: NodeJS.ProcessEnv): SpawnedDaemon
   const child = spawn(process.execPath, [DAEMON_ENTRY], {
     detached: true,
     stdio: ['ignore', out, out],
-    env: { ...env, BLITZ_HOME: home },
+    // Its log is logs/blitz.log (rotated); daemon.out, never rotated, is for what is said outside it.
+    env: { ...env, BLITZ_HOME: home, BLITZ_DAEMON_LOG_STDERR: '0' },
     cwd: home,
     windowsHide: true,
   });

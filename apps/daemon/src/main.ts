@@ -4,4 +4,6 @@ import { runDaemon } from './run-daemon.js';
 import { VERSION } from './version.js';
 
 const port = process.env.BLITZ_DAEMON_PORT;
-process.exitCode = await runDaemon({ version: VERSION, ...(port ? { port: Number(port) } : {}) });
+// `blitz daemon start` sets it to 0: in the background stderr is logs/daemon.out, which is never rotated.
+const mirrorLog = process.env.BLITZ_DAEMON_LOG_STDERR !== '0';
+process.exitCode = await runDaemon({ version: VERSION, mirrorLog, ...(port ? { port: Number(port) } : {}) });

@@ -142,6 +142,7 @@ describe('start-at-login entries, generated for every platform', () => {
         <dict>
           <key>PATH</key><string>/home/ada/.local/bin:/usr/local/bin:/usr/bin:/bin</string>
           <key>BLITZ_HOME</key><string>/home/ada/.blitz</string>
+          <key>BLITZ_DAEMON_LOG_STDERR</key><string>0</string>
         </dict>
         <key>RunAtLoad</key><true/>
         <key>KeepAlive</key>

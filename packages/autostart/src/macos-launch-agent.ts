@@ -18,9 +18,10 @@ const string = (value: string) => `<string>${xml(value)}</string>`;
  */
 export function launchAgentPlist(spec: LaunchSpec, kind: AutostartKind): string {
   const args = launchArgs(spec, kind);
-  const env = launchEnv(spec);
-  assertPrintable([...args, ...env.flat(), ...(spec.logDir ? [spec.logDir] : [])]);
   const out = spec.logDir ? path.posix.join(spec.logDir, `${kind}.out`) : undefined;
+  // The daemon's stderr is then daemon.out, which nothing rotates: its log stays in blitz.log alone.
+  const env = [...launchEnv(spec), ...(kind === 'daemon' && out ? [['BLITZ_DAEMON_LOG_STDERR', '0'] as const] : [])];
+  assertPrintable([...args, ...env.flat(), ...(spec.logDir ? [spec.logDir] : [])]);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',
