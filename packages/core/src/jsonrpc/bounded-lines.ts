@@ -6,6 +6,8 @@ export interface OversizeLine {
 }
 
 export type LineItem = { line: string } | { oversize: OversizeLine };
+/** A line as its bytes (`pushBytes`): ended, its `\r` kept. */
+export type ByteLineItem = { bytes: Buffer } | { oversize: OversizeLine };
 
 const END_BYTES = 512;
 
@@ -24,14 +26,26 @@ export class BoundedLines {
   }
 
   push(chunk: Buffer): LineItem[] {
-    const items: LineItem[] = [];
+    return this.#split(chunk, () => {
+      const bytes = this.#held();
+      return 'bytes' in bytes ? { line: bytes.bytes.toString('utf8').replace(/\r$/, '') } : bytes;
+    });
+  }
+
+  /** As `push`, each line as its bytes, not decoded: for a reader that passes lines on as they are. */
+  pushBytes(chunk: Buffer): ByteLineItem[] {
+    return this.#split(chunk, () => this.#held());
+  }
+
+  #split<T>(chunk: Buffer, endLine: () => T): T[] {
+    const items: T[] = [];
     let rest = chunk;
     for (;;) {
       const newline = rest.indexOf(0x0a);
       const part = newline < 0 ? rest : rest.subarray(0, newline);
       this.#take(part);
       if (newline < 0) return items;
-      items.push(this.#endLine());
+      items.push(endLine());
       rest = rest.subarray(newline + 1);
     }
   }
@@ -68,16 +82,17 @@ export class BoundedLines {
     s.bytes += part.length;
   }
 
-  #endLine(): LineItem {
+  /** The line ended now: its bytes (one part taken as it is, not copied), or what was kept of it. */
+  #held(): ByteLineItem {
     if (this.#skipping) {
       const { bytes, head, tail } = this.#skipping;
       this.#skipping = undefined;
       return { oversize: { bytes, head: head.toString('utf8'), tail: tail.toString('utf8') } };
     }
-    const line = Buffer.concat(this.#chunks).toString('utf8').replace(/\r$/, '');
+    const bytes = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
     this.#chunks = [];
     this.#size = 0;
-    return { line };
+    return { bytes };
   }
 }
 

@@ -179,9 +179,34 @@ describe('JsonLinesTransport', () => {
     expect(text).toBe('{"jsonrpc":"2.0","id":1,"result":{"text":"ü"}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   });
 
-  it('refuses to hand over bounded lines as bytes: their bound would go unchecked', async () => {
-    const transport = new JsonLinesTransport({ input: new PassThrough(), output: new PassThrough() }, { maxMessageBytes: 1024 });
-    transport.online = () => undefined;
-    await expect(transport.start()).rejects.toThrow(/only unbounded lines/);
+  it('with online set and a bound, hands over the lines within it as bytes, and refuses a longer request without handing it over', async () => {
+    const { socket, peer } = await socketPair();
+    const transport = new JsonLinesTransport(socket, { maxMessageBytes: 64 });
+    const lines: string[] = [];
+    const errors: Error[] = [];
+    transport.online = (line) => lines.push(line.toString());
+    transport.onerror = (e) => errors.push(e);
+    await transport.start();
+    let text = '';
+    peer.on('data', (d: Buffer) => (text += d.toString()));
+    peer.write(`{"a":1}\r\n{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"x":"${'y'.repeat(100)}"}}\n{"b":`);
+    peer.write('2}\n');
+    await until(() => lines.length === 2 && text.includes('\n'));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+    expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32600, message: expect.stringMatching(/^a message of \d+ bytes is more than the limit of 64 bytes/) } });
+    expect(errors).toHaveLength(1);
+  });
+
+  it('deliver takes a line handed over as bytes down the ordinary path: parsed and given to onmessage, or refused', async () => {
+    const { transport, received, peerLines } = await connected(1024, undefined, undefined, 4);
+    transport.deliver(Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}'));
+    transport.deliver(Buffer.from('  '));
+    transport.deliver(Buffer.from('not json'));
+    transport.deliver(Buffer.from('{"jsonrpc":"2.0","id":3,"method":"x","params":{"a":{"b":{"c":{"d":{}}}}}}'));
+    expect(received).toEqual([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect(await peerLines(2)).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line that is not JSON' } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.any(String) } },
+    ]);
   });
 });

@@ -4,8 +4,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import { batchWrites } from './batch-writes.js';
-import { oversizeId, type OversizeLine } from './bounded-lines.js';
-import { MessageLines } from './message-lines.js';
+import { BoundedLines, oversizeId, type OversizeLine } from './bounded-lines.js';
+import { MessageLines, parseLine, type MessageLine } from './message-lines.js';
 import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
@@ -51,7 +51,8 @@ export class JsonLinesTransport implements Transport {
   /**
    * When set (before `start`), each line read is handed over as its bytes, neither parsed nor
    * checked, instead of to `onmessage`: for a reader that passes lines on as they are, as
-   * `blitz connect` does with the daemon's. Only for unbounded lines (`maxMessageBytes: Infinity`).
+   * `blitz connect` does. A line past `maxMessageBytes` is still refused (a request answered),
+   * never handed over; one the reader cannot take as bytes it hands back with `deliver`.
    */
   online?: (line: Buffer) => void;
   readonly #input: Readable;
@@ -66,6 +67,7 @@ export class JsonLinesTransport implements Transport {
   #closed = false;
   /** The start of a line not yet ended, when lines are handed over as bytes. */
   #partial: Buffer[] = [];
+  #clearBytes: (() => void) | undefined;
 
   constructor(streams: LineStreams, options: JsonLinesOptions) {
     const { input, output } = 'input' in streams ? streams : { input: streams, output: streams };
@@ -87,9 +89,8 @@ export class JsonLinesTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('JsonLinesTransport was already started');
     this.#started = true;
-    if (this.online && this.#maxBytes !== Number.POSITIVE_INFINITY) throw new Error('JsonLinesTransport hands over only unbounded lines as bytes');
     const online = this.online;
-    const read = online ? (chunk: Buffer) => this.#passLines(chunk, online) : (chunk: Buffer) => this.#onData(chunk);
+    const read = !online ? (chunk: Buffer) => this.#onData(chunk) : this.#maxBytes === Number.POSITIVE_INFINITY ? (chunk: Buffer) => this.#passLines(chunk, online) : this.#passBoundedLines(online);
     this.#input.on('data', read);
     for (const stream of new Set([this.#input, this.#output])) {
       stream.on('error', (err) => this.onerror?.(err));
@@ -139,13 +140,40 @@ export class JsonLinesTransport implements Transport {
     this.#finish();
   }
 
+  /**
+   * A line handed over as bytes (`online`) that its reader leaves to the ordinary path: parsed,
+   * checked, then given to `onmessage` or refused, as if it had never been handed over.
+   */
+  deliver(line: Buffer): void {
+    const text = line.toString('utf8');
+    if (text.trim() !== '') this.#handle(parseLine(text));
+  }
+
   #onData(chunk: Buffer): void {
-    for (const item of this.#lines.push(chunk)) {
-      if ('oversize' in item) this.#onOversize(item.oversize);
-      else if ('invalid' in item) this.#refuse(null, REFUSALS[item.invalid].code, REFUSALS[item.invalid].message);
-      else if (this.#maxDepth === undefined) this.onmessage?.(item.message);
-      else this.#deliverBounded(item.message, this.#maxDepth);
-    }
+    for (const item of this.#lines.push(chunk)) this.#handle(item);
+  }
+
+  #handle(item: MessageLine): void {
+    if ('oversize' in item) this.#onOversize(item.oversize);
+    else if ('invalid' in item) this.#refuse(null, REFUSALS[item.invalid].code, REFUSALS[item.invalid].message);
+    else if (this.#maxDepth === undefined) this.onmessage?.(item.message);
+    else this.#deliverBounded(item.message, this.#maxDepth);
+  }
+
+  /** Lines as bytes, each at most `maxMessageBytes`: a longer one is skipped as it streams and refused. */
+  #passBoundedLines(online: (line: Buffer) => void): (chunk: Buffer) => void {
+    const lines = new BoundedLines(() => this.#maxBytes);
+    this.#clearBytes = () => lines.clear();
+    return (chunk) => {
+      for (const item of lines.pushBytes(chunk)) {
+        if ('oversize' in item) {
+          this.#onOversize(item.oversize);
+          continue;
+        }
+        const line = item.bytes.at(-1) === 0x0d ? item.bytes.subarray(0, -1) : item.bytes;
+        if (line.length > 0) online(line);
+      }
+    };
   }
 
   #passLines(chunk: Buffer, online: (line: Buffer) => void): void {
@@ -190,6 +218,7 @@ export class JsonLinesTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#lines.clear();
+    this.#clearBytes?.();
     this.#partial = [];
     // Our side goes too: a socket left half-open when the peer ends would outlive the session,
     // and hold a daemon's shutdown.

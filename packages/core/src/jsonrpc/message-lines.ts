@@ -30,7 +30,8 @@ export class MessageLines {
   }
 }
 
-function parseLine(line: string): MessageLine {
+/** One line, not blank, as the message it holds, or why it holds none. */
+export function parseLine(line: string): MessageLine {
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -2,11 +2,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { isRequest, type JsonLinesTransport } from '@blitz/core/lines';
 import type { DaemonState } from '@blitz/client';
+import { readClientRequest } from './client-line.js';
 import { parseDaemonLine, readDaemonLine } from './daemon-line.js';
 
 export interface BridgeOptions {
-  /** The client side: stdio; the daemon's lines are passed on to it as they are. */
-  client: Transport & Pick<JsonLinesTransport, 'sendLine'>;
+  /** The client side: stdio; lines are passed on as they are, both ways, where they can be. */
+  client: Transport & Pick<JsonLinesTransport, 'sendLine' | 'online' | 'deliver'>;
   /** Finds the daemon, starting it when none runs. */
   daemon(): Promise<DaemonState>;
   /** Opens a session with it (`openDaemonStream`). */
@@ -30,8 +31,8 @@ export class StdioBridge {
   #connecting: Promise<JsonLinesTransport> | undefined;
   #initialize: JSONRPCRequest | undefined;
   #initialized = false;
-  /** Requests written to the current connection and not answered, by id. */
-  readonly #inFlight = new Map<RequestId, JSONRPCRequest>();
+  /** Requests written to the current connection and not answered, by id: their method. */
+  readonly #inFlight = new Map<RequestId, string>();
   /** The bridge's own re-initialize, answered by the daemon and not passed on; by the connection it was sent on. */
   readonly #waiting = new Map<RequestId, { upstream: JsonLinesTransport; answered(message: JSONRPCMessage): void }>();
   #reinitCount = 0;
@@ -45,7 +46,14 @@ export class StdioBridge {
   }
 
   async start(): Promise<void> {
-    this.#opts.client.onmessage = (message) => void this.#fromClient(message);
+    const client = this.#opts.client;
+    // A request passes on as its bytes; anything else is parsed (or refused) as ever, then `#fromClient`.
+    client.online = (line) => {
+      const request = readClientRequest(line);
+      if (request) void this.#forward({ line }, request.id, request.method);
+      else client.deliver(line);
+    };
+    client.onmessage = (message) => void this.#fromClient(message);
     this.#opts.client.onclose = () => void this.close();
     await this.#opts.client.start();
   }
@@ -68,21 +76,26 @@ export class StdioBridge {
       // The daemon does not answer a cancelled request: stop waiting for it.
       this.#inFlight.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
     }
-    const id = isRequest(message) ? message.id : undefined;
+    await this.#forward({ message }, isRequest(message) ? message.id : undefined, 'method' in message ? message.method : undefined);
+  }
+
+  /** A message to the daemon, as the client's bytes or parsed; a request (`id`) is answered for if the daemon is lost. */
+  async #forward(payload: { line: Buffer } | { message: JSONRPCMessage }, id: RequestId | undefined, method: string | undefined): Promise<void> {
+    const first = 'message' in payload ? payload.message : undefined;
     // A second attempt only when the first was certainly never written: it cannot run twice.
     for (let attempt = 1; ; attempt++) {
       let upstream: JsonLinesTransport;
       try {
-        upstream = await this.#connect(message);
+        upstream = await this.#connect(first);
       } catch (err) {
         // A daemon on its way out may refuse the connection; the next look may find (or start) another.
         if (attempt === 1 && !this.#closed) continue;
         if (id !== undefined) await this.#fail(id, `Blitz daemon unavailable: ${(err as Error).message}`);
         return;
       }
-      if (id !== undefined) this.#inFlight.set(id, message as JSONRPCRequest);
+      if (id !== undefined) this.#inFlight.set(id, method ?? 'the request');
       try {
-        await upstream.send(message);
+        await ('line' in payload ? upstream.sendLine(payload.line) : upstream.send(payload.message));
         return;
       } catch (err) {
         if (id !== undefined) this.#inFlight.delete(id);
@@ -96,7 +109,8 @@ export class StdioBridge {
     }
   }
 
-  #connect(first: JSONRPCMessage): Promise<JsonLinesTransport> {
+  /** The connection to the daemon, made (or made again) for `first`: the client's own initialize is not sent twice. */
+  #connect(first: JSONRPCMessage | undefined): Promise<JsonLinesTransport> {
     if (this.#closed) return Promise.reject(new Error('blitz connect is closing'));
     if (this.#upstream) return Promise.resolve(this.#upstream);
     this.#connecting ??= (async () => {
@@ -108,14 +122,14 @@ export class StdioBridge {
       try {
         await upstream.start();
         // A reconnect initializes on the client's behalf, unless the message is the client's own initialize.
-        if (this.#initialize && !(isRequest(first) && first.method === 'initialize')) await this.#reinitialize(upstream);
+        if (this.#initialize && !isInitialize(first)) await this.#reinitialize(upstream);
         if (this.#closed) throw new Error('blitz connect is closing');
       } catch (err) {
         await upstream.close().catch(() => undefined);
         throw err;
       }
       // Before the answer, so the client relists with the new daemon's view.
-      if (this.#initialize && this.#initialized && !(isRequest(first) && first.method === 'initialize')) await this.#tellListsChanged();
+      if (this.#initialize && this.#initialized && !isInitialize(first)) await this.#tellListsChanged();
       this.#upstream = upstream;
       return upstream;
     })().finally(() => (this.#connecting = undefined));
@@ -160,8 +174,8 @@ export class StdioBridge {
     }
     if (upstream !== this.#upstream) return;
     this.#upstream = undefined;
-    for (const request of this.#inFlight.values()) {
-      void this.#fail(request.id, `the Blitz daemon stopped while ${request.method} was running; it may or may not have run — try again`);
+    for (const [id, method] of this.#inFlight) {
+      void this.#fail(id, `the Blitz daemon stopped while ${method} was running; it may or may not have run — try again`);
     }
     this.#inFlight.clear();
   }
@@ -175,4 +189,8 @@ export class StdioBridge {
       await this.#opts.client.send({ jsonrpc: '2.0', method }).catch(() => undefined);
     }
   }
+}
+
+function isInitialize(message: JSONRPCMessage | undefined): boolean {
+  return message !== undefined && isRequest(message) && message.method === 'initialize';
 }
