@@ -1,5 +1,4 @@
 import net from 'node:net';
-import { PassThrough } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
