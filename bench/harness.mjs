@@ -188,6 +188,12 @@ export function cpuByRole(label) {
   return byRole;
 }
 
+/** How often this process has waited so far (its voluntary context switches, from /proc; Linux). */
+export function sleepsSoFar() {
+  const match = /^voluntary_ctxt_switches:\s+(\d+)$/m.exec(readProc('self', 'status') ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Ends whatever this process started that is still running (after a benchmark's teardown). */
 export function endLeftovers() {
   const left = descendants(process.pid);

@@ -18,7 +18,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { connectClient, cpuByRole, httpClient, mcpClient, stdioClient } from './harness.mjs';
+import { connectClient, cpuByRole, httpClient, mcpClient, sleepsSoFar, stdioClient } from './harness.mjs';
 import { EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
@@ -49,7 +49,7 @@ for (const concurrency of [1, 16]) {
       ['floor: HTTP relay to server', call(httpRelayed)],
       ['floor: 2 byte relays', call(relayed)],
     ],
-    { total: TOTAL, concurrency, cpu: () => cpuByRole(role) },
+    { total: TOTAL, concurrency, cpu: () => cpuByRole(role), sleeps: sleepsSoFar },
   );
   report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`, rows, 'direct SDK stdio');
   const row = (name) => rows.find(([n]) => n === name)[1];

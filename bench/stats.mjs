@@ -42,15 +42,19 @@ export function report(title, rows, baseline) {
  * Measures each variant `rounds` times, interleaved (A B A B …) so that neither always runs
  * on a warmer or busier machine, and keeps the median of each figure.
  */
-export async function compare(variants, { rounds = 5, cpu, ...opts }) {
+export async function compare(variants, { rounds = 5, cpu, sleeps, ...opts }) {
   const runs = new Map(variants.map(([name]) => [name, []]));
   /** With `cpu` (a snapshot of CPU µs by process), each variant's CPU per call by process, over its rounds. */
   const used = new Map(variants.map(([name]) => [name, new Map()]));
+  /** With `sleeps` (how often this process has waited so far), each variant's waits, over its rounds. */
+  const slept = new Map(variants.map(([name]) => [name, 0]));
   for (let r = 0; r < rounds; r++) {
     for (const [name, call] of variants) {
       const before = cpu?.();
+      const sleptBefore = sleeps?.();
       runs.get(name).push(await measure(call, opts));
       if (before) for (const [who, us] of cpu()) used.get(name).set(who, (used.get(name).get(who) ?? 0) + us - (before.get(who) ?? us));
+      if (sleptBefore !== undefined) slept.set(name, slept.get(name) + sleeps() - sleptBefore);
     }
   }
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -58,17 +62,23 @@ export async function compare(variants, { rounds = 5, cpu, ...opts }) {
   return variants.map(([name]) => {
     const rs = runs.get(name);
     const cpuPerCall = cpu ? new Map([...used.get(name)].map(([who, us]) => [who, us / calls]).filter(([, us]) => us >= 1)) : undefined;
-    return [name, { p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), perSecond: median(rs.map((r) => r.perSecond)), ...(cpuPerCall ? { cpuPerCall } : {}) }];
+    const sleepsPerCall = sleeps ? slept.get(name) / calls : undefined;
+    return [name, { p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), perSecond: median(rs.map((r) => r.perSecond)), ...(cpuPerCall ? { cpuPerCall } : {}), ...(sleepsPerCall === undefined ? {} : { sleepsPerCall }) }];
   });
 }
 
-/** Each variant's CPU per call by process (from `compare` with `cpu`), a line each. */
+/**
+ * Each variant's CPU per call by process (from `compare` with `cpu`), a line each; with
+ * `sleeps`, also how often the client waited for an answer a call (its voluntary context
+ * switches): a client woken for every answer pays for the wake-up and for its caches gone cold.
+ */
 export function reportCpu(rows) {
   const width = Math.max(26, ...rows.map(([name]) => name.length));
   console.log(`  CPU µs per call, by process (user + system, over all rounds):`);
   for (const [name, r] of rows) {
     if (!r.cpuPerCall) continue;
     const total = [...r.cpuPerCall.values()].reduce((a, b) => a + b, 0);
-    console.log(`  ${name.padEnd(width)} ${String(Math.round(total)).padStart(6)}  = ${[...r.cpuPerCall].sort((a, b) => b[1] - a[1]).map(([who, us]) => `${who} ${Math.round(us)}`).join(' + ')}`);
+    const waits = r.sleepsPerCall === undefined ? '' : `   (client slept ${r.sleepsPerCall.toFixed(2)}× a call)`;
+    console.log(`  ${name.padEnd(width)} ${String(Math.round(total)).padStart(6)}  = ${[...r.cpuPerCall].sort((a, b) => b[1] - a[1]).map(([who, us]) => `${who} ${Math.round(us)}`).join(' + ')}${waits}`);
   }
 }
