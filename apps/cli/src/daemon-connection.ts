@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BlitzClient, readDaemonState, type DaemonState } from '@blitz/client';
 import { CliError, type CliContext } from './context.js';
-import { spawnDaemon, takeEarlyDaemon } from './early-daemon.js';
+import { spawnDaemon, takeEarlyDaemon, type SpawnedDaemon } from './early-daemon.js';
 
 /** The running daemon's client, or undefined when none runs. */
 export function connectToDaemon(ctx: CliContext): { client: BlitzClient; state: DaemonState } | undefined {
@@ -27,7 +27,10 @@ export async function startDaemon(ctx: CliContext, timeoutMs = 15_000): Promise<
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const state = readDaemonState(ctx.paths.home);
+    // Written by our own child once it listens: it answers, no round trip needed to know (a cold start waits for it).
+    if (state && isWrittenBy(state, daemon)) return { state, started: true };
     if (state) {
+      // Another daemon's (it won a race with ours), or the leftover of one killed: it must answer.
       try {
         await new BlitzClient(state, { timeoutMs: 2_000 }).status();
         return { state, started: state.pid === child.pid };
@@ -42,6 +45,11 @@ export async function startDaemon(ctx: CliContext, timeoutMs = 15_000): Promise<
   const tail = readTail(path.join(ctx.paths.logs, 'daemon.out'));
   const exited = daemon.exitCode();
   throw new CliError(`the daemon did not start${exited === null ? ` within ${timeoutMs / 1000}s` : ` (exit code ${exited})`}${tail ? `:\n${tail}` : ''}`);
+}
+
+/** The state file is this spawn's: its pid, started after the spawn (not a killed daemon's file whose pid came back). */
+export function isWrittenBy(state: DaemonState, daemon: SpawnedDaemon): boolean {
+  return state.pid === daemon.child.pid && Date.parse(state.startedAt) >= daemon.spawnedAt;
 }
 
 function readTail(file: string): string {

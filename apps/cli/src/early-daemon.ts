@@ -8,6 +8,8 @@ import { DAEMON_ENTRY } from '@blitz/daemon/entry';
 /** A daemon this process spawned, and its exit code once it has exited. */
 export interface SpawnedDaemon {
   readonly child: ChildProcess;
+  /** Date.now() just before the spawn: the state file it writes says it started later. */
+  readonly spawnedAt: number;
   exitCode(): number | null;
 }
 
@@ -16,6 +18,7 @@ export function spawnDaemon(home: string, env: NodeJS.ProcessEnv): SpawnedDaemon
   const { logs } = blitzPaths(home);
   fs.mkdirSync(logs, { recursive: true, mode: 0o700 });
   const out = fs.openSync(path.join(logs, 'daemon.out'), 'a', 0o600);
+  const spawnedAt = Date.now();
   const child = spawn(process.execPath, [DAEMON_ENTRY], {
     detached: true,
     stdio: ['ignore', out, out],
@@ -28,7 +31,7 @@ export function spawnDaemon(home: string, env: NodeJS.ProcessEnv): SpawnedDaemon
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
   child.unref();
-  return { child, exitCode: () => exited };
+  return { child, spawnedAt, exitCode: () => exited };
 }
 
 let early: { home: string; daemon: SpawnedDaemon } | undefined;
