@@ -6,9 +6,9 @@ import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSch
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlitzClient } from '@blitz/client';
 import { FakeClock } from '@blitz/clock';
-import type { Daemon } from '../daemon.js';
 import { startInProcessDaemon, type InProcessDaemon } from '../testing/in-process-daemon.js';
 import { NOTIFY_DEBOUNCE_MS } from './hub-endpoint.js';
+import { START_SOON_HOLD_MS } from '@blitz/core';
 
 // In-process (as daemon.test.ts), with a fake clock that runs the hub's debounce: two sessions
 // of one workspace, agent `main` offered `mine`, agent `other` offered `theirs`. A session
@@ -21,22 +21,20 @@ const entry = (name: string, fixture: string, extra: string) =>
 const SETTINGS = '[hub]\ncatalog_cache = false\n\n' + entry('mine', 'env-dump', '') + entry('theirs', 'resources', 'agents = ["other"]\nprefix = "t"');
 
 let running: InProcessDaemon;
-let workspace: string;
 const clock = new FakeClock();
-let daemon: Daemon;
 let api: BlitzClient;
 
 beforeAll(async () => {
   running = await startInProcessDaemon('blitz-lc', SETTINGS, clock);
-  ({ workspace, daemon, client: api } = running);
+  api = running.client;
 });
 
 afterAll(() => running.stop());
 
 /** A session of `agent`, counting the list_changed notifications it hears. */
-async function session(agent: string) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp?workspace=${encodeURIComponent(workspace)}&agent=${agent}`), {
-    requestInit: { headers: { authorization: `Bearer ${daemon.token}` } },
+async function session(agent: string, on: Pick<InProcessDaemon, 'daemon' | 'workspace'> = running) {
+  const transport = new StreamableHTTPClientTransport(new URL(`${on.daemon.url}/mcp?workspace=${encodeURIComponent(on.workspace)}&agent=${agent}`), {
+    requestInit: { headers: { authorization: `Bearer ${on.daemon.token}` } },
   });
   const client = new Client({ name: `lc-${agent}`, version: '0' });
   const heard = { tools: 0, prompts: 0, resources: 0 };
@@ -83,3 +81,40 @@ describe('list_changed reaches the sessions whose lists changed, and only them',
     }
   });
 });
+
+describe('a cold start answered from the catalog cache', () => {
+  it('the cached server going live with what the cache said tells the session nothing; its restart tells it prompts and resources once', async () => {
+    const cold = new FakeClock();
+    const settings = entry('mine', 'env-dump', '');
+    // The first run lists `mine`, so the cache holds its listing; its files stay for the second.
+    const first = await startInProcessDaemon('blitz-lc-cold', settings, cold);
+    const ws = await first.client.openWorkspace(first.workspace);
+    await first.client.listWorkspaceServers(ws.id, { connect: true });
+    await first.daemon.stop();
+    const again = await startInProcessDaemon('blitz-lc-cold', settings, cold, first);
+    const s = await session('main', again);
+    const state = async () => (await again.client.listWorkspaceServers((await again.client.listWorkspaces())[0]!.id)).find((x) => x.name === 'mine')?.state;
+    try {
+      expect((await s.client.listTools()).tools.map((t) => t.name)).toContain('env');
+      expect(await state()).not.toBe('connected');
+      // Answered from the cache, it starts once the listings pause; live, it lists what the cache said.
+      cold.advance(START_SOON_HOLD_MS);
+      await expect.poll(state).toBe('connected');
+      cold.advance(NOTIFY_DEBOUNCE_MS);
+
+      // A restart is a change: heard once the server runs again. Anything the cold start sent came before, on the same stream.
+      await again.client.restartServer((await again.client.listWorkspaces())[0]!.id, 'mine');
+      await s.client.listTools();
+      cold.advance(START_SOON_HOLD_MS);
+      await expect.poll(state).toBe('connected');
+      cold.advance(NOTIFY_DEBOUNCE_MS);
+      await expect.poll(() => s.heard.resources).toBe(1);
+      expect(s.heard).toEqual({ tools: 0, prompts: 1, resources: 1 });
+    } finally {
+      await s.transport.terminateSession();
+      await s.client.close();
+      await again.stop();
+    }
+  });
+});
+

@@ -4,3 +4,4 @@ export type { IntroducedServer } from './session-routing.js';
 export { mostVerbose, passesLevel } from './logging-level.js';
 export type { ServerAnnouncement, SessionRequest, UpstreamNotification } from './server-interest.js';
 export { SharedServers, type SharedLease, type SharedServersOptions, type SharedUser } from './shared-servers.js';
+export { HOLD_MS as START_SOON_HOLD_MS } from './start-soon.js';
