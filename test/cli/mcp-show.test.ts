@@ -149,6 +149,13 @@ describe('blitz config show and blitz trust', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust');
   });
+
+  it('a folder that does not exist is said to be missing, not to lack an MCP config', async () => {
+    const missing = path.join(home, 'no-such-project');
+    const result = await runBlitz(['trust', missing], { home });
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: `blitz: ${missing} does not exist; nothing to trust\n` });
+    expect((await runBlitz(['trust', path.join(home, 'settings.toml')], { home })).stderr).toBe(`blitz: ${path.join(home, 'settings.toml')} is not a folder; nothing to trust\n`);
+  });
 });
 
 describe('blitz config show: the large-catalog settings (issue 16)', () => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { formatProblem, readProjectConfig, TrustStore } from '@blitz/core';
@@ -24,6 +25,8 @@ export function registerTrust(program: Command, ctx: CliContext): void {
         ctx.out((await store.revoke(root)) ? `No longer trusting ${root}.` : `${root} was not trusted.`);
         return;
       }
+      const kind = fileKind(root);
+      if (kind !== 'folder') throw new CliError(`${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}; nothing to trust`);
       const project = readProjectConfig(root);
       if (project.files.length === 0) throw new CliError(`${root} has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust`);
       const trusted = await store.trust(root);
@@ -31,4 +34,12 @@ export function registerTrust(program: Command, ctx: CliContext): void {
       ctx.out(`Trusted ${trusted}: ${names.length === 0 ? 'no MCP servers' : `${names.length} MCP server${names.length === 1 ? '' : 's'} (${names.join(', ')})`}.`);
       for (const p of project.problems) ctx.err(formatProblem(p));
     });
+}
+
+function fileKind(file: string): 'folder' | 'other' | 'missing' {
+  try {
+    return fs.statSync(file).isDirectory() ? 'folder' : 'other';
+  } catch {
+    return 'missing';
+  }
 }
