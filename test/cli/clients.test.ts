@@ -163,6 +163,8 @@ describe('blitz clients', () => {
     [['clients', 'connect'], /name the clients to connect/],
     [['clients', 'connect', 'emacs'], /unknown client "emacs"; known clients: claude-code, /],
     [['clients', 'import', 'cursor', 'nope'], /unknown client "nope"/],
+    [['clients', 'import', '--project', '/no/such/project'], /^blitz: the project \/no\/such\/project does not exist \(--project\)\n$/],
+    [['clients', '--project', '/no/such/project'], /^blitz: the project \/no\/such\/project does not exist \(--project\)\n$/],
   ])('refuses %j', async (args, message) => {
     const result = await blitz(...args);
     expect(result.code).toBe(1);

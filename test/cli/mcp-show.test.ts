@@ -150,6 +150,11 @@ describe('blitz config show and blitz trust', () => {
     expect(result.stderr).toContain('has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust');
   });
 
+  it('config show --workspace of a folder that does not exist says so, not "no project MCP config"', async () => {
+    const missing = path.join(home, 'no-such-project');
+    expect(await runBlitz(['config', 'show', '--workspace', missing], { home })).toMatchObject({ code: 1, stdout: '', stderr: `blitz: the workspace ${missing} does not exist (--workspace)\n` });
+  });
+
   it('a folder that does not exist is said to be missing, not to lack an MCP config', async () => {
     const missing = path.join(home, 'no-such-project');
     const result = await runBlitz(['trust', missing], { home });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { inspectClient, inspectFile, type ClientState } from '@blitz/clients';
 import type { CliContext } from '../../context.js';
 import { renderTable } from '../../output/table.js';
+import { requireFolder } from '../../require-folder.js';
 import { selectClients, shortPath, whereOf } from './client-context.js';
 
 export interface ListOptions {
@@ -43,7 +44,8 @@ export async function listClients(ctx: CliContext, opts: ListOptions): Promise<v
 export async function clientStates(ctx: CliContext, ids: readonly string[], project: string | undefined): Promise<ClientState[]> {
   const specs = selectClients(ids);
   if (project === undefined) return Promise.all(specs.map((spec) => inspectClient(spec, whereOf(ctx))));
-  const dir = path.resolve(ctx.cwd, project);
+  const asked = path.resolve(ctx.cwd, project);
+  const dir = requireFolder(asked, (problem) => `the project ${asked} ${problem} (--project)`);
   const states = await Promise.all(specs.flatMap((spec) => spec.projectFiles.map((rel) => inspectFile(spec, path.join(dir, rel)))));
   return states.filter((s) => s.exists);
 }

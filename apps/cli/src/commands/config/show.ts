@@ -14,6 +14,7 @@ import {
 } from '@blitz/core';
 import type { CliContext } from '../../context.js';
 import { loadSettingsOrFail } from '../../load.js';
+import { requireFolder } from '../../require-folder.js';
 
 export function registerShow(config: Command, ctx: CliContext): void {
   config
@@ -23,7 +24,8 @@ export function registerShow(config: Command, ctx: CliContext): void {
     .option('--json', 'print JSON')
     .action((opts: { workspace?: string; json?: boolean }) => {
       const settings = loadSettingsOrFail(ctx);
-      const root = opts.workspace === undefined ? undefined : path.resolve(ctx.cwd, opts.workspace);
+      const asked = opts.workspace === undefined ? undefined : path.resolve(ctx.cwd, opts.workspace);
+      const root = asked === undefined ? undefined : requireFolder(asked, (problem) => `the workspace ${asked} ${problem} (--workspace)`);
       const project = root === undefined ? undefined : readProjectConfig(root);
       const trusted = root !== undefined && project!.files.length > 0 && new TrustStore(ctx.paths.trust).isTrusted(root);
       const effective = effectiveServers(settings.servers, project && { config: project, trusted }, ctx.env);

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { formatProblem, readProjectConfig, TrustStore } from '@blitz/core';
 import type { CliContext } from '../../context.js';
 import { CliError } from '../../context.js';
+import { requireFolder } from '../../require-folder.js';
 
 export function registerTrust(program: Command, ctx: CliContext): void {
   program
@@ -25,8 +25,7 @@ export function registerTrust(program: Command, ctx: CliContext): void {
         ctx.out((await store.revoke(root)) ? `No longer trusting ${root}.` : `${root} was not trusted.`);
         return;
       }
-      const kind = fileKind(root);
-      if (kind !== 'folder') throw new CliError(`${root} ${kind === 'missing' ? 'does not exist' : 'is not a folder'}; nothing to trust`);
+      requireFolder(root, (problem) => `${root} ${problem}; nothing to trust`);
       const project = readProjectConfig(root);
       if (project.files.length === 0) throw new CliError(`${root} has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust`);
       const trusted = await store.trust(root);
@@ -36,10 +35,3 @@ export function registerTrust(program: Command, ctx: CliContext): void {
     });
 }
 
-function fileKind(file: string): 'folder' | 'other' | 'missing' {
-  try {
-    return fs.statSync(file).isDirectory() ? 'folder' : 'other';
-  } catch {
-    return 'missing';
-  }
-}
