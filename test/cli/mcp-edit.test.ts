@@ -86,7 +86,7 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
 
 describe('refusals change nothing', () => {
   it.each([
-    ['a name in use', ['mcp', 'add', 'fs', 'npx', 'x'], /an MCP server named "fs" already exists in .*settings\.toml/],
+    ['a name in use, said once', ['mcp', 'add', 'fs', 'npx', 'x'], /^blitz: an MCP server named "fs" already exists in \S*settings\.toml\n$/],
     ['an unknown name', ['mcp', 'remove', 'nope'], /no MCP server named "nope" in .*settings\.toml/],
     ['an unknown name to enable', ['mcp', 'enable', 'nope'], /no MCP server named "nope"/],
     ['a bad name', ['mcp', 'add', 'a b', 'npx'], /MCP server "a b" is not valid\n {2}name: "a b" may use only letters/],

@@ -11,8 +11,7 @@ try {
   await (await createProgram(ctx)).parseAsync(process.argv);
 } catch (err) {
   if (err instanceof ApiError) {
-    ctx.err(`blitz: ${err.message}`);
-    for (const problem of err.problems) ctx.err(`  ${problem}`);
+    printError(err.message, err.problems);
     process.exitCode = 1;
   } else if (err instanceof DaemonUnreachable) {
     ctx.err(`blitz: ${err.message}`);
@@ -23,11 +22,16 @@ try {
     ctx.err(`blitz: ${err.message}`);
     process.exitCode = err.exitCode;
   } else if (isBlitzError(err)) {
-    ctx.err(`blitz: ${err.message}`);
-    for (const problem of err.problems) ctx.err(`  ${problem}`);
+    printError(err.message, err.problems);
     process.exitCode = 1;
   } else {
     ctx.err(`blitz: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     process.exitCode = 70;
   }
+}
+
+/** The message, then each problem that says more than it (a name in use is one problem: the message itself). */
+function printError(message: string, problems: readonly string[]): void {
+  ctx.err(`blitz: ${message}`);
+  for (const problem of problems) if (problem !== message && !problem.endsWith(`: ${message}`)) ctx.err(`  ${problem}`);
 }
