@@ -159,6 +159,21 @@ describe('blitz clients', () => {
     expect(result.stdout).toMatch(/= gh from vscode .*: already in Blitz as github/);
   });
 
+  it("Claude Code's local scope (claude mcp add's default: ~/.claude.json projects.<dir>.mcpServers): named by a user import, imported with --project DIR", async () => {
+    const project = path.join(root, 'app');
+    fs.mkdirSync(project);
+    const claude = JSON.parse(CLAUDE) as Record<string, unknown>;
+    fs.writeFileSync(files().claude, JSON.stringify({ ...claude, projects: { [project]: { allowedTools: [], mcpServers: { localmem: { type: 'stdio', command: 'node', args: ['mem.js'], env: {} } } } } }, null, 2));
+    const user = await blitz('clients', 'import', 'claude-code');
+    expect(user.code).toBe(0);
+    expect(user.stdout).toContain(`  skipped localmem from claude-code ~/.claude.json: Claude Code keeps it for ${project} alone (its local scope): blitz clients import claude-code --project ${project}\n`);
+    expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).not.toContain('localmem');
+    expect((await blitz('clients', '--project', project)).stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +1$/m);
+    const imported = await blitz('clients', 'import', 'claude-code', '--project', project);
+    expect(imported.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { localmem: { command: 'node', args: ['mem.js'] } } });
+  });
+
   it.each([
     [['clients', 'connect'], /name the clients to connect/],
     [['clients', 'connect', 'emacs'], /unknown client "emacs"; known clients: claude-code, /],

@@ -40,6 +40,15 @@ export interface ClientSpec {
   installedMarker?(where: Where): string;
   /** Project-scoped files, relative to the project folder. */
   readonly projectFiles: readonly string[];
+  /**
+   * Servers the user file keeps for one project alone (Claude Code's local scope,
+   * `projects.<dir>.mcpServers`): where a project's sit, for `import --project`, and which
+   * projects have some, for a user-scope import to name what it leaves.
+   */
+  readonly localScope?: {
+    key(dir: string): readonly string[];
+    projects(data: Record<string, unknown>): readonly { readonly dir: string; readonly names: readonly string[] }[];
+  };
   fromClient(name: string, raw: unknown): ServerMapping;
   /** The client's native entry for `blitz connect`. */
   toClient(launch: BlitzLaunch): Record<string, unknown>;

@@ -30,6 +30,10 @@ export function findServers(states: readonly ClientState[]): FoundServers {
       if (m.kind === 'skipped') skipped.push({ ...where, name: server.name, reason: m.reason });
       else if (!isBlitzEntry(m.entry)) found.push({ ...where, name: server.name, entry: m.entry, warnings: m.warnings });
     }
+    for (const { dir, names } of state.localScoped ?? []) {
+      const reason = `${state.spec.title} keeps it for ${dir} alone (its local scope): blitz clients import ${state.spec.id} --project ${dir}`;
+      for (const name of names) skipped.push({ ...where, name, reason });
+    }
   }
   return { found, skipped, unreadable };
 }

@@ -1,7 +1,7 @@
 export { CLIENT_IDS, type BlitzLaunch, type ClientId, type ClientSpec, type OwnCommand, type ServerMapping } from './client-spec.js';
 export { CLIENTS, clientById } from './specs/index.js';
 export { whereFromProcess, type Where } from './where.js';
-export { inspectClient, inspectFile, userFileOf, type ClientState } from './inspect-client.js';
+export { inspectClient, inspectFile, inspectLocalScope, userFileOf, type ClientState } from './inspect-client.js';
 export { findServers, type FoundServers, type SkippedServer } from './find-servers.js';
 export { planImport, type Definition, type FoundServer, type ImportPlan } from './plan/plan-import.js';
 export { planConnect, BLITZ_ENTRY, type ClientServer, type ConnectPlan } from './plan/plan-connect.js';

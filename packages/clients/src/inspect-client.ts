@@ -20,6 +20,8 @@ export interface ClientState {
   readonly pointsAtBlitz: boolean;
   /** Why the file could not be read or parsed; nothing is changed in such a file. */
   readonly error?: string;
+  /** Servers the file keeps for one project alone (see ClientSpec.localScope), left by a user-scope import. */
+  readonly localScoped?: readonly { readonly dir: string; readonly names: readonly string[] }[];
 }
 
 /** The user-scope file this client uses here: the first that exists, else the first it would create. */
@@ -43,11 +45,21 @@ export async function inspectFile(spec: ClientSpec, file: string, installed = fa
   try {
     const read = await readClientFile(file);
     if (!read.exists) return { ...base, exists: false, installed };
-    const servers = serversOf(spec, parseClientText(spec, read.text, file), file).map(([name, raw]) => ({ name, raw, mapping: spec.fromClient(name, raw) }));
+    const data = parseClientText(spec, read.text, file);
+    const servers = serversOf(spec, data, file).map(([name, raw]) => ({ name, raw, mapping: spec.fromClient(name, raw) }));
     const pointsAtBlitz = servers.some((s) => s.mapping.kind === 'server' && isBlitzEntry(s.mapping.entry));
-    return { ...base, exists: true, installed: true, text: read.text, servers, pointsAtBlitz };
+    const localScoped = spec.localScope?.projects(data) ?? [];
+    return { ...base, exists: true, installed: true, text: read.text, servers, pointsAtBlitz, ...(localScoped.length > 0 ? { localScoped } : {}) };
   } catch (err) {
     if (!(err instanceof BlitzError)) throw err;
     return { ...base, exists: true, installed: true, error: err.message };
   }
+}
+
+/** The servers a client's user file keeps for project `dir` alone (Claude Code's local scope), as a file state of their own. */
+export async function inspectLocalScope(spec: ClientSpec, where: Where, dir: string): Promise<ClientState | undefined> {
+  if (spec.localScope === undefined) return undefined;
+  const { localScope: _, ...rest } = spec;
+  const state = await inspectFile({ ...rest, serversKey: spec.localScope.key(dir) }, await userFileOf(spec, where));
+  return state.servers.length > 0 ? state : undefined;
 }

@@ -1,3 +1,4 @@
+import { isTable } from '@blitz/core';
 import type { ClientSpec } from '../client-spec.js';
 import { withEnv } from '../launch-fields.js';
 import { keepRefs, mapJsonServer } from '../map-server.js';
@@ -17,6 +18,14 @@ export const claudeCode: ClientSpec = {
   userFiles: (where) => [configFile(where)],
   installedMarker: (where) => join(where, where.env.CLAUDE_CONFIG_DIR || where.home, '.claude'),
   projectFiles: ['.mcp.json'],
+  // `claude mcp add` without --scope keeps a server for the folder it ran in alone.
+  localScope: {
+    key: (dir) => ['projects', dir, 'mcpServers'],
+    projects: (data) =>
+      isTable(data.projects)
+        ? Object.entries(data.projects).flatMap(([dir, p]) => (isTable(p) && isTable(p.mcpServers) && Object.keys(p.mcpServers).length > 0 ? [{ dir, names: Object.keys(p.mcpServers) }] : []))
+        : [],
+  },
   // Claude Code expands ${VAR} and ${VAR:-default}, exactly as Blitz does.
   fromClient: (name, raw) => mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', sse: 'sse' }, refs: keepRefs }),
   toClient: (launch) => ({ type: 'stdio', command: launch.command, args: [...launch.args], ...withEnv(launch) }),

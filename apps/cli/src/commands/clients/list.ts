@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { inspectClient, inspectFile, type ClientState } from '@blitz/clients';
+import { inspectClient, inspectFile, inspectLocalScope, type ClientState } from '@blitz/clients';
 import type { CliContext } from '../../context.js';
 import { renderTable } from '../../output/table.js';
 import { requireFolder } from '../../require-folder.js';
@@ -46,6 +46,6 @@ export async function clientStates(ctx: CliContext, ids: readonly string[], proj
   if (project === undefined) return Promise.all(specs.map((spec) => inspectClient(spec, whereOf(ctx))));
   const asked = path.resolve(ctx.cwd, project);
   const dir = requireFolder(asked, (problem) => `the project ${asked} ${problem} (--project)`);
-  const states = await Promise.all(specs.flatMap((spec) => spec.projectFiles.map((rel) => inspectFile(spec, path.join(dir, rel)))));
-  return states.filter((s) => s.exists);
+  const states = await Promise.all(specs.flatMap((spec) => [...spec.projectFiles.map((rel) => inspectFile(spec, path.join(dir, rel))), inspectLocalScope(spec, whereOf(ctx), dir)]));
+  return states.filter((s): s is ClientState => s !== undefined && s.exists);
 }
