@@ -75,7 +75,7 @@ beforeAll(async () => {
   const { command, args } = fixtureCommand('env-dump');
   fs.writeFileSync(
     path.join(project, '.mcp.json'),
-    JSON.stringify({ mcpServers: { proj: { command, args, prefix: 'proj', auto_approve: true, exposure: 'deferred', tool_exposure: { 'nothing_*': 'direct' } } } }, null, 2),
+    JSON.stringify({ mcpServers: { proj: { command, args, prefix: 'proj', auto_approve: true, tools: ['echo', 'env', 'gone'], exposure: 'deferred', tool_exposure: { 'nothing_*': 'direct' } } } }, null, 2),
   );
   expect((await runBlitz(['trust', project], { home })).code).toBe(0);
   daemon = await startDaemonProcess(home);
@@ -143,9 +143,10 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     const found = await c.callTool({ name: 'search_tools', arguments: { query: 'proj__env' } });
     expect((found.structuredContent as { tools: Array<{ name: string; server: string }> }).tools[0]).toEqual(expect.objectContaining({ name: 'proj__env', server: 'proj' }));
     expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'proj__env' } }))).toContain('PATH');
-    // The pattern that matches none of its tools is a warning of that server.
+    // The tools entry it does not offer and the pattern that matches none of its tools are warnings of that server, naming its file.
     const ws = (await daemon.client.listWorkspaces()).find((w) => w.root === project)!;
     const proj = (await daemon.client.listWorkspaceServers(ws.id)).find((s) => s.name === 'proj')!;
+    expect(proj.warnings).toContain(`tools lists "gone", which the server does not offer (${path.join(project, '.mcp.json')})`);
     expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${path.join(project, '.mcp.json')})`);
   }, 60_000);
 });

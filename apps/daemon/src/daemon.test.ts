@@ -156,20 +156,26 @@ describe('the control API in-process', () => {
     expect((await api('/v1/status')).body['problems']).toEqual([]);
   });
 
-  it("a tool_exposure key matching none of a server's tools is a warning naming settings.toml and its line, which follows an edit above it", async () => {
+  it("a tools entry the server does not offer and a tool_exposure key matching none of its tools are warnings naming settings.toml and their lines, which follow an edit above them", async () => {
     const file = path.join(home, 'settings.toml');
-    const text = SETTINGS + '\n' + stdio('exposed', 'env-dump', 'prefix = "x"\ntool_exposure = { "pr_*" = "hidden" }');
-    const lineOf = (t: string) => t.split('\n').findIndex((l) => l.startsWith('tool_exposure')) + 1;
+    const text = SETTINGS + '\n' + stdio('exposed', 'env-dump', 'prefix = "x"\ntools = ["gone"]\ntool_exposure = { "pr_*" = "hidden" }');
+    const lineOf = (t: string, field: string) => t.split('\n').findIndex((l) => l.startsWith(`${field} =`)) + 1;
+    const expected = (t: string) => [
+      `tools lists "gone", which the server does not offer (${file}:${lineOf(t, 'tools')})`,
+      `tool_exposure "pr_*" matches no tool the server offers (${file}:${lineOf(t, 'tool_exposure')})`,
+    ];
     const ws = await client.openWorkspace(workspace);
     const warnings = async () => (await client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'exposed')?.warnings;
     try {
       fs.writeFileSync(file, text);
       await daemon.reload();
-      expect(await warnings()).toEqual([`tool_exposure "pr_*" matches no tool the server offers (${file}:${lineOf(text)})`]);
-      // A comment above it changes no setting: nothing restarts, and the line moves.
-      fs.writeFileSync(file, '# moved\n' + text);
+      expect(await warnings()).toEqual(expected(text));
+      // A comment above them changes no setting: nothing restarts, and the lines move.
+      const moved = '# moved\n' + text;
+      fs.writeFileSync(file, moved);
       await daemon.reload();
-      expect(await warnings()).toEqual([`tool_exposure "pr_*" matches no tool the server offers (${file}:${lineOf(text) + 1})`]);
+      expect(await warnings()).toEqual(expected(moved));
+      expect(lineOf(moved, 'tools')).toBe(lineOf(text, 'tools') + 1);
     } finally {
       fs.writeFileSync(file, SETTINGS);
       await daemon.reload();

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, unmatchedExposureWarning, type ServerTools } from './build-catalog.js';
+import { buildCatalog, type ServerTools } from './build-catalog.js';
+import { unmatchedSettingWarning } from './unmatched-settings.js';
 
 const tool = (name: string, description = `does ${name}`): Tool => ({ name, description, inputSchema: { type: 'object' } });
 const server = (name: string, tools: string[], settings: Partial<Omit<ServerTools, 'server' | 'tools'>> = {}): ServerTools => ({
@@ -11,12 +12,14 @@ const server = (name: string, tools: string[], settings: Partial<Omit<ServerTool
 
 const BUILT_INS = ['list_mcp_resources', 'read_mcp_resource'];
 
-/** The catalog as `server:original→exposed` lines and warnings as a plain object, for short tables. */
+/** The catalog as `server:original→exposed` lines and warnings (the unmatched settings' last, worded without a file) as a plain object, for short tables. */
 function summary(servers: ServerTools[]): { entries: string[]; warnings: Record<string, string[]> } {
-  const { entries, warnings } = buildCatalog(servers, BUILT_INS);
+  const { entries, warnings, unmatched } = buildCatalog(servers, BUILT_INS);
+  const all = new Map(warnings);
+  for (const [name, found] of unmatched) all.set(name, [...(all.get(name) ?? []), ...found.map((u) => unmatchedSettingWarning(u))]);
   return {
     entries: entries.map((e) => `${e.server}:${e.originalName}→${e.exposedName}`),
-    warnings: Object.fromEntries(warnings),
+    warnings: Object.fromEntries(all),
   };
 }
 
@@ -106,7 +109,7 @@ describe('buildCatalog', () => {
       ['c:x→x', 'b:ok→ok'],
       {
         c: ['tool "x" is offered twice; the first is kept'],
-        a: ['tools lists "gone", which the server does not offer', 'tool "x" is skipped: server "c" already offers "x"; give server "a" a prefix to offer it'],
+        a: ['tool "x" is skipped: server "c" already offers "x"; give server "a" a prefix to offer it', 'tools lists "gone", which the server does not offer'],
       },
     ],
   ])('%s', (_title, servers, entries, warnings) => {
@@ -154,12 +157,19 @@ describe('buildCatalog exposure (issue 16)', () => {
     expect(exposures([server('a', ['x', 'y', 'z'], { exposure: 'hidden', toolExposure: { y: 'deferred' } }), server('b', ['w'], { toolExposure: { w: 'hidden' } })])).toEqual(['y:deferred']);
   });
 
-  it('finds an override that matches no tool, once the server has listed its tools; its warning names where it is written when known', () => {
-    const { warnings, unmatchedExposure } = buildCatalog([server('a', ['x'], { toolExposure: { 'pr_*': 'hidden', x: 'direct' } }), server('b', [], { toolExposure: { y: 'direct' } })], BUILT_INS);
-    expect(Object.fromEntries(unmatchedExposure)).toEqual({ a: ['pr_*'] });
+  it('finds a tools entry and an override that match no tool, once the server has listed its tools; their warnings name where they are written when known', () => {
+    const { warnings, unmatched } = buildCatalog(
+      [server('a', ['x'], { allow: ['x', 'gone'], toolExposure: { 'pr_*': 'hidden', x: 'direct' } }), server('b', [], { allow: ['w'], toolExposure: { y: 'direct' } })],
+      BUILT_INS,
+    );
+    const [gone, pr] = unmatched.get('a') ?? [];
+    expect(Object.fromEntries(unmatched)).toEqual({ a: [{ kind: 'tools', name: 'gone' }, { kind: 'tool_exposure', key: 'pr_*' }] });
     expect(Object.fromEntries(warnings)).toEqual({});
-    expect(unmatchedExposureWarning('pr_*')).toBe('tool_exposure "pr_*" matches no tool the server offers');
-    expect(unmatchedExposureWarning('pr_*', '/home/u/.blitz/settings.toml', 11)).toBe('tool_exposure "pr_*" matches no tool the server offers (/home/u/.blitz/settings.toml:11)');
-    expect(unmatchedExposureWarning('pr_*', '/w/.mcp.json')).toBe('tool_exposure "pr_*" matches no tool the server offers (/w/.mcp.json)');
+    expect(unmatchedSettingWarning(pr!)).toBe('tool_exposure "pr_*" matches no tool the server offers');
+    expect(unmatchedSettingWarning(pr!, '/home/u/.blitz/settings.toml', 11)).toBe('tool_exposure "pr_*" matches no tool the server offers (/home/u/.blitz/settings.toml:11)');
+    expect(unmatchedSettingWarning(pr!, '/w/.mcp.json')).toBe('tool_exposure "pr_*" matches no tool the server offers (/w/.mcp.json)');
+    expect(unmatchedSettingWarning(gone!)).toBe('tools lists "gone", which the server does not offer');
+    expect(unmatchedSettingWarning(gone!, '/home/u/.blitz/settings.toml', 9)).toBe('tools lists "gone", which the server does not offer (/home/u/.blitz/settings.toml:9)');
+    expect(unmatchedSettingWarning(gone!, '/w/.mcp.json')).toBe('tools lists "gone", which the server does not offer (/w/.mcp.json)');
   });
 });

@@ -2,7 +2,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { buildNamedCatalog } from './named-catalog.js';
 import type { Exposure } from '../config/server-config.js';
 import type { ServerWarnings } from './server-warnings.js';
-import { toolExposure, unusedOverrides, type ToolExposure } from './tool-exposure.js';
+import { toolExposure, type ToolExposure } from './tool-exposure.js';
+import { unmatchedSettings, type UnmatchedSetting } from './unmatched-settings.js';
 
 /** What one server offers as tools, with the settings that shape them. */
 export interface ServerTools {
@@ -33,17 +34,11 @@ export interface ToolCatalog {
   entries: CatalogEntry[];
   warnings: ServerWarnings;
   /**
-   * Each server's `tool_exposure` keys that match none of its tools, once it has listed them: a
-   * warning each, worded by the caller with where the key is written (unmatchedExposureWarning),
-   * which may change while the catalog does not.
+   * Each server's `tools` entries and `tool_exposure` keys that match none of its tools, once it
+   * has listed them: a warning each, worded by the caller with where the setting is written
+   * (unmatchedSettingWarning), which may change while the catalog does not.
    */
-  unmatchedExposure: ReadonlyMap<string, readonly string[]>;
-}
-
-/** The warning of a `tool_exposure` key that matches no tool, naming the file (and line) it is written in when known. */
-export function unmatchedExposureWarning(key: string, file?: string, line?: number): string {
-  const at = file === undefined ? '' : ` (${file}${line === undefined ? '' : `:${line}`})`;
-  return `tool_exposure ${JSON.stringify(key)} matches no tool the server offers${at}`;
+  unmatched: ReadonlyMap<string, readonly UnmatchedSetting[]>;
 }
 
 /**
@@ -55,12 +50,12 @@ export function buildCatalog(servers: readonly ServerTools[], builtIns: readonly
   const sources = servers.map(({ tools, exposure: _e, toolExposure: _t, ...rest }) => ({ ...rest, items: tools }));
   const { entries, warnings } = buildNamedCatalog(sources, { noun: 'tool', reserved: builtIns });
   const byServer = new Map(servers.map((s) => [s.server, s]));
-  const unmatchedExposure = new Map<string, string[]>();
+  const unmatched = new Map<string, UnmatchedSetting[]>();
   for (const s of servers) {
-    // Before the server has answered, every pattern would look unused.
-    if (s.toolExposure === undefined || s.tools.length === 0) continue;
-    const unused = unusedOverrides(s.tools.map((t) => t.name), s.toolExposure);
-    if (unused.length > 0) unmatchedExposure.set(s.server, unused);
+    // Before the server has answered, every name and pattern would look unmatched.
+    if (s.tools.length === 0) continue;
+    const found = unmatchedSettings(s.tools.map((t) => t.name), s.allow, s.toolExposure);
+    if (found.length > 0) unmatched.set(s.server, found);
   }
   const kept: CatalogEntry[] = [];
   for (const { item, ...rest } of entries) {
@@ -68,5 +63,5 @@ export function buildCatalog(servers: readonly ServerTools[], builtIns: readonly
     const exposure = toolExposure(rest.originalName, s?.exposure, s?.toolExposure);
     if (exposure !== 'hidden') kept.push({ ...rest, tool: item, exposure });
   }
-  return { entries: kept, warnings, unmatchedExposure };
+  return { entries: kept, warnings, unmatched };
 }

@@ -5,7 +5,10 @@ import { addWarning, type ServerWarnings } from './server-warnings.js';
 export interface NamedSource<T extends { name: string }> {
   server: string;
   prefix?: string;
-  /** Original names to keep; undefined keeps every item, `[]` keeps none. */
+  /**
+   * Original names to keep; undefined keeps every item, `[]` keeps none. A name the server does
+   * not offer is no warning here: the caller words it with where it is written (unmatched-settings.ts).
+   */
   allow?: readonly string[];
   items: readonly T[];
 }
@@ -59,12 +62,6 @@ export function buildNamedCatalog<T extends { name: string }>(
     // A clash a prefix would avoid says so; with a prefix already set that advice is no help.
     const hint = source.prefix ? '' : `; give server "${source.server}" a prefix to offer it`;
     const allow = source.allow === undefined ? undefined : new Set(source.allow);
-    if (allow !== undefined) {
-      const offered = new Set(source.items.map((item) => item.name));
-      for (const name of allow) {
-        if (!offered.has(name)) warn(`${noun}s lists "${name}", which the server does not offer`);
-      }
-    }
     // Exposed name → original name, for everything this server offered, kept or not.
     const claimed = new Map<string, string>();
 

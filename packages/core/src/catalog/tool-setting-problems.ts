@@ -1,6 +1,6 @@
 import type { Problem } from '../config/problem.js';
 import type { ServerConfig } from '../config/server-config.js';
-import { unusedOverrides } from './tool-exposure.js';
+import { unmatchedField, unmatchedMessage, unmatchedSettings } from './unmatched-settings.js';
 
 /**
  * What a server's tool settings name that its tools do not (a warning each, known only once it
@@ -8,12 +8,9 @@ import { unusedOverrides } from './tool-exposure.js';
  * `line` finds a field's line in the server's file, when the caller has its text.
  */
 export function toolSettingProblems(config: ServerConfig, offered: readonly string[], line: (field: string) => number | undefined = () => undefined): Problem[] {
-  const problem = (field: string, message: string): Problem => {
+  return unmatchedSettings(offered, config.tools, config.toolExposure).map((setting) => {
+    const field = unmatchedField(setting);
     const at = line(field);
-    return { severity: 'warning', file: config.source.file, ...(at === undefined ? {} : { line: at }), server: config.name, field, message };
-  };
-  const names = new Set(offered);
-  const tools = (config.tools ?? []).filter((t) => !names.has(t)).map((t) => problem('tools', `lists "${t}", which the server does not offer`));
-  const exposure = unusedOverrides(offered, config.toolExposure ?? {}).map((key) => problem(`tool_exposure.${key}`, 'matches no tool the server offers'));
-  return [...tools, ...exposure];
+    return { severity: 'warning', file: config.source.file, ...(at === undefined ? {} : { line: at }), server: config.name, field, message: unmatchedMessage(setting) };
+  });
 }

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { buildCatalog, type CatalogEntry, type ServerTools } from '../catalog/build-catalog.js';
 import { Catalog } from '../catalog/catalog.js';
+import type { UnmatchedSetting } from '../catalog/unmatched-settings.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import type { CachedCatalogs } from './cached-catalogs.js';
 import { catalogInputs, sameInputs } from './catalog-inputs.js';
@@ -9,8 +10,8 @@ import { catalogInputs, sameInputs } from './catalog-inputs.js';
 export interface BuiltCatalog {
   catalog: Catalog<CatalogEntry>;
   warnings: ReadonlyMap<string, readonly string[]>;
-  /** Each server's `tool_exposure` keys matching none of its tools: worded when a status is asked for, with the line the key is on then. */
-  unmatchedExposure: ReadonlyMap<string, readonly string[]>;
+  /** Each server's `tools` entries and `tool_exposure` keys matching none of its tools: worded when a status is asked for, with the line each is on then. */
+  unmatched: ReadonlyMap<string, readonly UnmatchedSetting[]>;
   /** What it was built from (catalog-inputs.ts). */
   inputs: readonly unknown[];
   /** Changes (a new object) only when the offered servers' prompts and resources may have (Manager.listsKey). */
@@ -74,13 +75,13 @@ export class AgentCatalogs {
       this.#built.set(agent, last);
       return last;
     }
-    const { entries, warnings, unmatchedExposure } = buildCatalog(
+    const { entries, warnings, unmatched } = buildCatalog(
       offered.map((c, i) => catalogSource(c, tools[i]!)),
       this.#scope.builtIns,
     );
     const listsInputs = catalogInputs(offered, listed.map((t) => this.#scope.cached.listsKey(t)));
     const lists = last && sameInputs(last.listsInputs, listsInputs) ? last.lists : {};
-    const built = { catalog: new Catalog(entries), warnings, unmatchedExposure, inputs, lists, listsInputs };
+    const built = { catalog: new Catalog(entries), warnings, unmatched, inputs, lists, listsInputs };
     this.#built.set(agent, built);
     this.#lastBuilt.set(agent, built);
     return built;

@@ -129,6 +129,19 @@ describe('Manager', () => {
     expect(manager.states()[0]!.warnings).toEqual(['tool_exposure "pr_*" matches no tool the server offers (/settings.toml:12)']);
   });
 
+  it("a tools entry the server does not offer is a warning naming the file and the line the settings loader finds the field on at the time, and none before it has listed its tools", async () => {
+    const fake = inMemoryConnector({ a: tools('x') });
+    let line = 9;
+    manager = new Manager({ workspace: '/ws', connector: fake.connector, clock: new FakeClock(), settingLine: (config, field) => (config.name === 'a' && field === 'tools' ? line : undefined) });
+    await manager.update({ servers: [server('a', { tools: ['x', 'gone'] })] });
+    // Not listed yet: every name would look missing.
+    expect(manager.states()[0]!.warnings).toEqual([]);
+    await manager.listTools();
+    expect(manager.states()[0]!.warnings).toEqual(['tools lists "gone", which the server does not offer (/settings.toml:9)']);
+    line = 10;
+    expect(manager.states()[0]!.warnings).toEqual(['tools lists "gone", which the server does not offer (/settings.toml:10)']);
+  });
+
   it('routes a prefixed tool to its server under the original name (MCP-21), and a clash goes to the first server', async () => {
     const { manager } = setup({ a: tools('search'), b: tools('search'), c: tools('search') });
     await manager.update({ servers: [server('a'), server('b'), server('c', { prefix: 'gh' })] });

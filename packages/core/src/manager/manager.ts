@@ -5,7 +5,8 @@ import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resou
 import type { BreakerNotice } from '../breaker/breaker.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
-import { unmatchedExposureWarning, type CatalogEntry } from '../catalog/build-catalog.js';
+import type { CatalogEntry } from '../catalog/build-catalog.js';
+import { unmatchedField, unmatchedSettingWarning } from '../catalog/unmatched-settings.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
@@ -212,11 +213,11 @@ export class Manager {
   states(): ServerStatus[] {
     // A server's catalog warnings depend on the workspace's other servers (clashes), so they
     // are the main agent's catalog's, not the connection's (a shared one serves other workspaces).
-    const { warnings, unmatchedExposure } = this.#catalogs.of(MAIN_AGENT);
+    const { warnings, unmatched } = this.#catalogs.of(MAIN_AGENT);
     return this.#connections.map((c) => {
       const status = c.status();
-      const unmatched = (unmatchedExposure.get(c.name) ?? []).map((key) => unmatchedExposureWarning(key, c.config.source.file, this.#opts.settingLine?.(c.config, `tool_exposure.${key}`)));
-      const more = [...(warnings.get(c.name) ?? []), ...unmatched];
+      const worded = (unmatched.get(c.name) ?? []).map((u) => unmatchedSettingWarning(u, c.config.source.file, this.#opts.settingLine?.(c.config, unmatchedField(u))));
+      const more = [...(warnings.get(c.name) ?? []), ...worded];
       return more.length > 0 ? { ...status, warnings: [...status.warnings, ...more] } : status;
     });
   }
