@@ -134,7 +134,8 @@ describe('blitz connect', () => {
     expect(fs.readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
-  it('reaches the daemon over its 0600 local socket beside daemon.json; over the port once the socket is gone', async () => {
+  // /proc/net/unix, where the test sees which way the bridge came in, is Linux's.
+  it.skipIf(process.platform !== 'linux')('reaches the daemon over its 0600 local socket beside daemon.json; over the port once the socket is gone', async () => {
     daemon = await startDaemonProcess(home);
     const socket = path.join(home, 'state', 'mcp.sock');
     expect(readDaemonState(home)?.socket).toBe(socket);
@@ -154,7 +155,8 @@ describe('blitz connect', () => {
     expect(connectedAt(socket)).toBe(0);
   });
 
-  it('the daemon removes its socket when it stops', async () => {
+  // A named pipe on Windows leaves no file behind to look for.
+  it.skipIf(process.platform === 'win32')('the daemon removes its socket when it stops', async () => {
     daemon = await startDaemonProcess(home);
     const socket = readDaemonState(home)!.socket!;
     expect(fs.existsSync(socket)).toBe(true);
