@@ -150,6 +150,14 @@ describe('blitz config show and blitz trust', () => {
     expect(result.stderr).toContain('has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust');
   });
 
+  it("mcp get of a server the current project's .mcp.json defines says where it is, not only that settings.toml lacks it", async () => {
+    const result = await runBlitz(['mcp', 'get', 'local'], { home, cwd: project });
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toBe(
+      `blitz: no MCP server named "local" in ${path.join(home, 'settings.toml')}; "local" is a server of the project ${project} (${path.join(project, '.mcp.json')}): blitz config show --workspace ${project} shows it\n`,
+    );
+  });
+
   it('config show --workspace of a folder that does not exist says so, not "no project MCP config"', async () => {
     const missing = path.join(home, 'no-such-project');
     expect(await runBlitz(['config', 'show', '--workspace', missing], { home })).toMatchObject({ code: 1, stdout: '', stderr: `blitz: the workspace ${missing} does not exist (--workspace)\n` });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { maskServerSecrets, serverToEntry } from '@blitz/core';
+import { maskServerSecrets, readProjectConfig, serverToEntry } from '@blitz/core';
 import { CliError, type CliContext } from '../../context.js';
 import { liveStates } from '../../live-states.js';
 import { loadSettingsOrFail } from '../../load.js';
@@ -12,7 +12,7 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
     .option('--json', 'print JSON')
     .action(async (name: string, opts: { json?: boolean }) => {
       const server = loadSettingsOrFail(ctx).servers.find((s) => s.name === name);
-      if (!server) throw new CliError(`no MCP server named "${name}" in ${ctx.paths.settings}`);
+      if (!server) throw new CliError(`no MCP server named "${name}" in ${ctx.paths.settings}${inProject(ctx.cwd, name)}`);
       const entry = maskServerSecrets(serverToEntry(server));
       const live = (await liveStates(ctx))?.get(name);
       const view = {
@@ -49,4 +49,11 @@ function show(value: unknown): string {
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value);
+}
+
+/** Where the project of `cwd` defines a server `name`, said after the not-found message; else nothing. */
+function inProject(cwd: string, name: string): string {
+  const found = readProjectConfig(cwd).servers.find((s) => s.name === name);
+  if (found?.source.kind !== 'project') return '';
+  return `; "${name}" is a server of the project ${cwd} (${found.source.file}): blitz config show --workspace ${cwd} shows it`;
 }
