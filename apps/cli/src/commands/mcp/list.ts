@@ -5,7 +5,7 @@ import type { CliContext } from '../../context.js';
 import { liveStates } from '../../live-states.js';
 import { loadSettingsOrFail } from '../../load.js';
 import { oneLineError } from '../../output/one-line-error.js';
-import { renderTable } from '../../output/table.js';
+import { renderRows, renderTable } from '../../output/table.js';
 import { openSignInStore, signedInServers } from '../../sign-in-store.js';
 
 export function registerList(mcp: Command, ctx: CliContext): void {
@@ -49,8 +49,8 @@ export function registerList(mcp: Command, ctx: CliContext): void {
       };
       if (live) {
         ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'COPIES', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, copiesCount(r.copies ?? []), status(r)])));
-        const running = rows.flatMap((r) => (r.copies ?? []).map((c) => `  ${r.name}  ${describeCopy(c)}`));
-        if (running.length > 0) ctx.out(`Running copies:\n${running.join('\n')}`);
+        const running = rows.flatMap((r) => (r.copies ?? []).map((c) => [r.name, describeCopy(c)]));
+        if (running.length > 0) ctx.out(`Running copies:\n${renderRows(running).replace(/^/gm, '  ')}`);
       } else {
         ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
         ctx.out('(the daemon is not running: showing settings only)');
