@@ -26,6 +26,13 @@ describe('setJsonValue', () => {
     expect(setJsonValue(text, ['servers', 'blitz'], { command: 'x' })).toBe('{\n  "servers": {\n    "blitz": {\n      "command": "x"\n    }\n  }, "inputs": [{ "id": "a", "password": true }]\n}\n');
   });
 
+  it('a file with \\r\\n line ends keeps them all', () => {
+    const text = '{\r\n  "a": 1\r\n}\r\n';
+    expect(setJsonValue(text, ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\r\n  "a": 1,\r\n  "mcpServers": {\r\n    "blitz": {\r\n      "command": "x"\r\n    }\r\n  }\r\n}\r\n');
+    const servers = '{\r\n  "mcpServers": {\r\n    "m": { "command": "m" }\r\n  }\r\n}\r\n';
+    expect(setJsonValue(servers, ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\r\n  "mcpServers": {\r\n    "m": { "command": "m" },\r\n    "blitz": {\r\n      "command": "x"\r\n    }\r\n  }\r\n}\r\n');
+  });
+
   it('a value replaced in place is formatted alone', () => {
     const text = '{\n  "mcpServers": { "a": { "command": "old" }, "b": { "command": "y" } }\n}\n';
     expect(setJsonValue(text, ['mcpServers', 'a'], { command: 'new' })).toBe('{\n  "mcpServers": { "a": {\n      "command": "new"\n    }, "b": { "command": "y" } }\n}\n');

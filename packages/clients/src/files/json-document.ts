@@ -46,10 +46,12 @@ export function setJsonValue(text: string, path: readonly string[], value: unkno
  */
 function formattedEdit(text: string, edit: Edit): string {
   const after = applyEdits(text, [edit]);
-  // One character either side, so the blanks between the new text and its neighbours count as
-  // inside the range, and no edit within a neighbour does.
-  const offset = Math.max(0, edit.offset - 1);
-  const end = Math.min(after.length, edit.offset + edit.content.length + 1);
+  // One character either side (a \r\n whole), so the blanks between the new text and its
+  // neighbours count as inside the range, and no edit within a neighbour does.
+  const before = edit.offset - (after.startsWith('\r\n', edit.offset - 2) ? 2 : 1);
+  const offset = Math.max(0, before);
+  const contentEnd = edit.offset + edit.content.length;
+  const end = Math.min(after.length, contentEnd + (after.startsWith('\r\n', contentEnd) ? 2 : 1));
   return applyEdits(after, format(after, { offset, length: end - offset }, { ...formatting(text), keepLines: false }));
 }
 
