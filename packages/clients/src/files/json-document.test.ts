@@ -33,6 +33,11 @@ describe('setJsonValue', () => {
     expect(setJsonValue(servers, ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\r\n  "mcpServers": {\r\n    "m": { "command": "m" },\r\n    "blitz": {\r\n      "command": "x"\r\n    }\r\n  }\r\n}\r\n');
   });
 
+  it("a sibling's comment at the end of its line stays with it: the new property goes after the comment", () => {
+    const text = '{\n  "mcpServers": {\n    "a": { "command": "a" } // mine\n  }\n}\n';
+    expect(setJsonValue(text, ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\n  "mcpServers": {\n    "a": { "command": "a" }, // mine\n    "blitz": {\n      "command": "x"\n    }\n  }\n}\n');
+  });
+
   it('a value replaced in place is formatted alone', () => {
     const text = '{\n  "mcpServers": { "a": { "command": "old" }, "b": { "command": "y" } }\n}\n';
     expect(setJsonValue(text, ['mcpServers', 'a'], { command: 'new' })).toBe('{\n  "mcpServers": { "a": {\n      "command": "new"\n    }, "b": { "command": "y" } }\n}\n');

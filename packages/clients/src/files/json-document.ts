@@ -36,7 +36,23 @@ export function setJsonValue(text: string, path: readonly string[], value: unkno
   const [edit] = edits;
   // A new file is written whole, formatted.
   if (text.trim() === '' || edit === undefined || edits.length > 1) return applyEdits(text, modify(text, [...path], value, { formattingOptions: formatting(text) }));
-  return formattedEdit(text, edit);
+  const placed = afterLineComment(text, edit);
+  return formattedEdit(placed.text, placed.edit);
+}
+
+/**
+ * A property added after a sibling whose line ends in a `// comment`: the comma stays after the
+ * sibling and the property goes after the comment, which is the sibling's, not the new one's.
+ */
+function afterLineComment(text: string, edit: Edit): { text: string; edit: Edit } {
+  if (edit.length !== 0 || !edit.content.startsWith(',')) return { text, edit };
+  const comment = /^[ \t]*\/\/[^\r\n]*/.exec(text.slice(edit.offset));
+  if (!comment) return { text, edit };
+  return {
+    text: `${text.slice(0, edit.offset)},${text.slice(edit.offset)}`,
+    // On a line of its own: after a `//` comment, the rest of the line is the comment.
+    edit: { offset: edit.offset + 1 + comment[0].length, length: 0, content: `${/\r\n/.test(text) ? '\r\n' : '\n'}${edit.content.slice(1)}` },
+  };
 }
 
 /**
