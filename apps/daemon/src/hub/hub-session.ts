@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { passesLevel, type Catalog, type CatalogEntry, type Settings } from '@blitz/core';
+import { LazySchemaValidator, passesLevel, type Catalog, type CatalogEntry, type Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
 import { registerCompletions } from './completion-handlers.js';
@@ -65,7 +65,8 @@ export class HubSession {
   constructor(opts: SessionOptions) {
     this.#opts = opts;
     const { capabilities, instructions } = introduce({ root: opts.workspace.root, agent: opts.agent, readOnly: opts.readOnly, offered: opts.workspace.manager.introduced(opts.agent) });
-    this.server = new Server({ name: 'blitz', version: opts.version }, { capabilities, instructions });
+    // Its schemas (an approval's form) compiled at first use: the SDK's default builds an ajv for every session, before initialize is answered.
+    this.server = new Server({ name: 'blitz', version: opts.version }, { capabilities, instructions, jsonSchemaValidator: new LazySchemaValidator() });
     this.#capabilities = capabilities;
     this.#early = [...(opts.earlyNotices ?? [])];
     this.#approver = new Approver(this.server);

@@ -5,6 +5,7 @@ export { ServerConnection, type CallOptions, type ConnectionDeps, type Connectio
 export { toServerStatus, type ServerStatus } from './server-status.js';
 export { LIST_LIMITS, listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';
 export { createConnector, type ConnectorDeps } from './create-connector.js';
+export { LazySchemaValidator } from './lazy-schema-validator.js';
 export { connectStdio, type StdioConnectDeps } from './stdio/connect-stdio.js';
 export { connectHttp, isSessionExpired, type HttpLink } from './http/index.js';
 export { probeBubblewrap, findOnPath, isSameProcess, signalProcesses, type ProcessId } from './stdio/index.js';

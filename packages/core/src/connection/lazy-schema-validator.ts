@@ -7,6 +7,8 @@ import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@
  * SDK compiles every listed tool's schema at once, on the daemon's thread, at each start and
  * re-listing: with 10 servers starting together that was ajv's codegen for every tool before
  * the first of them is called, if it ever is (issue 18, cold start). Results are checked as before.
+ * The hub's own SDK server takes it too: its default builds an ajv (~5 ms the first time) for
+ * every session before answering initialize, for the approval forms it may never send.
  */
 export class LazySchemaValidator implements jsonSchemaValidator {
   #inner: AjvJsonSchemaValidator | undefined;
