@@ -90,7 +90,7 @@ describe('the catalog cache: a cold start answers from what the servers listed l
 
         fs.writeFileSync(gates.a, '');
         await heard;
-        await expect.poll(async () => (await served(c)).filter((n) => n.endsWith('__echo'))).toEqual(['a__echo', 'b__echo']);
+        await expect.poll(() => served(c)).toEqual(['a__echo', 'a__second', 'b__echo']);
         fs.rmSync(gates.a);
       },
       (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, () => changed()),
