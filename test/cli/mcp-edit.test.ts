@@ -99,6 +99,7 @@ describe('refusals change nothing', () => {
     ['approving an unknown server', ['mcp', 'approve', 'nope'], /no MCP server named "nope"/],
     ['a tool name no pattern can hold', ['mcp', 'approve', 'fs', 'a b'], /"mcp:fs:a b" is not a pattern of the form mcp:<server>:<tool>/],
     ['a relative root', ['mcp', 'add', 'r', '--roots', 'src', 'npx'], /roots: "src" is not an absolute path \(start it with "\/" or "~\/"\)/],
+    ['Blitz itself, as a client runs it', ['mcp', 'add', 'hub', '--', 'blitz', 'connect', '--workspace', '.'], /command: runs Blitz itself \(blitz connect\): that is how a client reaches Blitz/],
   ])('%s', async (_, args, message) => {
     fs.writeFileSync(settings, COMMENTED);
     const result = await runBlitz(args, { home });

@@ -73,8 +73,8 @@ describe('readProjectConfig', () => {
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => s.name)).toEqual(['blitz-cli', 'ok']);
     const file = path.join(root, '.mcp.json');
-    const why = 'skipped: it runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here';
-    expect(project.problems.map(formatProblem)).toEqual([`${file}:3: warning: server "blitz": ${why}`, `${file}:4: warning: server "hub": ${why}`]);
+    const why = 'skipped: runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here';
+    expect(project.problems.map(formatProblem)).toEqual([`${file}:3: warning: server "blitz", field "command": ${why}`, `${file}:4: warning: server "hub", field "command": ${why}`]);
   });
 
   it('reads .agents/mcp_config.json too; the first file defining a name wins', () => {

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { PROJECT_FILE_MAX_BYTES, readTextFileSync } from '../files/index.js';
 import { isTable } from './field-reader.js';
-import { runsBlitzConnect } from './runs-blitz.js';
 import { parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
 import type { ServerConfig } from './server-config.js';
@@ -99,10 +98,6 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
     }
     if (entry.command === undefined && entry.url === undefined) {
       skip('has neither a command nor a URL');
-      continue;
-    }
-    if (typeof entry.command === 'string' && runsBlitzConnect(entry.command, Array.isArray(entry.args) ? entry.args.map(String) : [])) {
-      skip('it runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here');
       continue;
     }
     const reasons: Problem[] = [];

@@ -1,6 +1,7 @@
 import { FieldReader, isTable } from './field-reader.js';
 import { hasEnvReference, workspaceReference } from './expand-env.js';
 import { absolutePathProblem } from './home-path.js';
+import { runsBlitzConnect } from './runs-blitz.js';
 import { clientMetadataUrlProblem, urlProblem } from './url-rules.js';
 import {
   DEFAULT_STARTUP_TIMEOUT_SECONDS,
@@ -51,6 +52,15 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   if (r.has('command') && r.has('url')) error(undefined, 'has both command and url; a server is either a command (stdio) or a url (streamable HTTP)');
   if (!r.has('command') && !r.has('url')) error(undefined, 'needs a command (stdio) or a url (streamable HTTP)');
   if (command !== undefined && command.trim() === '') error('command', 'must not be empty');
+  // A client's way to Blitz: run by Blitz, it would be a second Blitz inside the first.
+  if (command !== undefined && runsBlitzConnect(command, args)) {
+    error(
+      'command',
+      source.kind === 'project'
+        ? 'runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here'
+        : 'runs Blitz itself (blitz connect): that is how a client reaches Blitz, not a server Blitz can run',
+    );
+  }
   if (r.has('url')) {
     for (const field of ['args', 'env', 'cwd'] as const) if (r.has(field)) error(field, 'is only for command (stdio) servers');
   }

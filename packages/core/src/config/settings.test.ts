@@ -146,6 +146,11 @@ workspace_idle_minutes = 3
       'name = "a"\ncommand = "x"\nshare = true\nenv = { DATA = "${env:WORKSPACE}/data" }',
       'settings.toml:6: server "a", field "env.DATA": uses ${env:WORKSPACE}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference',
     ],
+    [
+      'a client entry for Blitz itself',
+      'name = "hub"\ncommand = "node"\nargs = ["/opt/blitz/bin/blitz.cjs", "connect"]',
+      'settings.toml:4: server "hub", field "command": runs Blitz itself (blitz connect): that is how a client reaches Blitz, not a server Blitz can run',
+    ],
   ])('%s', (_, body, expected) => {
     const problems = problemsOf(`# servers\n[[mcp.servers]]\n${body}\n`);
     expect(problems.map((p) => p.replace('/home/u/.config/blitz/', ''))).toContain(expected);
