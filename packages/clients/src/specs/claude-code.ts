@@ -10,6 +10,14 @@ function configFile(where: Where): string {
   return join(where, dir !== undefined && dir !== '' ? dir : where.home, '.claude.json');
 }
 
+/**
+ * A project's key in `~/.claude.json`'s `projects`: its folder as Claude Code writes it, with `/`
+ * on every platform — a Windows folder `C:\work\app` is `C:/work/app` there.
+ */
+export function claudeProjectKey(dir: string): string {
+  return /^(?:[A-Za-z]:[\\/]|\\\\)/.test(dir) ? dir.replaceAll('\\', '/') : dir;
+}
+
 export const claudeCode: ClientSpec = {
   id: 'claude-code',
   title: 'Claude Code',
@@ -20,7 +28,7 @@ export const claudeCode: ClientSpec = {
   projectFiles: ['.mcp.json'],
   // `claude mcp add` without --scope keeps a server for the folder it ran in alone.
   localScope: {
-    key: (dir) => ['projects', dir, 'mcpServers'],
+    key: (dir) => ['projects', claudeProjectKey(dir), 'mcpServers'],
     projects: (data) =>
       isTable(data.projects)
         ? Object.entries(data.projects).flatMap(([dir, p]) => (isTable(p) && isTable(p.mcpServers) && Object.keys(p.mcpServers).length > 0 ? [{ dir, names: Object.keys(p.mcpServers) }] : []))

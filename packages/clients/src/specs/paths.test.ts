@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Where } from '../where.js';
+import { claudeCode } from './claude-code.js';
 import { CLIENTS } from './index.js';
 
 /** A machine of the given platform; `dirs` are the folders that exist there, with their names. */
@@ -64,5 +65,16 @@ describe('user config files per platform', () => {
     ]);
     // Installed but never started: its virtual folder does not exist yet, so %APPDATA% is it.
     expect(desktop({ [packages]: ['Claude_pzs8sxrjxfjjc'] })).toEqual(['C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json']);
+  });
+});
+
+describe("Claude Code's local scope, per platform", () => {
+  it('is kept under the project folder as Claude Code writes it: with / on Windows too, a POSIX path as it is', () => {
+    const key = (dir: string) => claudeCode.localScope!.key(dir);
+    expect(key('C:\\Users\\ada\\app')).toEqual(['projects', 'C:/Users/ada/app', 'mcpServers']);
+    expect(key('\\\\server\\share\\app')).toEqual(['projects', '//server/share/app', 'mcpServers']);
+    expect(key('/home/ada/app')).toEqual(['projects', '/home/ada/app', 'mcpServers']);
+    // A backslash is a letter of a POSIX folder's name.
+    expect(key('/home/ada/a\\b')).toEqual(['projects', '/home/ada/a\\b', 'mcpServers']);
   });
 });
