@@ -13,6 +13,8 @@
 //   server's own work, with nothing of a hub in between.
 // Each path also shows its CPU per call by process (client, relays, blitz connect, daemon,
 // server), from /proc: where the time beyond the floor goes.
+// The variants run interleaved, 5 rounds, each round starting one variant later than the last
+// (stats.mjs compare): no path is always measured in the same slot of a round.
 // (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
 // request and Node warns about it; that is the client's, not the hub's.)
 import { spawn } from 'node:child_process';
