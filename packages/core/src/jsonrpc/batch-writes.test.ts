@@ -18,19 +18,35 @@ function recorder() {
   return { stream, calls };
 }
 
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('batchWrites', () => {
-  it('the writes of one turn leave together, at the end of it; the next turn starts a new batch', async () => {
+  it('the first write of a turn leaves at once; the rest of that turn leave together, at the end of it', async () => {
     const { stream, calls } = recorder();
     for (const line of ['a\n', 'b\n', 'c\n']) {
       batchWrites(stream);
       stream.write(line);
     }
-    expect(calls).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(calls).toEqual([['a\n', 'b\n', 'c\n']]);
+    expect(calls).toEqual([['a\n']]);
+    await endOfTurn();
+    expect(calls).toEqual([['a\n'], ['b\n', 'c\n']]);
+  });
+
+  it('a lone write of the next turn leaves at once again', async () => {
+    const { stream, calls } = recorder();
+    batchWrites(stream);
+    stream.write('a\n');
+    await endOfTurn();
+    batchWrites(stream);
+    stream.write('b\n');
+    expect(calls).toEqual([['a\n'], ['b\n']]);
+    await endOfTurn();
+    batchWrites(stream);
+    stream.write('c\n');
     batchWrites(stream);
     stream.write('d\n');
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(calls).toEqual([['a\n', 'b\n', 'c\n'], ['d\n']]);
+    expect(calls).toEqual([['a\n'], ['b\n'], ['c\n']]);
+    await endOfTurn();
+    expect(calls).toEqual([['a\n'], ['b\n'], ['c\n'], ['d\n']]);
   });
 });
