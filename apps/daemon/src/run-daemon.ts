@@ -11,6 +11,13 @@ const STOP_DEADLINE_MS = 15_000;
  */
 export async function runDaemon(opts: { version: string; port?: number; mirrorLog?: boolean }): Promise<number> {
   const home = blitzHome(process.env);
+  // Heard from the start: the state file is written inside Daemon.start, and whoever reads it
+  // (a test, the CLI) may send SIGTERM before start returns — unheard, it killed the daemon
+  // by the signal's default (no exit code, the socket and state file left behind).
+  let signalled: string | undefined;
+  let stop = (signal: string) => void (signalled ??= signal);
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
   let daemon: Daemon;
   try {
     daemon = await Daemon.start({ home, version: opts.version, mirrorLog: opts.mirrorLog ?? true, ...(opts.port === undefined ? {} : { port: opts.port }) });
@@ -27,14 +34,13 @@ export async function runDaemon(opts: { version: string; port?: number; mirrorLo
     throw err;
   }
   process.stderr.write(`Blitz daemon listening on ${daemon.url} (home ${home}, pid ${process.pid})\n`);
-  const stop = (signal: string) => {
+  stop = (signal: string) => {
     daemon.log.info('signal received', { signal });
     const deadline = setTimeout(() => process.exit(1), STOP_DEADLINE_MS);
     deadline.unref();
     void daemon.stop();
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  if (signalled) stop(signalled);
   await daemon.stopped;
   return 0;
 }
