@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { RefConverter } from './map-server.js';
 
 const EDITOR_VARIABLES = /\$\{(workspaceFolder|workspaceFolderBasename|workspaceRoot|userHome|pathSeparator|cwd|\/)\}/g;
@@ -10,12 +9,15 @@ const WORKSPACE_ARG = /^\$\{(workspaceFolder|workspaceRoot|cwd)\}(?=$|[\\/])/;
  * VS Code and Cursor references: `${env:VAR}` is Blitz's syntax too; an `${input:id}` prompt
  * becomes the variable `${ID}` (Blitz cannot ask). Editor variables become what Blitz has for
  * them — the workspace folder at the start of an argument `.` (a server runs in its workspace),
- * the home `${HOME}`, the path separator itself — and the others stay, each named in a warning:
+ * the home `${HOME}` (`${USERPROFILE}` on Windows, where HOME is seldom set), the path separator
+ * itself — and the others stay, each named in a warning:
  * Blitz would read them as environment variables, unset. A warning never reads `field: value`:
  * the CLI's redactor masks that shape whole for a secret-like field (headers.Authorization,
  * env.API_KEY), and the user would see only `***`.
  */
-export function editorRefs(client: string): RefConverter {
+export function editorRefs(client: string, platform: NodeJS.Platform = process.platform): RefConverter {
+  const home = platform === 'win32' ? '${USERPROFILE}' : '${HOME}';
+  const separator = platform === 'win32' ? '\\' : '/';
   return (text, field, warn) => {
     let out = text.replace(INPUT, (whole, id: string) => {
       const variable = id.toUpperCase().replace(/[^A-Z0-9_]/g, '_').replace(/^(?=\d)/, '_');
@@ -29,7 +31,7 @@ export function editorRefs(client: string): RefConverter {
       });
     }
     out = out.replace(EDITOR_VARIABLES, (whole, name: string) => {
-      const value = name === 'userHome' ? '${HOME}' : name === 'pathSeparator' || name === '/' ? path.sep : undefined;
+      const value = name === 'userHome' ? home : name === 'pathSeparator' || name === '/' ? separator : undefined;
       if (value !== undefined) {
         warn(`${field} holds ${whole}, a ${client} variable: imported as ${value}`);
         return value;
