@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptySettings, type CatalogEntry } from '@blitz/core';
+import { Catalog, emptySettings, type CatalogEntry } from '@blitz/core';
 import { deferralText, DeferredTools, type SessionScope } from './deferred-tools.js';
 
 const entries = (n: number): CatalogEntry[] =>
@@ -40,5 +40,22 @@ describe('DeferredTools: one split of the catalog serves the list and the notice
     }
     expect(deferred.toldOf(deferred.listing(entries(40))).defers).toBe(true);
     expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').toldOf(deferred.listing(entries(40)))).toEqual({ defers: false, text: undefined });
+  });
+});
+
+describe('DeferredTools: the tools a search activated', () => {
+  it('leave the session when any listing sees the catalog without them, not only at a catalog change: back, they are deferred again', () => {
+    const settings = emptySettings();
+    settings.hub.deferred = 'always';
+    // The search asks the workspace only for its servers' instructions: it has none.
+    const scope = { workspace: { manager: { introduced: () => [] } }, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
+    const deferred = new DeferredTools(scope, () => 'client');
+    const all = entries(3);
+    const listed = (e: readonly CatalogEntry[]) => deferred.listing(e).listed.map((x) => x.exposedName);
+    expect(deferred.search(new Catalog(all), { query: 't1' }).activated).toBe(true);
+    expect(listed(all)).toEqual(['t1']);
+    // Its server switched off, and on again before the catalog change reached the session: a list saw it gone.
+    expect(listed(all.filter((e) => e.exposedName !== 't1'))).toEqual([]);
+    expect(listed(all)).toEqual([]);
   });
 });
