@@ -41,11 +41,13 @@ describe('client fields map to Blitz fields', () => {
 
   it("an editor's workspace folder in an argument becomes \".\", the folder Blitz runs the server in; its home becomes ${HOME}", () => {
     const m = map('vscode', { command: 'node', args: ['fs.js', '${workspaceFolder}', '${workspaceFolder}/src', '--home=${userHome}/x'] });
-    expect(m.kind === 'server' && m.entry.args).toEqual(['fs.js', '.', './src', '--home=${HOME}/x']);
+    // The home's variable is the platform's (editor-refs.test.ts): HOME, USERPROFILE on Windows.
+    const home = process.platform === 'win32' ? '${USERPROFILE}' : '${HOME}';
+    expect(m.kind === 'server' && m.entry.args).toEqual(['fs.js', '.', './src', `--home=${home}/x`]);
     expect(m.kind === 'server' && m.warnings).toEqual([
       'args[1] holds ${workspaceFolder}, a VS Code variable: imported as ".", the folder Blitz runs the server in (the workspace)',
       'args[2] holds ${workspaceFolder}, a VS Code variable: imported as ".", the folder Blitz runs the server in (the workspace)',
-      'args[3] holds ${userHome}, a VS Code variable: imported as ${HOME}',
+      `args[3] holds \${userHome}, a VS Code variable: imported as ${home}`,
     ]);
   });
 
