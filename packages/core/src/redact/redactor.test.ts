@@ -39,6 +39,7 @@ describe('Redactor rules (no known secrets)', () => {
     ['a reference with a default is a literal', 'GITHUB_TOKEN=${GITHUB_TOKEN:-ghp_1} x', 'GITHUB_TOKEN=*** x'],
     ['a reference and literal text', 'token=${PREFIX}abc, next', 'token=***, next'],
     ['a default with a space is masked whole', 'token=${T:-ab cd} next', 'token=*** next'],
+    ['a reference opened inside another is text of the value, masked with it', 'token=${${A}x and ${B${C}}d next', 'token=*** and ${B${C}}d next'],
     ['name=value with an auth scheme masks the credential, not the scheme', 'sent Authorization=Bearer abc123 to h', 'sent Authorization=Bearer *** to h'],
     ['name=value with an auth scheme and a reference (blitz mcp get)', 'headers:  Authorization=Bearer ${GH_TOKEN}', 'headers:  Authorization=Bearer ${GH_TOKEN}'],
     ['a JSON flag named like a secret is no secret (VS Code inputs in a diff)', '{ "id": "gh", "password": true, "secret": null }', '{ "id": "gh", "password": true, "secret": null }'],
