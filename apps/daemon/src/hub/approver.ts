@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { approvalDetail, decide, howToAllow, permissionKey, type Permissions } from '@blitz/core';
+import { approvalDetail, decide, howToAllow, permissionKey, type CallSignal, type Permissions } from '@blitz/core';
 
 /** How long a question may wait for its answer. */
 export const APPROVAL_TIMEOUT_MS = 2 * 60_000;
@@ -25,7 +25,7 @@ export class Approver {
 
   /** `requestId`: the client's call being decided, so the question travels on its stream. */
   /** `inSettings`: the server is an entry of settings.toml (not a project's), so `blitz mcp approve NAME` can set its auto_approve. */
-  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; inSettings: boolean; permissions: Permissions; requestId: RequestId; signal?: AbortSignal }): Promise<Approval> {
+  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; inSettings: boolean; permissions: Permissions; requestId: RequestId; signal?: CallSignal }): Promise<Approval> {
     const key = permissionKey(opts.server, opts.tool);
     const verdict = decide(opts.permissions, key, opts.autoApprove);
     switch (verdict.kind) {
@@ -43,7 +43,7 @@ export class Approver {
     }
   }
 
-  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: AbortSignal }, askRule: string | undefined): Promise<Approval> {
+  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: CallSignal }, askRule: string | undefined): Promise<Approval> {
     const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool, askRule, opts.inSettings)}` });
     if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
     let answer;
@@ -64,7 +64,7 @@ export class Approver {
             required: ['decision'],
           },
         },
-        { timeout: APPROVAL_TIMEOUT_MS, relatedRequestId: opts.requestId, ...(opts.signal ? { signal: opts.signal } : {}) },
+        { timeout: APPROVAL_TIMEOUT_MS, relatedRequestId: opts.requestId, ...(opts.signal ? { signal: opts.signal.toAbortSignal() } : {}) },
       );
     } catch (err) {
       if (opts.signal?.aborted) return refused('the call was cancelled while waiting for approval');

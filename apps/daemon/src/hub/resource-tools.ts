@@ -1,5 +1,5 @@
 import type { CallToolResult, ReadResourceResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { decide, permissionKey, type ResourceEntry } from '@blitz/core';
+import { decide, permissionKey, type CallSignal, type ResourceEntry } from '@blitz/core';
 import type { SessionContext } from './session-context.js';
 import { toolError } from './tool-error.js';
 
@@ -31,7 +31,7 @@ export const RESOURCE_TOOLS: Tool[] = [
 ];
 
 /** Runs a resource tool (MCP-35): approved like the server's tools, by rule or auto_approve (MCP-43). */
-export async function callResourceTool(ctx: SessionContext, name: string, args: Record<string, unknown>, requestId: RequestId, signal: AbortSignal): Promise<CallToolResult> {
+export async function callResourceTool(ctx: SessionContext, name: string, args: Record<string, unknown>, requestId: RequestId, signal: CallSignal): Promise<CallToolResult> {
   const { workspace, agent } = ctx;
   const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
   if (name === READ_RESOURCE && (server === undefined || typeof args.uri !== 'string')) {
@@ -49,7 +49,7 @@ export async function callResourceTool(ctx: SessionContext, name: string, args: 
     const allowed = (s: string) => decide(permissions, permissionKey(s, LIST_RESOURCES), false).kind !== 'deny';
     return formatResourceList(server === undefined ? entries.filter((e) => allowed(e.server)) : entries);
   }
-  const read = await workspace.manager.readResource(args.uri as string, { agent, server: server!, signal });
+  const read = await workspace.manager.readResource(args.uri as string, { agent, server: server!, signal: signal.toAbortSignal() });
   return formatResourceRead(server!, read);
 }
 

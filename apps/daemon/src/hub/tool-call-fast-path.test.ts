@@ -91,7 +91,7 @@ describe('ToolCallFastPath', () => {
     let extraSeen: ToolCallExtra | undefined;
     const { client, closeServerSide } = await session(async (_request, extra) => {
       extraSeen = extra;
-      await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
+      await new Promise<void>((resolve) => extra.signal.onAbort(resolve));
       return { content: [] };
     });
     const call = client.callTool({ name: 'hang', arguments: {} }).catch((err: unknown) => err);

@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type CallToolRequest, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallCancellation } from '@blitz/core';
 import type { ToolCallHandler } from './tools-handlers.js';
 
 /**
@@ -17,7 +18,7 @@ export class ToolCallFastPath implements Transport {
   readonly #inner: Transport;
   readonly #server: Server;
   readonly #handler: ToolCallHandler;
-  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #inFlight = new Map<RequestId, CallCancellation>();
   #onmessage: Transport['onmessage'];
 
   constructor(inner: Transport, server: Server, handler: ToolCallHandler) {
@@ -38,7 +39,7 @@ export class ToolCallFastPath implements Transport {
     this.#inner.onclose =
       fn &&
       (() => {
-        for (const controller of this.#inFlight.values()) controller.abort();
+        for (const cancellation of this.#inFlight.values()) cancellation.abort();
         this.#inFlight.clear();
         fn();
       });
@@ -83,13 +84,13 @@ export class ToolCallFastPath implements Transport {
   }
 
   async #call(request: JSONRPCRequest & Pick<CallToolRequest, 'params'>): Promise<void> {
-    const controller = new AbortController();
-    this.#inFlight.set(request.id, controller);
+    const cancellation = new CallCancellation();
+    this.#inFlight.set(request.id, cancellation);
     let answer: JSONRPCMessage;
     try {
       const result = await this.#handler(request, {
         requestId: request.id,
-        signal: controller.signal,
+        signal: cancellation,
         sendNotification: (notification) => this.#server.notification(notification, { relatedRequestId: request.id }),
       });
       answer = { jsonrpc: '2.0', id: request.id, result };
@@ -102,10 +103,10 @@ export class ToolCallFastPath implements Transport {
         error: { code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError, message: typeof message === 'string' ? message : 'Internal error', ...(data === undefined ? {} : { data }) },
       };
     } finally {
-      if (this.#inFlight.get(request.id) === controller) this.#inFlight.delete(request.id);
+      if (this.#inFlight.get(request.id) === cancellation) this.#inFlight.delete(request.id);
     }
     // Cancelled (or the connection closed): the client hears nothing more of it.
-    if (controller.signal.aborted) return;
+    if (cancellation.aborted) return;
     await this.#inner.send(answer).catch((err: unknown) => this.#inner.onerror?.(new Error(`Failed to send response: ${String(err)}`)));
   }
 }

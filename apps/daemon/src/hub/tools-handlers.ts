@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { isBlitzError, type ResolvedTool } from '@blitz/core';
+import { callSignalOf, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { surelyWithin } from './json-size.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
@@ -25,14 +25,15 @@ export function registerTools(server: Server, ctx: SessionContext): ToolCallHand
   });
 
   const callTool = toolCallHandler(server, ctx);
-  server.setRequestHandler(CallToolRequestSchema, callTool);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request, { ...extra, signal: callSignalOf(extra.signal) }));
   return callTool;
 }
 
 /** What a `tools/call` needs of its request's context: the SDK server's, or the fast path's (tool-call-fast-path.ts). */
 export interface ToolCallExtra {
   requestId: RequestId;
-  signal: AbortSignal;
+  /** The fast path's own (a CallCancellation); the SDK server's AbortSignal, seen as one. */
+  signal: CallSignal;
   sendNotification(notification: ServerNotification): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
+import { CallCancellation } from './call-signal.js';
 import { callToolResultProblem, DirectToolCalls } from './direct-tool-calls.js';
 
 /**
@@ -86,14 +87,14 @@ describe('DirectToolCalls', () => {
 
   it('on abort, tells the server the call is cancelled, with the reason, and rejects', async () => {
     const { direct, received, calls } = await connected(() => undefined);
-    const controller = new AbortController();
-    const call = direct.call('hang', {}, { timeoutMs: 5000, signal: controller.signal });
+    const cancel = new CallCancellation();
+    const call = direct.call('hang', {}, { timeoutMs: 5000, signal: cancel });
     await expect.poll(() => calls().length).toBe(1);
-    controller.abort('the user gave up');
+    cancel.abort('the user gave up');
     await expect(call).rejects.toMatchObject({ code: ErrorCode.RequestTimeout, message: expect.stringContaining('the user gave up') });
     await expect.poll(() => received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: calls()[0]!.id, reason: 'the user gave up' } });
     // Already aborted: nothing is sent.
-    await expect(direct.call('hang', {}, { timeoutMs: 5000, signal: controller.signal })).rejects.toBe('the user gave up');
+    await expect(direct.call('hang', {}, { timeoutMs: 5000, signal: cancel })).rejects.toBe('the user gave up');
     expect(calls()).toHaveLength(1);
   });
 

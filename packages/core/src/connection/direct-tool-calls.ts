@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, Timer } from '@blitz/clock';
+import type { CallSignal } from './call-signal.js';
 
 /**
  * Where the ids of direct calls start: far past any the SDK client's own sequence (from 0,
@@ -10,7 +11,7 @@ const FIRST_ID = 1_000_000_000;
 
 export interface DirectCallOptions {
   timeoutMs: number;
-  signal?: AbortSignal;
+  signal?: CallSignal;
   onprogress?: (progress: Progress) => void;
 }
 
@@ -71,7 +72,7 @@ export class DirectToolCalls {
       const settle = () => {
         this.#pending.delete(id);
         timer.cancel();
-        signal?.removeEventListener('abort', onAbort);
+        forgetAbort?.();
       };
       const cancel = (error: McpError, reason: string) => {
         settle();
@@ -90,7 +91,7 @@ export class DirectToolCalls {
         ...(onprogress ? { onprogress } : {}),
       });
       const timer: Timer = this.#clock.setTimeout(() => cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }), 'Request timed out'), timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const forgetAbort = signal?.onAbort(onAbort);
       const params = onprogress ? { name, arguments: args, _meta: { progressToken: id } } : { name, arguments: args };
       this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((err: unknown) => this.#pending.get(id)?.reject(err));
     });

@@ -1,6 +1,7 @@
 export type { Link } from './link.js';
 export type { Caller, RequestOwner } from './caller.js';
 export type { ConnectOptions, Connector } from './connector.js';
+export { CallCancellation, callSignalOf, type CallSignal } from './call-signal.js';
 export { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from './server-connection.js';
 export { toServerStatus, type ServerStatus } from './server-status.js';
 export { LIST_LIMITS, listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';

@@ -21,6 +21,7 @@ import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
+import type { CallSignal } from './call-signal.js';
 import type { Caller, RequestOwner } from './caller.js';
 import { CallsInFlight } from './calls-in-flight.js';
 import { offeredCapabilities } from './offered-capabilities.js';
@@ -60,7 +61,7 @@ export interface ConnectionDeps {
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: CallSignal;
   onprogress?: (progress: Progress) => void;
   /** Who asked: the server's own requests during the call go to them (MCP-37). */
   caller?: Caller;
@@ -206,7 +207,7 @@ export class ServerConnection {
         link.callTool && DirectToolCalls.takes(this.#tool(name))
           ? link.callTool(name, args, { timeoutMs, ...(signal ? { signal } : {}), ...(opts.onprogress ? { onprogress: opts.onprogress } : {}) })
           : (client.callTool({ name, arguments: args }, undefined, {
-              signal,
+              ...(signal ? { signal: signal.toAbortSignal() } : {}),
               timeout: timeoutMs,
               ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
               // Sent with the request so an HTTP link can tell which call a server's request is about.
@@ -268,11 +269,11 @@ export class ServerConnection {
    * breaker once (a cold use by the start it waits for), failing at once if the server dies
    * meanwhile, and counted as success or transport failure.
    */
-  request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: Run<T>): Promise<T> {
+  request<T, S extends Cancelled = AbortSignal>(label: string, timeoutMs: number, signal: S | undefined, fn: Run<T, S>): Promise<T> {
     return this.#request(label, timeoutMs, signal, fn);
   }
 
-  async #request<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: Run<T>, ready?: Ready): Promise<T> {
+  async #request<T, S extends Cancelled = AbortSignal>(label: string, timeoutMs: number, signal: S | undefined, fn: Run<T, S>, ready?: Ready): Promise<T> {
     try {
       return await this.#requestOnce(label, timeoutMs, signal, fn, ready ?? (await this.#ready()));
     } catch (err) {
@@ -299,7 +300,7 @@ export class ServerConnection {
     return { running: await this.start(), cold: true };
   }
 
-  async #requestOnce<T>(label: string, timeoutMs: number, signal: AbortSignal | undefined, fn: Run<T>, ready: Ready): Promise<T> {
+  async #requestOnce<T, S extends Cancelled>(label: string, timeoutMs: number, signal: S | undefined, fn: Run<T, S>, ready: Ready): Promise<T> {
     const { link } = ready.running;
     if (!this.#runningOn(link)) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
     // Starting the server may take long: a caller who gave up meanwhile must not have it run.
@@ -432,7 +433,7 @@ export class ServerConnection {
     // Async, so that `start()` refusing at once (the trial already taken) is a rejection too.
     const attempt = async () => {
       if (this.#state.kind !== 'running') return this.start();
-      return this.request(`MCP server ${this.name} ping`, timeoutMs, undefined, (client, signal) => client.ping({ timeout: timeoutMs, ...(signal ? { signal } : {}) }));
+      return this.request(`MCP server ${this.name} ping`, timeoutMs, undefined, (client) => client.ping({ timeout: timeoutMs }));
     };
     attempt().catch(() => undefined);
   }
@@ -522,6 +523,9 @@ export class ServerConnection {
 }
 
 /** What a request runs on the live link: the SDK client, or the link itself (`Link.callTool`). */
-type Run<T> = (client: Client, signal: AbortSignal | undefined, link: Link) => Promise<T>;
+type Run<T, S = AbortSignal> = (client: Client, signal: S | undefined, link: Link) => Promise<T>;
+
+/** What a request needs of its cancellation: an AbortSignal, or a tool call's CallSignal. */
+type Cancelled = { readonly aborted: boolean };
 
 class SessionExpired extends Error {}
