@@ -66,9 +66,10 @@ async function direct(servers) {
 async function throughBlitz(servers) {
   const home = path.join(tmp, `home-${servers.length}`);
   fs.mkdirSync(home);
-  const settings = servers
+  // deferred = "never": each client's list carries every server's tools, as the direct side's do (with auto, 20 servers' 185 tools would be deferred behind search_tools).
+  const settings = `[hub]\ndeferred = "never"\n\n${servers
     .map((s) => serverEntry(s.name, s.script, s.args, `share = true\nprefix = ${toml(s.name)}\nstartup_timeout_seconds = 120\n${envLine(s.env)}`))
-    .join('\n');
+    .join('\n')}`;
   const t = performance.now();
   const daemon = await startDaemon(home, settings);
   const daemonStartMs = performance.now() - t;
