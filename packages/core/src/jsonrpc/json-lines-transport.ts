@@ -65,8 +65,9 @@ export class JsonLinesTransport implements Transport {
   readonly #flushMs: number;
   #started = false;
   #closed = false;
-  /** The start of a line not yet ended, when lines are handed over as bytes. */
+  /** The start of a line not yet ended, when unbounded lines are handed over as bytes (`#passLines`). */
   #partial: Buffer[] = [];
+  /** Drops what the bounded byte reader (`#passBoundedLines`) holds of a line, at close. */
   #clearBytes: (() => void) | undefined;
 
   constructor(streams: LineStreams, options: JsonLinesOptions) {
