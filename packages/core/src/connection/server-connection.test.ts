@@ -3,6 +3,7 @@ import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer } from '../testing/server-config.js';
 import type { ServerConfig } from '../config/server-config.js';
+import { CallCancellation } from './call-signal.js';
 import { ServerConnection, type ConnectionEvent } from './server-connection.js';
 
 const T0 = 1_700_000_000_000;
@@ -168,6 +169,33 @@ describe('ServerConnection: the shown state follows the last outcome', () => {
     expect((await connection.callTool('oops', {})).isError).toBe(true);
     expect(connection.status()).toMatchObject({ state: 'connected' });
     expect(seen()).toEqual(['starting', 'connected', 'notice failed', `failed (${timedOut})`, 'notice recovered', 'connected']);
+  });
+});
+
+describe('ServerConnection: a cancelled call', () => {
+  // The in-memory link has no direct calls: this is the SDK client's path, given the CallSignal's AbortSignal.
+  it('a call whose CallSignal aborts is cancelled at the server, rejects as cancelled, and is no failure', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let heard!: (reason: unknown) => void;
+    const cancelledAtServer = new Promise<unknown>((resolve) => (heard = resolve));
+    const { connection } = setup({
+      setup(s) {
+        s.registerTool('wait', {}, (extra) => {
+          extra.signal.addEventListener('abort', () => heard(extra.signal.reason));
+          started();
+          return new Promise(() => {});
+        });
+      },
+    });
+    await connection.start();
+    const cancel = new CallCancellation();
+    const call = connection.callTool('wait', {}, { signal: cancel });
+    await running;
+    cancel.abort('the user gave up');
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(await cancelledAtServer).toBe('the user gave up');
+    expect(connection.status()).toMatchObject({ state: 'connected' });
   });
 });
 
