@@ -36,8 +36,14 @@ export class LocalListener {
         if (mask !== undefined) process.umask(mask);
       }
     });
-    if (!pipe) fs.chmodSync(socketPath, 0o600);
+    // Recorded first: a socket that could not be made 0600 is closed and removed, never left listening.
     this.#path = socketPath;
+    try {
+      if (!pipe) fs.chmodSync(socketPath, 0o600);
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
   }
 
   /** Stops taking connections and removes the socket; settles once the connections it took have closed. */
