@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { blitz, cpuByRole, daemonState, everything, httpClient, root, serverEntry, stdioClient, tempDir } from './harness.mjs';
+import { blitz, cpuByRole, daemonState, everything, httpClient, root, endLeftovers, serverEntry, stdioClient, tempDir } from './harness.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
 if (!process.env.BENCH_BASE) {
@@ -27,47 +27,51 @@ const builds = [
 if (baseRoot === root) throw new Error('BENCH_BASE is this checkout');
 
 const daemons = new Map();
-for (const [tag, bin] of builds) {
-  const home = tempDir('blitz-bench-');
-  const workspace = tempDir('blitz-bench-ws-');
-  fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n${serverEntry('everything', everything, ['stdio'])}`);
-  const env = { ...process.env, BLITZ_HOME: home };
-  const child = spawn(process.execPath, [bin, 'daemon'], { env, stdio: 'ignore' });
-  const state = await daemonState(home);
-  const overHttp = await httpClient(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, state.token);
-  const bridged = await stdioClient(process.execPath, [bin, 'connect', '--workspace', workspace], { env });
-  await overHttp.listTools();
-  await bridged.listTools();
-  daemons.set(tag, { home, workspace, child, overHttp, bridged });
-}
-
-const call = (client) => (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
-for (const concurrency of (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number)) {
-  const rows = await compare(
-    builds.flatMap(([tag]) => [
-      [`${tag}: /mcp`, call(daemons.get(tag).overHttp)],
-      [`${tag}: blitz connect`, call(daemons.get(tag).bridged)],
-    ]),
-    { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role) },
-  );
-  report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (base: ${baseRoot})`, rows, 'base: /mcp');
-  const row = (name) => rows.find(([n]) => n === name)[1];
-  for (const p of ['/mcp', 'blitz connect']) {
-    const [before, after] = [row(`base: ${p}`), row(`this: ${p}`)];
-    const daemonCpu = (r, tag) => r.cpuPerCall.get(`${tag} daemon`) ?? 0;
-    console.log(`  ${p}: p50 ${(after.p50 / before.p50).toFixed(2)}× base's, calls/s ${(after.perSecond / before.perSecond).toFixed(2)}×, daemon CPU µs per call ${Math.round(daemonCpu(before, 'base'))} → ${Math.round(daemonCpu(after, 'this'))}`);
+try {
+  for (const [tag, bin] of builds) {
+    const home = tempDir('blitz-bench-');
+    const workspace = tempDir('blitz-bench-ws-');
+    fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n${serverEntry('everything', everything, ['stdio'])}`);
+    const env = { ...process.env, BLITZ_HOME: home };
+    const child = spawn(process.execPath, [bin, 'daemon'], { env, stdio: 'ignore' });
+    const state = await daemonState(home);
+    const overHttp = await httpClient(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, state.token);
+    const bridged = await stdioClient(process.execPath, [bin, 'connect', '--workspace', workspace], { env });
+    await overHttp.listTools();
+    await bridged.listTools();
+    daemons.set(tag, { home, workspace, child, overHttp, bridged });
   }
-  reportCpu(rows);
-}
 
-for (const { home, workspace, child, overHttp, bridged } of daemons.values()) {
-  await Promise.all([overHttp.close(), bridged.close()]);
-  if (child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+  const call = (client) => (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+  for (const concurrency of (process.env.BENCH_CONCURRENCY ?? '1,16').split(',').map(Number)) {
+    const rows = await compare(
+      builds.flatMap(([tag]) => [
+        [`${tag}: /mcp`, call(daemons.get(tag).overHttp)],
+        [`${tag}: blitz connect`, call(daemons.get(tag).bridged)],
+      ]),
+      { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role) },
+    );
+    report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (base: ${baseRoot})`, rows, 'base: /mcp');
+    const row = (name) => rows.find(([n]) => n === name)[1];
+    for (const p of ['/mcp', 'blitz connect']) {
+      const [before, after] = [row(`base: ${p}`), row(`this: ${p}`)];
+      const daemonCpu = (r, tag) => r.cpuPerCall.get(`${tag} daemon`) ?? 0;
+      console.log(`  ${p}: p50 ${(after.p50 / before.p50).toFixed(2)}× base's, calls/s ${(after.perSecond / before.perSecond).toFixed(2)}×, daemon CPU µs per call ${Math.round(daemonCpu(before, 'base'))} → ${Math.round(daemonCpu(after, 'this'))}`);
+    }
+    reportCpu(rows);
   }
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.rmSync(workspace, { recursive: true, force: true });
+} finally {
+  // Whatever failed, no daemon of this run is left behind.
+  for (const { home, workspace, child, overHttp, bridged } of daemons.values()) {
+    await Promise.all([overHttp.close(), bridged.close()]).catch(() => undefined);
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+  endLeftovers();
 }
 
 /** Whose process it is (base or this build) and what part of a path, by its command line. */
