@@ -65,10 +65,8 @@ export class JsonLinesTransport implements Transport {
   readonly #flushMs: number;
   #started = false;
   #closed = false;
-  /** The start of a line not yet ended, when unbounded lines are handed over as bytes (`#passLines`). */
-  #partial: Buffer[] = [];
-  /** Drops what the bounded byte reader (`#passBoundedLines`) holds of a line, at close. */
-  #clearBytes: (() => void) | undefined;
+  /** The lines read when they are handed over as bytes (`online`), each at most `maxMessageBytes`. */
+  readonly #byteLines = new BoundedLines(() => this.#maxBytes);
 
   constructor(streams: LineStreams, options: JsonLinesOptions) {
     const { input, output } = 'input' in streams ? streams : { input: streams, output: streams };
@@ -91,7 +89,7 @@ export class JsonLinesTransport implements Transport {
     if (this.#started) throw new Error('JsonLinesTransport was already started');
     this.#started = true;
     const online = this.online;
-    const read = !online ? (chunk: Buffer) => this.#onData(chunk) : this.#maxBytes === Number.POSITIVE_INFINITY ? (chunk: Buffer) => this.#passLines(chunk, online) : this.#passBoundedLines(online);
+    const read = online ? (chunk: Buffer) => this.#passLines(chunk, online) : (chunk: Buffer) => this.#onData(chunk);
     this.#input.on('data', read);
     for (const stream of new Set([this.#input, this.#output])) {
       stream.on('error', (err) => this.onerror?.(err));
@@ -162,35 +160,15 @@ export class JsonLinesTransport implements Transport {
   }
 
   /** Lines as bytes, each at most `maxMessageBytes`: a longer one is skipped as it streams and refused. */
-  #passBoundedLines(online: (line: Buffer) => void): (chunk: Buffer) => void {
-    const lines = new BoundedLines(() => this.#maxBytes);
-    this.#clearBytes = () => lines.clear();
-    return (chunk) => {
-      for (const item of lines.pushBytes(chunk)) {
-        if ('oversize' in item) {
-          this.#onOversize(item.oversize);
-          continue;
-        }
-        const line = item.bytes.at(-1) === 0x0d ? item.bytes.subarray(0, -1) : item.bytes;
-        if (line.length > 0) online(line);
-      }
-    };
-  }
-
   #passLines(chunk: Buffer, online: (line: Buffer) => void): void {
-    let start = 0;
-    for (let newline = chunk.indexOf(0x0a); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
-      const part = chunk.subarray(start, newline);
-      let line = part;
-      if (this.#partial.length) {
-        line = Buffer.concat([...this.#partial, part]);
-        this.#partial = [];
+    for (const item of this.#byteLines.pushBytes(chunk)) {
+      if ('oversize' in item) {
+        this.#onOversize(item.oversize);
+        continue;
       }
-      start = newline + 1;
-      if (line.at(-1) === 0x0d) line = line.subarray(0, -1);
+      const line = item.bytes.at(-1) === 0x0d ? item.bytes.subarray(0, -1) : item.bytes;
       if (line.length > 0) online(line);
     }
-    if (start < chunk.length) this.#partial.push(chunk.subarray(start));
   }
 
   #deliverBounded(message: JSONRPCMessage, maxDepth: number): void {
@@ -219,8 +197,7 @@ export class JsonLinesTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#lines.clear();
-    this.#clearBytes?.();
-    this.#partial = [];
+    this.#byteLines.clear();
     // Our side goes too: a socket left half-open when the peer ends would outlive the session,
     // and hold a daemon's shutdown.
     this.#output.destroy();
