@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,13 +9,9 @@ import {
   emptySettings,
   formatProblem,
   Redactor,
-  serverSecretValues,
   writeTextAtomic,
   type BlitzPaths,
-  type ConnectionEvent,
   type Connector,
-  type ManagerEvent,
-  type ServerConfig,
 } from '@blitz/core';
 import { daemonSocketPath, daemonStatePath, type DaemonState } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
@@ -29,15 +24,18 @@ import type { Router } from './http/router.js';
 import { ChildRecord } from './child-record.js';
 import { CredentialStoreCache } from './credential-store-cache.js';
 import { acquireInstanceLock } from './instance-lock.js';
+import { loadOrCreateToken } from './daemon-token.js';
 import { Logger } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { StatusCache } from './status-cache.js';
 import { SettingsSource } from './settings/settings-source.js';
 import { PageSessions } from './settings-page/page-sessions.js';
 import { testServer } from './settings-page/test-server.js';
+import { Secrets } from './secrets.js';
+import { ServerEvents } from './server-events.js';
 import { daemonStatus } from './status.js';
 import { FileWatcher } from './watch/index.js';
-import type { Workspace } from './workspaces/workspace.js';
+import { WatchedFiles } from './watched-files.js';
 import { canonicalRoot, WorkspaceRegistry } from './workspaces/workspace-registry.js';
 
 export interface DaemonOptions {
@@ -73,13 +71,17 @@ export class Daemon {
   readonly #opts: DaemonOptions;
   readonly #clock: Clock;
   readonly #redactor = new Redactor();
+  readonly #secrets: Secrets;
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
   readonly #credentials: CredentialStoreCache;
   readonly #server: DaemonServer;
   readonly #watcher: FileWatcher;
+  readonly #watched: WatchedFiles;
   readonly #lock: { release(): void };
   readonly #children: ChildRecord;
+  /** The notice, log line and child record of each server event (server-events.ts). */
+  readonly #events: ServerEvents;
   /**
    * Each server's last listing (state/catalog-cache.json): a cold start answers from it while
    * servers start. Read when first wanted while `[hub] catalog_cache` is on, so with it off the
@@ -102,6 +104,7 @@ export class Daemon {
     this.token = loadOrCreateToken(path.join(this.paths.stateDir, 'token'));
     this.#children = new ChildRecord(path.join(this.paths.stateDir, 'children.json'));
     this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
+    this.#secrets = new Secrets(this.#redactor, this.log);
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
     this.#credentials = new CredentialStoreCache({
       paths: this.paths,
@@ -112,7 +115,7 @@ export class Daemon {
     this.#signIns = new ServerSignIns({
       store: () => this.#credentials.open(),
       clock: this.#clock,
-      onSecrets: (values) => this.#addSecretValues(values),
+      onSecrets: (values) => this.#secrets.addValues(values),
       onForgotten: (server, why) => this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
       warn: (message) => this.log.warn(message),
     });
@@ -132,13 +135,13 @@ export class Daemon {
       source: this.source,
       clock: this.#clock,
       connector: this.#connector,
-      onEvent: (workspace, event) => this.#onManagerEvent(workspace, event),
+      onEvent: (workspace, event) => this.#events.fromManager(workspace, event),
       managerOptions: (root) => this.hub.managerOptions(root),
       home: homeRoot(),
       catalogCache: () => this.#catalogCacheInUse(),
       sharedOptions: (home) => this.hub.sharedOptions(home),
-      onSharedEvent: (event, workspaces) => this.#onSharedEvent(event, workspaces),
-      onResolved: (servers) => this.#addSecrets(servers.map((s) => s.config)),
+      onSharedEvent: (event, workspaces) => this.#events.fromShared(event, workspaces),
+      onResolved: (servers) => this.#secrets.addServers(servers.map((s) => s.config)),
       onProblems: (workspace, problems) => {
         for (const problem of problems) this.log.warn(`project problem: ${problem}`, { workspace: workspace.root });
       },
@@ -163,6 +166,8 @@ export class Daemon {
     this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
+    this.#watched = new WatchedFiles(this.#watcher);
+    this.#events = new ServerEvents({ statusCache: this.#statusCache, notices: this.notices, log: this.log, hub: this.hub, children: this.#children, clock: this.#clock });
     this.#server = new DaemonServer({
       token: this.token,
       api: this.#controlApi(),
@@ -255,7 +260,7 @@ export class Daemon {
           clock: this.#clock,
           env: this.#opts.env ?? process.env,
           workspace: this.paths.home,
-          onResolved: (resolved) => this.#addSecrets([resolved.config]),
+          onResolved: (resolved) => this.#secrets.addServers([resolved.config]),
         }),
       // After the answer is on its way: stopping closes every connection, this one too.
       shutdown: () => void setImmediate(() => void this.stop()),
@@ -307,7 +312,7 @@ export class Daemon {
     this.#statusCache.changed();
     for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));
     if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
-    this.#addSecrets(this.source.settings.servers);
+    this.#secrets.addServers(this.source.settings.servers);
     return applied;
   }
 
@@ -315,18 +320,6 @@ export class Daemon {
   #catalogCacheInUse(): CatalogCache | undefined {
     if (!this.source.settings.hub.catalogCache) return undefined;
     return (this.#catalogCache ??= new CatalogCache({ file: this.paths.catalogCache, clock: this.#clock, warn: (message) => this.log.warn(message) }));
-  }
-
-  /** Header and env values and OAuth client secrets are secrets (MCP-42): as configured, and as expanded once a workspace resolves them. */
-  #addSecrets(servers: readonly ServerConfig[]): void {
-    const secrets = servers.flatMap(serverSecretValues);
-    for (const secret of secrets) this.#redactor.add(secret);
-    this.log.addSecrets(secrets);
-  }
-
-  #addSecretValues(values: readonly string[]): void {
-    for (const value of values) this.#redactor.add(value);
-    this.log.addSecrets(values);
   }
 
   /**
@@ -345,14 +338,9 @@ export class Daemon {
     return { server, restarted: holding.length };
   }
 
-  #watched = new Set<string>();
-
   #watchFiles(): void {
     // trust.json too: `blitz trust` brings a project's servers in (or takes them out) at once.
-    const wanted = new Set([this.paths.settings, this.paths.trust, ...this.registry.watchedFiles()]);
-    for (const file of this.#watched) if (!wanted.has(file)) this.#watcher.unwatch(file);
-    for (const file of wanted) if (!this.#watched.has(file)) this.#watcher.watch(file);
-    this.#watched = wanted;
+    this.#watched.set([this.paths.settings, this.paths.trust, ...this.registry.watchedFiles()]);
   }
 
   async #onFileChanged(file: string): Promise<void> {
@@ -368,63 +356,6 @@ export class Daemon {
       this.log.error('applying settings failed', { error: (err as Error).message });
     }
   }
-
-  /** A shared server's own events come once, not once per workspace: one notice, one log line. */
-  #onSharedEvent(event: ConnectionEvent, workspaces: readonly string[]): void {
-    this.#statusCache.heard(event);
-    switch (event.type) {
-      case 'notice': {
-        const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: this.#clock.now() });
-        this.log.warn(notice.message, { server: notice.server, notice: notice.kind, shared: true, workspaces });
-        this.hub.sharedNotice(workspaces, notice.message);
-        return;
-      }
-      case 'failure':
-        this.log.warn('MCP server failure', { server: event.server, reason: event.reason, shared: true, workspaces });
-        return;
-      case 'status':
-        this.#children.set(`\0shared\0${event.status.name}`, event.status.pid);
-        this.log.info('MCP server state', { server: event.status.name, state: event.status.state, shared: true, workspaces, ...(event.status.error ? { error: event.status.error } : {}) });
-        return;
-      case 'listChanged':
-        // Each workspace's manager hears these and tells its own clients.
-        return;
-      default: {
-        const _exhaustive: never = event;
-        return _exhaustive;
-      }
-    }
-  }
-
-  #onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
-    this.#statusCache.heard(event);
-    this.hub.onManagerEvent(workspace, event);
-    switch (event.type) {
-      case 'notice': {
-        const notice = this.notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: event.notice.time });
-        this.log.warn(notice.message, { server: notice.server, notice: notice.kind, workspace: workspace.root });
-        return;
-      }
-      case 'failure':
-        this.log.warn('MCP server failure', { server: event.server, reason: event.reason, workspace: workspace.root });
-        return;
-      case 'status':
-        this.#children.set(`${workspace.root}\0${event.status.name}`, event.status.pid);
-        this.log.info('MCP server state', { server: event.status.name, state: event.status.state, workspace: workspace.root, ...(event.status.error ? { error: event.status.error } : {}) });
-        return;
-      case 'catalog':
-      case 'listChanged':
-      case 'log':
-      case 'resourceUpdated':
-      case 'subscriptionsEnded':
-        return;
-      default: {
-        const _exhaustive: never = event;
-        return _exhaustive;
-      }
-    }
-  }
-
 }
 
 /** The user's home as a workspace root (where a client without `?workspace=` lands, and shared servers run). */
@@ -434,17 +365,4 @@ function homeRoot(): string {
   } catch {
     return path.resolve(os.homedir());
   }
-}
-
-function loadOrCreateToken(file: string): string {
-  try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // First start: make one.
-  }
-  const token = crypto.randomBytes(32).toString('base64url');
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
 }
