@@ -8,7 +8,8 @@ import { CatalogCache } from '../catalog-cache/catalog-cache.js';
 import { catalogCacheKey } from '../catalog-cache/catalog-cache-key.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer as server, serverConfig } from '../testing/server-config.js';
-import { Manager, type ManagerEvent } from './manager.js';
+import { Manager } from './manager.js';
+import type { ManagerEvent } from './manager-event.js';
 import { HOLD_MS, QUIET_MS } from './start-soon.js';
 
 // The catalog cache in a workspace's manager (issue 18, cold start): a server not up yet whose

@@ -4,7 +4,8 @@ import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer as server } from '../testing/server-config.js';
 import { MAIN_AGENT } from '../catalog/agent-may-use.js';
-import { Manager, type ManagerEvent } from './manager.js';
+import { Manager } from './manager.js';
+import type { ManagerEvent } from './manager-event.js';
 
 // A client's listing waits at most `waitMs` ([hub] list_wait_ms) for servers still starting.
 

@@ -17,7 +17,8 @@ import { fixtureCommand, type FixtureName } from '../testing/fixture-servers.js'
 import { assertNoOrphans, isAlive, liveDescendants } from '../testing/no-orphans.js';
 import { freePort, waitForPort } from '../testing/listening-port.js';
 import { startServer as startRestartable } from '../../../../test/fixtures/http/restartable-server.mjs';
-import { Manager, type ManagerEvent } from './manager.js';
+import { Manager } from './manager.js';
+import type { ManagerEvent } from './manager-event.js';
 import { callByName } from '../testing/call-by-name.js';
 import { resolvedServer } from '../testing/server-config.js';
 

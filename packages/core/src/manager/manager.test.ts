@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
-import { Manager, type ManagerEvent } from './manager.js';
+import { Manager } from './manager.js';
+import type { ManagerEvent } from './manager-event.js';
 import { callByName } from '../testing/call-by-name.js';
 import { resolvedServer } from '../testing/server-config.js';
 

@@ -1,8 +1,6 @@
 import { type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
-import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
-import type { BreakerNotice } from '../breaker/breaker.js';
+import type { PromptEntry } from '../catalog/build-prompt-catalog.js';
+import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
 import type { CatalogEntry } from '../catalog/build-catalog.js';
@@ -13,37 +11,21 @@ import { hasErrors, type Problem } from '../config/problem.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
-import { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
+import type { CallOptions, ConnectionDeps, ConnectionEvent, ServerConnection } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
-import type { CachedList, CatalogCache } from '../catalog-cache/catalog-cache.js';
+import type { CatalogCache } from '../catalog-cache/catalog-cache.js';
 import { AgentCatalogs } from './agent-catalogs.js';
-import { CachedCatalogs, type ListItems } from './cached-catalogs.js';
+import { ConnectionHolder } from './connection-holder.js';
+import { CachedCatalogs } from './cached-catalogs.js';
 import { listWait } from './list-wait.js';
+import type { ManagerEvent } from './manager-event.js';
+import { PromptsAndResources } from './prompts-and-resources.js';
 import { StartSoon } from './start-soon.js';
 import { serverFingerprint } from './server-fingerprint.js';
-import { ServerInterest, type SessionRequest, type UpstreamNotification } from './server-interest.js';
+import type { ServerInterest, SessionRequest } from './server-interest.js';
 import { SessionRouting, type IntroducedServer } from './session-routing.js';
-import type { SharedLease, SharedServers } from './shared-servers.js';
-
-/** A notice as the user hears it (MCP-33), stamped with its time. */
-export interface ManagerNotice extends BreakerNotice {
-  time: number;
-}
-
-export type ManagerEvent =
-  | { type: 'status'; status: ServerStatus }
-  /** The tool catalog may have changed: connected clients should hear `tools/list_changed`. */
-  | { type: 'catalog' }
-  | { type: 'notice'; notice: ManagerNotice }
-  /** Every transport failure, for the log (MCP-33). */
-  | { type: 'failure'; server: string; reason: string }
-  /** A server changed its prompts or resources. */
-  | { type: 'listChanged'; server: string; list: 'prompts' | 'resources' }
-  /** A server removed from the settings took these sessions' resource subscriptions with it. */
-  | { type: 'subscriptionsEnded'; server: string; subscriptions: ReadonlyArray<{ session: string; uris: readonly string[] }> }
-  /** A server's log message or resource update, for the sessions it concerns. */
-  | UpstreamNotification;
+import type { SharedServers } from './shared-servers.js';
 
 /** Whom a request is for and, when a hub session made it, which request that was (its log messages go there). */
 export interface RouteOptions {
@@ -112,16 +94,16 @@ export class Manager {
   readonly #opts: ManagerOptions;
   #connections: ServerConnection[] = [];
   #closed = false;
-  /** The shared connections this workspace uses, and its lease on each. */
-  readonly #leases = new Map<ServerConnection, SharedLease>();
-  /** What the hub's sessions want of this workspace's own servers (a shared server's is its lease's). */
-  readonly #interests = new Map<ServerConnection, ServerInterest>();
+  /** Each connection, own or leased from the shared pool, and what the sessions want of it (connection-holder.ts). */
+  readonly #holder: ConnectionHolder;
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
   /** The tool catalog of each agent, with the warnings found building it (agent-catalogs.ts). */
   readonly #catalogs: AgentCatalogs;
   /** Starts the servers the cache answered for, once the client has read its answers (start-soon.ts). */
   readonly #startSoon: StartSoon;
+  /** Prompts and resources across the servers (prompts-and-resources.ts). */
+  readonly #lists: PromptsAndResources;
   /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
   readonly #routing = new SessionRouting({
     connections: () => this.#connections,
@@ -131,7 +113,7 @@ export class Manager {
     listPrompts: (agent) => this.listPrompts(agent),
     listResources: (agent) => this.listResources(agent),
     listResourceTemplates: (agent) => this.listResourceTemplates(agent),
-    resourceOwner: (uri, agent) => this.#resourceOwner(uri, agent),
+    resourceOwner: (uri, agent) => this.#lists.resourceOwner(uri, agent),
     listable: (agent, waitMs) => this.#listable(agent, waitMs),
     announced: (connection) => this.#interest(connection).announced() ?? this.#cached.announced(connection),
   });
@@ -139,8 +121,28 @@ export class Manager {
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
     this.#opts = opts;
+    this.#holder = new ConnectionHolder({
+      workspace: opts.workspace,
+      connector: opts.connector,
+      clock: opts.clock,
+      ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
+      ...(opts.prepareClient ? { prepareClient: opts.prepareClient } : {}),
+      ...(opts.shared ? { shared: opts.shared } : {}),
+      onEvent: (connection, event) => this.#onConnectionEvent(connection, event),
+      onSharedEvent: (connection, event) => this.#onSharedEvent(connection, event),
+      onNotification: (connection, notification) => {
+        if (this.#connections.includes(connection)) this.#emit(notification);
+      },
+    });
     this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
     this.#catalogs = new AgentCatalogs({ offeredTo: (agent) => this.#offeredTo(agent), cached: this.#cached, builtIns: opts.builtIns ?? [] });
+    this.#lists = new PromptsAndResources({
+      listable: (agent, waitMs) => this.#listable(agent, waitMs),
+      resolveServer: (agent, name) => this.resolveServer(agent, name),
+      connection: (name) => this.#get(name),
+      interest: (connection) => this.#interest(connection),
+      cached: this.#cached,
+    });
     this.#startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#connections.includes(c), opts.clock);
   }
 
@@ -186,11 +188,11 @@ export class Manager {
     }
     this.#connections = next;
     this.#catalogs.changed();
-    await Promise.all(retired.map((c) => this.#retire(c)));
+    await Promise.all(retired.map((c) => this.#holder.retire(c)));
     for (const event of ended) this.#emit(event);
     if (changed.length > 0) {
       const touched = new Set(changed);
-      for (const c of next.filter((n) => touched.has(n.name) && !this.#leases.has(n))) this.#emit({ type: 'status', status: c.status() });
+      for (const c of next.filter((n) => touched.has(n.name) && !this.#holder.isShared(n))) this.#emit({ type: 'status', status: c.status() });
       this.#catalogChanged();
     }
     return { problems, changed };
@@ -230,7 +232,7 @@ export class Manager {
 
   /** `isShared` for a connection in hand: no search, for callers walking every connection. */
   isSharedConnection(connection: ServerConnection): boolean {
-    return this.#leases.has(connection);
+    return this.#holder.isShared(connection);
   }
 
   /** Stops a server; it starts afresh at the next listing (MCP-47). A shared server stops for every workspace. */
@@ -292,58 +294,25 @@ export class Manager {
     return this.#interest(tool.connection).during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, opts));
   }
 
-  /** Every resource the agent's servers offer, merged by URI (first server wins). Servers that fail are left out. */
-  async listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
-    const offered = server === undefined ? await this.#listable(agent, opts.waitMs) : [this.resolveServer(agent, server).connection];
-    // Asked for one server, its failure is the answer; across servers, a failing one is left out.
-    const lists = await Promise.all(
-      offered.map(async (c) => ({ server: c.name, resources: server === undefined ? (this.#cached.list(c, 'resources') ?? (await this.#listed(c, 'resources', c.listResources()).catch(() => []))) : await c.listResources() })),
-    );
-    return buildResourceCatalog(lists).entries;
+  // Prompts and resources (MCP-36) are prompts-and-resources.ts's; these pass it on.
+  listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
+    return this.#lists.listResources(agent, server, opts);
   }
 
-  async listResourceTemplates(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<Array<ResourceTemplate & { server: string }>> {
-    const lists = await Promise.all(
-      (await this.#listable(agent, opts.waitMs)).map(async (c) =>
-        (this.#cached.list(c, 'resourceTemplates') ?? (await this.#listed(c, 'resourceTemplates', c.listResourceTemplates()).catch(() => []))).map((t) => ({ ...t, server: c.name })),
-      ),
-    );
-    return lists.flat();
+  listResourceTemplates(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<Array<ResourceTemplate & { server: string }>> {
+    return this.#lists.listResourceTemplates(agent, opts);
   }
 
-  /** Reads a resource from the server that owns its URI, or from the named server. */
-  async readResource(uri: string, opts: RouteOptions & { server?: string } = {}): Promise<ReadResourceResult & { server: string }> {
-    const agent = opts.agent ?? MAIN_AGENT;
-    const connection = opts.server !== undefined ? this.resolveServer(agent, opts.server).connection : this.#get(await this.#resourceOwner(uri, agent));
-    return { ...(await this.#interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))), server: connection.name };
+  readResource(uri: string, opts: RouteOptions & { server?: string } = {}): Promise<ReadResourceResult & { server: string }> {
+    return this.#lists.readResource(uri, opts);
   }
 
-  /** Prompts, named by the same prefix rule as tools (MCP-36). */
-  async listPrompts(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<PromptEntry[]> {
-    const offered = await this.#listable(agent, opts.waitMs);
-    const lists = await Promise.all(
-      offered.map(async (c) => ({
-        server: c.name,
-        ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
-        prompts: this.#cached.list(c, 'prompts') ?? (await this.#listed(c, 'prompts', c.listPrompts()).catch(() => [])),
-      })),
-    );
-    return buildPromptCatalog(lists).entries;
+  listPrompts(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<PromptEntry[]> {
+    return this.#lists.listPrompts(agent, opts);
   }
 
-  /** Gets a prompt by its exposed name; a missing required argument is refused before the server is asked. */
-  async getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult> {
-    const entry = (await this.listPrompts(opts.agent)).find((p) => p.exposedName === exposedName);
-    if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${exposedName}`, { reason: 'PROMPT_NOT_FOUND' });
-    const missing = (entry.prompt.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === ''));
-    if (missing.length > 0) {
-      throw new BlitzError('INVALID_ARGUMENT', `prompt ${exposedName} needs ${missing.map((a) => a.name).join(', ')}`, {
-        reason: 'PROMPT_ARGUMENT_MISSING',
-        problems: missing.map((a) => `${a.name}: is required${a.description ? ` (${a.description})` : ''}`),
-      });
-    }
-    const connection = this.#get(entry.server);
-    return this.#interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal));
+  getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult> {
+    return this.#lists.getPrompt(exposedName, args, opts);
   }
 
   // What the hub's sessions ask beyond tools (issue 13) is session-routing.ts's; these pass it on.
@@ -394,7 +363,7 @@ export class Manager {
     const all = this.#connections;
     this.#connections = [];
     this.#catalogs.clear();
-    await Promise.all(all.map((c) => this.#retire(c)));
+    await Promise.all(all.map((c) => this.#holder.retire(c)));
   }
 
   /**
@@ -410,30 +379,12 @@ export class Manager {
     return [...paused].find((c) => c.name === owner)?.breaker.refusal();
   }
 
-  /** A list the server itself answered, kept in the catalog cache for the next cold start. */
-  async #listed<L extends CachedList>(c: ServerConnection, list: L, answer: Promise<ListItems[L]>): Promise<ListItems[L]> {
-    const items = await answer;
-    this.#cached.listed(c, list, items);
-    return items;
-  }
-
   #offeredTo(agent: string): ServerConnection[] {
     return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
   }
 
-  async #resourceOwner(uri: string, agent: string): Promise<string> {
-    const owner =
-      (await this.listResources(agent)).find((r) => r.uri === uri)?.server ??
-      // A URI made from a template is listed nowhere: the server whose template matches it owns it.
-      (await this.listResourceTemplates(agent)).find((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)?.server;
-    if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource ${uri}`, { reason: 'RESOURCE_NOT_FOUND' });
-    return owner;
-  }
-
   #interest(connection: ServerConnection): ServerInterest {
-    const interest = this.#leases.get(connection)?.interest ?? this.#interests.get(connection);
-    if (!interest) throw new BlitzError('INTERNAL', `MCP server ${connection.name} is no longer in workspace ${this.workspace}`);
-    return interest;
+    return this.#holder.interest(connection);
   }
 
   #unknownServer(name: string, agent: string): BlitzError {
@@ -448,45 +399,7 @@ export class Manager {
 
   #connect(resolved: ResolvedServer): ServerConnection {
     if (this.#closed) throw new BlitzError('FAILED_PRECONDITION', `workspace ${this.workspace} is closed`);
-    if (resolved.config.share && this.#opts.shared) {
-      // The pool emits nothing while leasing, so `lease` is set before any event arrives.
-      const lease: SharedLease = this.#opts.shared.lease(resolved, {
-        workspace: this.workspace,
-        onEvent: (event) => this.#onSharedEvent(lease.connection, event),
-        onNotification: (notification) => {
-          if (this.#connections.includes(lease.connection)) this.#emit(notification);
-        },
-      });
-      this.#leases.set(lease.connection, lease);
-      return lease.connection;
-    }
-    const prepareClient = this.#opts.prepareClient;
-    const connection: ServerConnection = new ServerConnection(resolved, {
-      connector: this.#opts.connector,
-      clock: this.#opts.clock,
-      workspace: this.workspace,
-      ...(this.#opts.capabilities ? { capabilities: this.#opts.capabilities } : {}),
-      // The interest's notification handlers go on every new client, before its handshake.
-      prepareClient: (client, config, ownerOf) => {
-        interest.attach(client);
-        prepareClient?.(client, config, ownerOf);
-      },
-      onEvent: (event) => this.#onConnectionEvent(connection, event),
-    });
-    const interest = new ServerInterest(connection, (notification) => {
-      if (this.#connections.includes(connection)) this.#emit(notification);
-    });
-    this.#interests.set(connection, interest);
-    return connection;
-  }
-
-  /** This workspace's connection goes: a shared one is let go (the last user stops it), an own one stopped. */
-  #retire(connection: ServerConnection): Promise<void> {
-    const lease = this.#leases.get(connection);
-    this.#interests.delete(connection);
-    if (!lease) return connection.dispose();
-    this.#leases.delete(connection);
-    return lease.release();
+    return this.#holder.connect(resolved);
   }
 
   /** A shared server's event: the pool reports its state, failures and notices; here it may change the catalog. */
@@ -515,9 +428,9 @@ export class Manager {
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
       case 'status': {
-        this.#interests.get(connection)?.statusChanged();
+        this.#holder.ownInterest(connection)?.statusChanged();
         // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
-        const toolsChanged = this.#cached.statusChanged(connection, this.#interests.get(connection)?.announced()) || event.toolsChanged;
+        const toolsChanged = this.#cached.statusChanged(connection, this.#holder.ownInterest(connection)?.announced()) || event.toolsChanged;
         if (toolsChanged) this.#catalogs.changed();
         this.#emit({ type: 'status', status: event.status });
         if (toolsChanged) this.#catalogChanged();

@@ -4,7 +4,8 @@ import { FakeClock } from '@blitz/clock';
 import type { ConnectionEvent } from '../connection/server-connection.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer } from '../testing/server-config.js';
-import { Manager, type ManagerEvent } from './manager.js';
+import { Manager } from './manager.js';
+import type { ManagerEvent } from './manager-event.js';
 import { callByName } from '../testing/call-by-name.js';
 import { SharedServers } from './shared-servers.js';
 
