@@ -16,7 +16,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
-import { offersTools, sameStatus, type BreakerStatus } from '../breaker/breaker-status.js';
 import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
@@ -33,6 +32,8 @@ import type { Connector } from './connector.js';
 import type { Link } from './link.js';
 import { toView, type ConnectionState, type Running } from './connection-state.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools, type Listed } from './list-all.js';
+import { ShownStatus } from './shown-status.js';
+import { startLink } from './start-link.js';
 import { toServerStatus, type ServerStatus } from './server-status.js';
 
 export type ConnectionEvent =
@@ -91,14 +92,8 @@ export class ServerConnection {
   readonly #deps: ConnectionDeps;
   readonly #calls = new CallsInFlight();
   #state: ConnectionState;
-  /** What the last `status` event showed, so a change that shows nothing new emits nothing. */
-  #shown: { status: string | undefined; tools: readonly Tool[] | undefined; offered: boolean } = { status: undefined, tools: undefined, offered: true };
-  /**
-   * What that status was made from. The status is a function of the state (immutable: a new
-   * object for every change), the breaker's status and `disabled`; when all three are the
-   * same, nothing visible changed and the status (tool names included) is not built again.
-   */
-  #shownFrom: { state: ConnectionState; breaker: BreakerStatus; disabled: boolean } | undefined;
+  /** What the last `status` event showed, so a change that shows nothing new emits nothing (shown-status.ts). */
+  readonly #shown = new ShownStatus();
   /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
   #recording = false;
   #lossCounted = new WeakSet<Link>();
@@ -368,13 +363,11 @@ export class ServerConnection {
   }
 
   async #connect(signal: AbortSignal): Promise<Running> {
-    const deadlineMs = this.config.startupTimeoutSeconds * 1000;
-    const started = this.#deps.clock.now();
-    let link: Link | undefined;
     try {
-      link = await this.#deps.connector(this.config, {
+      const { link, listed } = await startLink(this.config, {
+        connector: this.#deps.connector,
+        clock: this.#deps.clock,
         workspace: this.#deps.workspace,
-        deadlineMs,
         capabilities: offeredCapabilities(this.#deps.capabilities, this.config),
         stopping: (done) => this.#stopInBackground(done),
         signal,
@@ -385,13 +378,8 @@ export class ServerConnection {
           this.#deps.prepareClient?.(client, this.config, (id) => this.#calls.ownerOf(this.#state.kind === 'running' ? this.#state.link.relatedTo?.(id) : undefined));
         },
       });
-      const left = Math.max(1, deadlineMs - (this.#deps.clock.now() - started));
-      const listed = await listAllTools(link.client, { timeout: left }).catch((err) => {
-        throw classifyFailure(err, { server: this.name, label: `MCP server ${this.name} tools/list`, timeoutMs: deadlineMs, cancelled: false }).error;
-      });
       const running: Running = { kind: 'running', link, tools: listed.items, ...(listed.truncated ? { listingWarning: listed.truncated } : {}) };
-      const connected = link;
-      void link.lost.then((error) => this.#onLost(connected, error));
+      void link.lost.then((error) => this.#onLost(link, error));
       // With the outcome in the same transition, a trial's success reads "recovered, connected"
       // and never shows the server running but still paused.
       this.#transition(running, 'success');
@@ -400,10 +388,6 @@ export class ServerConnection {
       if (link.client.getServerCapabilities()?.tools?.listChanged) this.#scheduleRefresh();
       return running;
     } catch (err) {
-      const closed = link?.close().catch(() => undefined);
-      // A server too slow to list its tools is alive: stopping it may take a while, unwaited.
-      if (closed && isBlitzError(err, 'TIMEOUT')) this.#stopInBackground(closed);
-      else await closed;
       const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
       // A server asking for a sign-in answered: no failure, and every admitted start records an
       // outcome, or a trial it ended would hold the breaker half-open ("retrying now") for good.
@@ -508,17 +492,8 @@ export class ServerConnection {
         this.#recording = false;
       }
     }
-    const breaker = this.breaker.status();
-    const from = this.#shownFrom;
-    // Every successful call comes here: the common case, nothing moved, is three comparisons.
-    if (from && from.state === next && from.disabled === this.config.disabled && sameStatus(from.breaker, breaker)) return;
-    this.#shownFrom = { state: next, breaker, disabled: this.config.disabled };
-    const status = this.status();
-    const shown = { status: JSON.stringify(status), tools: next.kind === 'running' ? next.tools : undefined, offered: offersTools(breaker) };
-    const toolsChanged = shown.tools !== this.#shown.tools || shown.offered !== this.#shown.offered;
-    if (shown.status === this.#shown.status && !toolsChanged) return;
-    this.#shown = shown;
-    this.#deps.onEvent({ type: 'status', status, toolsChanged });
+    const change = this.#shown.next(next, this.breaker.status(), this.config.disabled, () => this.status());
+    if (change) this.#deps.onEvent({ type: 'status', ...change });
   }
 }
 
