@@ -149,4 +149,26 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     expect(proj.warnings).toContain(`tools lists "gone", which the server does not offer (${path.join(project, '.mcp.json')})`);
     expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${path.join(project, '.mcp.json')})`);
   }, 60_000);
+
+  it("a search's answer comes after the client's listing on its list_changed: a client that follows the notice holds the found tool when it reads the answer", async () => {
+    // As Claude Code does: it lists again on the notice, and builds the model's next turn from
+    // the list it holds when the answer comes — sent first, that turn lacked the found tools.
+    const listings: string[][] = [];
+    const follower = await connectHub(daemon.state, {
+      workspace: project,
+      // As blitz connect carries it: one ordered line stream, as a stdio client reads it.
+      via: 'lines',
+      prepare: (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, async () => void listings.push(await names(c))),
+    });
+    clients.push(follower);
+    const found = await follower.callTool({ name: 'search_tools', arguments: { query: 'proj__echo', limit: 1 } });
+    expect((found.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['proj__echo']);
+    expect(listings).toEqual([expect.arrayContaining(['proj__echo'])]);
+
+    // One that does not list again still gets its answer (after at most a second), and its list has the tool.
+    const { c } = await client({ workspace: project });
+    const other = await c.callTool({ name: 'search_tools', arguments: { query: 'proj__env', limit: 1 } });
+    expect((other.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['proj__env']);
+    expect(await names(c)).toContain('proj__env');
+  }, 60_000);
 });

@@ -244,7 +244,7 @@ export class HubEndpoint {
     } finally {
       this.#introducing.delete(early);
     }
-    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, settings: this.#opts.settings });
+    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, clock: this.#opts.clock, settings: this.#opts.settings });
   }
 
   #begun(id: string, session: Session, query: SessionQuery): void {

@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LazySchemaValidator, passesLevel, type Catalog, type CatalogEntry, type Settings } from '@blitz/core';
+import type { Clock } from '@blitz/clock';
 import type { Workspace } from '../workspaces/workspace.js';
 import { Approver } from './approver.js';
 import { registerCompletions } from './completion-handlers.js';
@@ -15,6 +16,7 @@ import { DeferredTools } from './deferred-tools.js';
 import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
 import { sameTools } from './same-tools.js';
+import { RelistWait } from './relist-wait.js';
 import { registerSubscriptions } from './subscription-handlers.js';
 import { ToolCallFastPath } from './tool-call-fast-path.js';
 import { registerTools, type ToolCallHandler } from './tools-handlers.js';
@@ -24,6 +26,7 @@ export interface SessionOptions {
   agent: string;
   readOnly: boolean;
   version: string;
+  clock: Clock;
   /** The settings in force now: permissions and limits follow live edits. */
   settings(): Settings;
   /** Notices raised while the session waited for its servers: sent once it can hear them (`introduced`). */
@@ -42,6 +45,8 @@ export class HubSession {
   readonly #opts: SessionOptions;
   readonly #approver: Approver;
   readonly #deferred: DeferredTools;
+  /** A search's answer waits for the client's listing of the tools it found (relist-wait.ts). */
+  readonly #relisted: RelistWait;
   /** What the client last saw of the tools, to tell it only about real changes. */
   #shown: readonly Tool[];
   /** The agent's catalog when this session last looked: the same one means nothing it is offered changed. */
@@ -70,6 +75,7 @@ export class HubSession {
     this.#capabilities = capabilities;
     this.#early = [...(opts.earlyNotices ?? [])];
     this.#approver = new Approver(this.server);
+    this.#relisted = new RelistWait(opts.clock);
     this.#deferred = new DeferredTools(
       { workspace: opts.workspace, agent: opts.agent, readOnly: opts.readOnly, settings: opts.settings },
       () => this.server.getClientVersion()?.name,
@@ -228,6 +234,7 @@ export class HubSession {
       approver: this.#approver,
       toolsShown: () => {
         this.#shown = this.#tools();
+        this.#relisted.listed();
       },
       setLogLevel: (level) => {
         this.#level = level;
@@ -235,7 +242,9 @@ export class HubSession {
       deferred: this.#deferred,
       toolsActivated: async () => {
         this.#shown = this.#tools();
-        await this.server.sendToolListChanged().catch(() => undefined);
+        await this.#relisted.notifyAndWait(() => this.server.sendToolListChanged().catch(() => undefined));
+        // The listing's answer is sent as its handler returns: a turn later, it has left first.
+        await new Promise((resolve) => setImmediate(resolve));
       },
     };
     const capabilities = this.#capabilities;

@@ -23,6 +23,6 @@ export interface SessionContext {
   setLogLevel(level: LoggingLevel): void;
   /** Which tools the session lists and which it finds by search (issue 16). */
   readonly deferred: DeferredTools;
-  /** A search activated tools: the client hears `tools/list_changed` at once. */
+  /** A search activated tools: the client hears `tools/list_changed` at once, and the answer waits (up to 1 s) for its listing. */
   toolsActivated(): Promise<void>;
 }
