@@ -63,3 +63,66 @@ describe('GET /v1/status between events', () => {
     }
   });
 });
+
+describe('GET /v1/status asked again with its tag', () => {
+  const auth = () => ({ authorization: `Bearer ${daemon.token}` });
+
+  it('over the socket: the same tag is answered 304 with no body, a change with the new bytes and their tag', async () => {
+    const first = await fetch(`${daemon.url}/v1/status`, { headers: auth() });
+    const body = await first.text();
+    const etag = first.headers.get('etag');
+    expect(first.status).toBe(200);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    const again = await fetch(`${daemon.url}/v1/status`, { headers: { ...auth(), 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe('');
+    // As a list, and weak: still the same bytes.
+    const listed = await fetch(`${daemon.url}/v1/status`, { headers: { ...auth(), 'if-none-match': `"other", W/${etag!}` } });
+    expect(listed.status).toBe(304);
+    await listed.arrayBuffer();
+
+    const stale = await fetch(`${daemon.url}/v1/status`, { headers: { ...auth(), 'if-none-match': '"not-these-bytes"' } });
+    expect(stale.status).toBe(200);
+    expect(await stale.text()).toBe(body);
+    const [ws] = await client.listWorkspaces();
+    const { name } = JSON.parse(body).servers[0];
+    // Restarted and connected again: another process, so other bytes.
+    await client.restartServer(ws!.id, name);
+    await client.listWorkspaceServers(ws!.id, { connect: true });
+    const changed = await fetch(`${daemon.url}/v1/status`, { headers: { ...auth(), 'if-none-match': etag! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(await changed.text()).not.toBe(body);
+  });
+
+  it('a wrong token is refused even with a current tag, and other answers carry no tag', async () => {
+    const { headers } = await fetch(`${daemon.url}/v1/status`, { headers: auth() });
+    const refused = await fetch(`${daemon.url}/v1/status`, { headers: { authorization: 'Bearer wrong', 'if-none-match': headers.get('etag')! } });
+    expect(refused.status).toBe(401);
+    await refused.arrayBuffer();
+    const health = await fetch(`${daemon.url}/v1/health`, { headers: auth() });
+    expect(health.headers.get('etag')).toBeNull();
+    await health.arrayBuffer();
+  });
+
+  it("BlitzClient asks with the last answer's tag and, told 304, answers the same status; a new cursor is asked for whole", async () => {
+    const seen: number[] = [];
+    const polling = new BlitzClient(
+      { port: daemon.port, token: daemon.token },
+      {
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          seen.push(response.status);
+          return response;
+        },
+      },
+    );
+    const first = await polling.status(0);
+    expect(await polling.status(0)).toEqual(first);
+    expect(await polling.status(0)).toEqual(first);
+    expect(await polling.status()).toEqual({ ...first, notices: expect.any(Array) });
+    expect(seen).toEqual([200, 304, 304, 200]);
+  });
+});

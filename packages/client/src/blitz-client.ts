@@ -42,6 +42,8 @@ export class BlitzClient {
   readonly #token: string;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
+  /** The last status answered with a tag, and what was asked for it. */
+  #lastStatus: { path: string; etag: string; text: string } | undefined;
 
   constructor(state: Pick<DaemonState, 'port' | 'token'>, opts: ClientOptions = {}) {
     this.baseUrl = `http://127.0.0.1:${state.port}`;
@@ -50,8 +52,20 @@ export class BlitzClient {
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
-  status(after?: number): Promise<StatusResponse> {
-    return this.#request('GET', `/v1/status${after === undefined ? '' : `?after=${after}`}`);
+  /**
+   * The status, asked for again with the tag of the last one for the same cursor
+   * (`If-None-Match`): while nothing changed, the daemon answers 304 with no body and this
+   * answers what it said last, parsed afresh — the tray's poll every 2 s reads ~100 bytes
+   * instead of the whole status.
+   */
+  async status(after?: number): Promise<StatusResponse> {
+    const path = `/v1/status${after === undefined ? '' : `?after=${after}`}`;
+    const kept = this.#lastStatus?.path === path ? this.#lastStatus : undefined;
+    const { response, text } = await this.#send('GET', path, undefined, kept ? { 'if-none-match': kept.etag } : {});
+    if (response.status === 304 && kept) return JSON.parse(kept.text) as StatusResponse;
+    const etag = response.headers.get('etag');
+    this.#lastStatus = response.ok && etag ? { path, etag, text } : undefined;
+    return this.#answer(response, text);
   }
 
   listServerConfigs(): Promise<McpServerConfigList> {
@@ -126,19 +140,27 @@ export class BlitzClient {
   }
 
   async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response;
-    let text: string;
+    const { response, text } = await this.#send(method, path, body);
+    return this.#answer(response, text);
+  }
+
+  /** One request and its answer's text; no answer at all is `DaemonUnreachable`. */
+  async #send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ response: Response; text: string }> {
     try {
-      response = await this.#fetch(`${this.baseUrl}${path}`, {
+      const response = await this.#fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
-      text = await response.text();
+      return { response, text: await response.text() };
     } catch (err) {
       throw this.#unreachable(method, path, err);
     }
+  }
+
+  /** An answer's JSON, or its error as an `ApiError`. */
+  #answer<T>(response: Response, text: string): T {
     const data: unknown = text ? JSON.parse(text) : undefined;
     if (!response.ok) {
       const err = (data ?? {}) as Partial<ErrorBody>;

@@ -11,7 +11,7 @@ import type { PageSessions } from '../settings-page/page-sessions.js';
 import { servePage } from '../settings-page/serve-page.js';
 import { errorAnswer } from './error-answer.js';
 import { LocalListener } from './local-listener.js';
-import { bodyBytes, JsonBytes } from './json-bytes.js';
+import { bodyBytes, JsonBytes, stillMatches } from './json-bytes.js';
 import { readBody } from './read-body.js';
 import { RequestGuard } from './request-guard.js';
 import { MAX_BODY_BYTES, type ApiRequest, type Router } from './router.js';
@@ -119,9 +119,10 @@ export class DaemonServer {
       const open = request.method === 'GET' && request.path.split('?')[0] === '/v1/health';
       const caller = this.#guard.authorize(request, this.#port, this.#opts.pageSessions, { open });
       const result = await this.#opts.api.handle(request, caller);
-      // Bytes prepared ahead of time (the status) were masked when they were made.
-      const shown = result.credential || result.body instanceof JsonBytes ? result.body : this.#opts.redactor.redactValue(result.body);
-      return { status: result.status ?? 200, body: shown };
+      // Bytes prepared ahead of time (the status) were masked when they were made; a client
+      // that holds them already (its If-None-Match names their tag) is told so, with no body.
+      if (result.body instanceof JsonBytes) return { status: stillMatches(request.headers['if-none-match'], result.body.etag) ? 304 : (result.status ?? 200), body: result.body };
+      return { status: result.status ?? 200, body: result.credential ? result.body : this.#opts.redactor.redactValue(result.body) };
     } catch (err) {
       return this.#errorAnswer(err, 'request failed', { method: request.method, url: request.path });
     }
@@ -139,7 +140,8 @@ export class DaemonServer {
     request.headers.forEach((value, name) => (headers[name] = value));
     const text = request.body ? await request.text() : undefined;
     const { status, body } = await this.answer({ method: request.method, path: url.pathname + url.search, headers, body: text });
-    return new Response(bodyBytes(body), { status, headers: JSON_HEADERS });
+    const { headers: sent, bytes } = onTheWire(status, body);
+    return new Response(bytes, { status, headers: Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, String(v)])) });
   };
 
   /**
@@ -198,10 +200,19 @@ function isMcpTarget(target: string): boolean {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
+/** An answer's headers and bytes: bytes made ahead of time carry their tag, and a 304 has no body. */
+function onTheWire(status: number, body: unknown): { headers: Record<string, string | number>; bytes: Buffer | string | null } {
+  const etag: Record<string, string> = body instanceof JsonBytes ? { etag: body.etag } : {};
+  if (status === 304) return { headers: { ...JSON_HEADERS, ...etag }, bytes: null };
   const bytes = bodyBytes(body);
-  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(bytes) });
-  res.end(bytes);
+  return { headers: { ...JSON_HEADERS, ...etag, 'content-length': Buffer.byteLength(bytes) }, bytes };
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const { headers, bytes } = onTheWire(status, body);
+  res.writeHead(status, headers);
+  if (bytes === null) res.end();
+  else res.end(bytes);
 }
 
 /** A request's body as the router takes it; none read when the request says it has none (a GET). */
