@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, type CreateMessageRequest, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonState } from '@blitz/client';
-import { openDaemonStream } from '../../apps/cli/src/commands/connect/daemon-stream.js';
+import { JsonLinesTransport } from '@blitz/core/lines';
+import { openDaemonSocket } from '../../apps/cli/src/commands/connect/daemon-stream.js';
 
 /** The hub's two ways in: streamable HTTP, and `/mcp` upgraded to lines as `blitz connect` uses it. */
 export type HubTransport = 'http' | 'lines';
@@ -39,7 +40,7 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
   opts.prepare?.(client);
   await client.connect(
     opts.via === 'lines'
-      ? await openDaemonStream(state, query)
+      ? await openDaemonSocket(state, query).then(({ socket, head }) => new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head }))
       : new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), {
           requestInit: { headers: { authorization: `Bearer ${state.token}` } },
         }),

@@ -9,7 +9,7 @@ import { MessageLines, parseLine, type MessageLine } from './message-lines.js';
 import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
-const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
+export const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
 
 const NEWLINE = Buffer.from('\n');
 

@@ -11,6 +11,13 @@ describe('readClientRequest', () => {
     expect(read(`{"method":"tools/call","params":{"x":"${'y'.repeat(10_000)}"},"jsonrpc":"2.0","id":-2}`)).toEqual({ id: -2, method: 'tools/call' });
   });
 
+  it('reads one line of several in place, its \\r skipped', () => {
+    const lines = Buffer.from('{"method":"ping","jsonrpc":"2.0","id":1}\n{"method":"tools/list","jsonrpc":"2.0","id":2}\r\n');
+    const second = lines.indexOf(0x0a) + 1;
+    expect(readClientRequest(lines, 0, second - 1)).toEqual({ id: 1, method: 'ping' });
+    expect(readClientRequest(lines, second, lines.length - 1)).toEqual({ id: 2, method: 'tools/list' });
+  });
+
   it('reads a request written jsonrpc and id first', () => {
     expect(read('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}')).toEqual({ id: 3, method: 'tools/call' });
     expect(read('{"jsonrpc":"2.0","id":"x","method":"ping"}')).toEqual({ id: 'x', method: 'ping' });

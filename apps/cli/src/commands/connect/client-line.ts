@@ -21,11 +21,13 @@ export interface ClientRequestHead {
  * written in one of the shapes peers write requests in; undefined for anything else (a
  * notification, an answer, `initialize`, a line written otherwise), which is parsed whole.
  * The key found last is the object's own: in JSON the final `}` closes the outermost object.
+ * `start` and `end` bound the line within `bytes` (its `\n` left out; a `\r` before it is skipped).
  */
-export function readClientRequest(line: Buffer): ClientRequestHead | undefined {
-  const head = line.toString('latin1', 0, Math.min(line.length, END_BYTES));
+export function readClientRequest(bytes: Buffer, start = 0, end = bytes.length): ClientRequestHead | undefined {
+  if (end > start && bytes[end - 1] === 0x0d) end--;
+  const head = bytes.toString('latin1', start, Math.min(end, start + END_BYTES));
   const sdk = SDK_HEAD.exec(head);
-  const found = sdk ? requestOf(sdk[1]!, SDK_TAIL.exec(line.toString('latin1', Math.max(0, line.length - END_BYTES)))?.[1]) : idFirst(head);
+  const found = sdk ? requestOf(sdk[1]!, SDK_TAIL.exec(bytes.toString('latin1', Math.max(start, end - END_BYTES), end))?.[1]) : idFirst(head);
   return found && found.method !== 'initialize' ? found : undefined;
 }
 

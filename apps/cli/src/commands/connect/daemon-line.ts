@@ -15,15 +15,16 @@ export type DaemonLine = { answers: RequestId | undefined } | { unreadable: stri
  * Reads a line from the daemon for the request it answers, from its head alone when the
  * daemon wrote it in one of the shapes it writes on the hot path, or else parsed whole: the
  * line itself is passed on to the client as it is, never parsed again or re-serialised.
+ * `start` and `end` bound the line within `bytes`, its `\n` left out.
  */
-export function readDaemonLine(line: Buffer): DaemonLine {
-  const head = line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
+export function readDaemonLine(bytes: Buffer, start = 0, end = bytes.length): DaemonLine {
+  const head = bytes.toString('latin1', start, Math.min(end, start + HEAD_BYTES));
   const id = ANSWER_HEAD.exec(head)?.[1];
   if (id !== undefined) return { answers: JSON.parse(id) as RequestId };
   if (MESSAGE_HEAD.test(head)) return { answers: undefined };
   let value: unknown;
   try {
-    value = JSON.parse(line.toString('utf8'));
+    value = JSON.parse(bytes.toString('utf8', start, end));
   } catch (err) {
     return { unreadable: `not JSON (${(err as Error).message.split('\n')[0]!.slice(0, 200)})` };
   }

@@ -65,11 +65,11 @@ describe('openDaemonStream', () => {
   it('over the local socket when the daemon has one, with the Host and token of its port', async () => {
     const state = { ...(await oldDaemon(VERSION)), socket: await localSocket() };
     const transport = await openDaemonStream(state, new URLSearchParams());
-    const answered = new Promise((resolve) => (transport.onmessage = resolve));
-    await transport.start();
-    await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const answered = new Promise<Buffer>((resolve) => (transport.onlines = resolve));
+    transport.start();
+    transport.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     // The port would have refused: the answer came over the socket.
-    expect(await answered).toEqual({ jsonrpc: '2.0', id: 1, result: { host: `127.0.0.1:${state.port}`, auth: 'Bearer t' } });
+    expect(JSON.parse((await answered).toString())).toEqual({ jsonrpc: '2.0', id: 1, result: { host: `127.0.0.1:${state.port}`, auth: 'Bearer t' } });
     await transport.close();
   });
 

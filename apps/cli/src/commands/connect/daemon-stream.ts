@@ -1,8 +1,9 @@
 import http from 'node:http';
-import { JsonLinesTransport } from '@blitz/core/lines';
+import type { Duplex } from 'node:stream';
 import { MCP_LINES_PROTOCOL, type DaemonState } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
+import { LineLink } from './line-link.js';
 
 /**
  * The daemon's `/mcp`, upgraded to one JSON-RPC message per line: a single connection for
@@ -10,7 +11,14 @@ import { VERSION } from '../../version.js';
  * daemon's local socket when it has one (no TCP stack either way), else over its port; a
  * socket that cannot be reached (removed, refused) falls back to the port.
  */
-export async function openDaemonStream(state: DaemonState, query: URLSearchParams): Promise<JsonLinesTransport> {
+export async function openDaemonStream(state: DaemonState, query: URLSearchParams): Promise<LineLink> {
+  const { socket, head } = await openDaemonSocket(state, query);
+  // The daemon bounds what it sends (max_result_mb); its lines are taken whole.
+  return new LineLink(socket, { maxLineBytes: Number.POSITIVE_INFINITY, head });
+}
+
+/** The upgraded connection itself, and the bytes read past the upgrade: for a reader of its own (tests' SDK clients). */
+export async function openDaemonSocket(state: DaemonState, query: URLSearchParams): Promise<Upgraded> {
   if (state.socket !== undefined) {
     try {
       return await upgrade(state, query, { socketPath: state.socket });
@@ -21,10 +29,15 @@ export async function openDaemonStream(state: DaemonState, query: URLSearchParam
   return upgrade(state, query, { host: '127.0.0.1', port: state.port });
 }
 
+export interface Upgraded {
+  socket: Duplex;
+  head: Buffer;
+}
+
 /** The connection itself failed: nothing reached the daemon. */
 class Unreachable extends Error {}
 
-function upgrade(state: DaemonState, query: URLSearchParams, where: { socketPath: string } | { host: string; port: number }): Promise<JsonLinesTransport> {
+function upgrade(state: DaemonState, query: URLSearchParams, where: { socketPath: string } | { host: string; port: number }): Promise<Upgraded> {
   return new Promise((resolve, reject) => {
     const req = http.request({
       ...where,
@@ -35,8 +48,7 @@ function upgrade(state: DaemonState, query: URLSearchParams, where: { socketPath
     });
     req.once('upgrade', (_res, socket, head) => {
       socket.setNoDelay(true);
-      // The daemon bounds what it sends (max_result_mb); its lines are taken whole.
-      resolve(new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head }));
+      resolve({ socket, head });
     });
     req.once('response', (res) => {
       let body = '';

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { JsonLinesTransport, MAX_MESSAGE_DEPTH } from '@blitz/core/lines';
+import { MAX_MESSAGE_DEPTH } from '@blitz/core/lines';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import { CliError, type CliContext } from '../../context.js';
 import { startDaemon } from '../../daemon-connection.js';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
 import { openDaemonStream } from './daemon-stream.js';
+import { LineLink } from './line-link.js';
 import { StdioBridge } from './stdio-bridge.js';
 
 export function registerConnect(program: Command, ctx: CliContext): void {
@@ -27,7 +28,7 @@ export function registerConnect(program: Command, ctx: CliContext): void {
       // Said once per daemon: the bridge finds the daemon again after each restart.
       let told: number | undefined;
       const bridge = new StdioBridge({
-        client: new JsonLinesTransport({ input: process.stdin, output: process.stdout }, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH }),
+        client: new LineLink({ input: process.stdin, output: process.stdout }, { maxLineBytes: MAX_CLIENT_MESSAGE_BYTES, halfOpen: true }),
         daemon: async () => {
           const { state } = await startDaemon(ctx);
           const note = daemonVersionNote(state.version, VERSION);
@@ -37,10 +38,12 @@ export function registerConnect(program: Command, ctx: CliContext): void {
         },
         open: openDaemonStream,
         query,
+        maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES,
+        maxDepth: MAX_MESSAGE_DEPTH,
         // stdout carries the protocol: anything human goes to stderr.
         log: (message) => ctx.err(`blitz connect: ${message}`),
       });
-      await bridge.start();
+      bridge.start();
       await bridge.done;
     });
 }
