@@ -1,6 +1,9 @@
-import { firstInOrder } from './first-in-order.js';
+import { bestScores } from './best-scores.js';
+import { dotProduct } from './dot-product.js';
 import type { WordVectors } from './word-vectors.js';
 import { splitWords, STOP_WORDS } from './words.js';
+
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One tool's text as the meaning score reads it. */
 export interface DenseDoc {
@@ -21,7 +24,12 @@ export class DenseRanking {
   readonly #vectors: WordVectors;
   readonly #centre: Float32Array;
   readonly #ids: string[] = [];
+  /** Each tool's place in the ids' order: equal cosines rank by it. */
+  readonly #idOrder: Int32Array;
   readonly #matrix: Float32Array;
+  /** One ranking's cosines and the tools `allowed` took, kept between rankings: a ranking allocates nothing per tool. */
+  readonly #cosines: Float64Array;
+  readonly #kept: Int32Array;
   /** The catalog's words' vectors relative to the centre, made once (a query's other words are made each time). */
   readonly #cache = new Map<string, Float32Array | null>();
 
@@ -42,6 +50,10 @@ export class DenseRanking {
       this.#ids.push(doc.id);
       this.#matrix.set(this.#mean(doc.text, true) ?? new Float32Array(dims), i * dims);
     });
+    this.#idOrder = new Int32Array(docs.length);
+    [...this.#ids.keys()].sort((a, b) => byId(this.#ids[a]!, this.#ids[b]!)).forEach((i, place) => (this.#idOrder[i] = place));
+    this.#cosines = new Float64Array(docs.length);
+    this.#kept = new Int32Array(docs.length);
   }
 
   get size(): number {
@@ -53,18 +65,16 @@ export class DenseRanking {
     const q = this.#mean(query);
     if (q === undefined || count <= 0) return [];
     const dims = q.length;
-    const matrix = this.#matrix;
-    const cosines = new Float32Array(this.#ids.length);
-    const kept: number[] = [];
-    for (let i = 0; i < this.#ids.length; i++) {
-      if (!allowed(this.#ids[i]!)) continue;
-      let cosine = 0;
-      for (let d = 0, at = i * dims; d < dims; d++, at++) cosine += q[d]! * matrix[at]!;
-      cosines[i] = cosine;
-      kept.push(i);
-    }
     const ids = this.#ids;
-    return firstInOrder(kept, count, (a, b) => cosines[b]! - cosines[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0)).map((i) => ids[i]!);
+    const cosines = this.#cosines;
+    const kept = this.#kept;
+    let length = 0;
+    for (let i = 0; i < ids.length; i++) {
+      if (!allowed(ids[i]!)) continue;
+      cosines[i] = dotProduct(q, this.#matrix, i * dims);
+      kept[length++] = i;
+    }
+    return bestScores(cosines, kept, length, count, this.#idOrder).map((i) => ids[i]!);
   }
 
   /** The unit mean of `text`'s word vectors (each relative to the centre), undefined when the table knows none of its words. */

@@ -1,4 +1,5 @@
-import { firstInOrder } from './first-in-order.js';
+import { bestScores } from './best-scores.js';
+import { dotProduct } from './dot-product.js';
 import type { WordVectors } from './word-vectors.js';
 
 /** A term of the index and how near a query word it is in meaning (cosine, at most 1). */
@@ -17,6 +18,9 @@ export class NearestTerms {
   readonly #vectors: WordVectors;
   readonly #terms: string[] = [];
   readonly #matrix: Float32Array;
+  /** One lookup's cosines and the terms near enough, kept between lookups: a lookup allocates nothing per term. */
+  readonly #cosines: Float64Array;
+  readonly #near: Int32Array;
 
   constructor(vectors: WordVectors, wordsOfTerm: ReadonlyMap<string, ReadonlySet<string>>, common: number) {
     this.#vectors = vectors;
@@ -40,6 +44,8 @@ export class NearestTerms {
     }
     this.#matrix = new Float32Array(rows.length * dims);
     rows.forEach((row, i) => this.#matrix.set(row, i * dims));
+    this.#cosines = new Float64Array(rows.length);
+    this.#near = new Int32Array(rows.length);
   }
 
   get size(): number {
@@ -51,13 +57,14 @@ export class NearestTerms {
     const v = this.#vectors.vector(word);
     if (v === undefined || count <= 0) return [];
     const dims = v.length;
-    const near: NearTerm[] = [];
+    const cosines = this.#cosines;
+    let length = 0;
     for (let i = 0; i < this.#terms.length; i++) {
-      let cosine = 0;
-      const base = i * dims;
-      for (let d = 0; d < dims; d++) cosine += v[d]! * this.#matrix[base + d]!;
-      if (cosine >= min) near.push({ term: this.#terms[i]!, cosine });
+      const cosine = dotProduct(v, this.#matrix, i * dims);
+      if (cosine < min) continue;
+      cosines[i] = cosine;
+      this.#near[length++] = i;
     }
-    return firstInOrder(near, count, (a, b) => b.cosine - a.cosine);
+    return bestScores(cosines, this.#near, length, count).map((i) => ({ term: this.#terms[i]!, cosine: cosines[i]! }));
   }
 }

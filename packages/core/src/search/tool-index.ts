@@ -81,7 +81,9 @@ const MEANING_DESCRIPTION = 400;
 const MIN_PREFIX = 3;
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const order = (a: ToolMatch, b: ToolMatch): number => b.score - a.score || byName(a.exposedName, b.exposedName);
+/** Higher first, as -1, 0 or 1: a difference of two scores would be a new number each call (see firstInOrder). */
+const higher = (a: number, b: number): number => (a > b ? -1 : a < b ? 1 : 0);
+const order = (a: ToolMatch, b: ToolMatch): number => higher(a.score, b.score) || byName(a.exposedName, b.exposedName);
 
 interface Doc {
   id: string;
@@ -222,7 +224,7 @@ export class ToolIndex {
     const wordOrder = firstInOrder(
       byWords.filter((r) => !named.has(r.id as string)),
       this.#meaningRanking() === undefined ? limit - top.length : FUSED,
-      (a, b) => b.score - a.score || byName(a.id as string, b.id as string),
+      (a, b) => higher(a.score, b.score) || byName(a.id as string, b.id as string),
     ).map((r) => r.id as string);
     const rest = this.#fuse(query, wordOrder, (name) => allowed(name) && !named.has(name), limit - top.length);
     return [...top, ...rest.map((name) => match(name, 'words'))];
@@ -237,7 +239,7 @@ export class ToolIndex {
     // A file name's own words say little ("draft.md" is no draft note): the word ranking took it as "file".
     const meaningQuery = query.split(/\s+/).filter((token) => !FILE_NAME.test(token)).join(' ');
     meaning.rank(meaningQuery, FUSED, allowed).forEach((name, at) => fused.set(name, (fused.get(name) ?? 0) + MEANING_WEIGHT / (FUSION_K + at)));
-    return firstInOrder([...fused], count, (a, b) => b[1] - a[1] || byName(a[0], b[0])).map(([name]) => name);
+    return firstInOrder([...fused], count, (a, b) => higher(a[1], b[1]) || byName(a[0], b[0])).map(([name]) => name);
   }
 
   /** Exposed names one of whose name keys starts with `key` (a binary search of the sorted keys). */
