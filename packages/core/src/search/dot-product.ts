@@ -1,7 +1,7 @@
 /**
  * The dot product of `vector` with the row of `matrix` that starts at `offset` (as long as
  * `vector`). Four sums side by side: each add waits only for its own sum's last one, about
- * twice as fast as one running sum over the 512 dimensions of a sentence vector.
+ * twice as fast as one running sum over the 192 dimensions of a sentence vector.
  */
 export function dotProduct(vector: Float32Array, matrix: Float32Array, offset: number): number {
   const dims = vector.length;
