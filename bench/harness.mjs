@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -90,6 +91,24 @@ export async function httpClient(url, token) {
   const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
   return client;
+}
+
+/**
+ * `node bench/<script> args…` (canned-http.mjs, http-relay.mjs), which prints {"port": N} once
+ * listening and ends when our stdin to it closes; `serverTimes()` asks http-relay.mjs for the
+ * server's p50 over the calls since it last asked ({ serverP50Ms, calls }).
+ */
+export async function httpFloor(script, args = []) {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse((await lines.next()).value);
+  const { port } = await next();
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/mcp`,
+    serverTimes: () => (child.stdin.write('times\n'), next()),
+    close: () => child.stdin.end(),
+  };
 }
 
 /** `blitz connect` for `workspace`, through the daemon of `env.BLITZ_HOME` (`command`: another blitz, e.g. `installPackage`'s). */

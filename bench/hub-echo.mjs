@@ -10,17 +10,17 @@
 //   what any streamable HTTP endpoint costs this client before the hub does anything;
 // - the same client against an HTTP front that relays each POST to the same server as a line
 //   and its answer back (bench/http-relay.mjs): that endpoint plus the server's hop and the
-//   server's own work, with nothing of a hub in between.
+//   server's own work, with nothing of a hub in between. The relay also times the server alone
+//   (its write to the server to the answer read back): canned + that is what a hub costing
+//   nothing would take, printed against canned at 1 in flight.
 // Each path also shows its CPU per call by process (client, relays, blitz connect, daemon,
 // server), from /proc: where the time beyond the floor goes.
 // The variants run interleaved, 5 rounds, each round starting one variant later than the last
 // (stats.mjs compare): no path is always measured in the same slot of a round.
 // (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
 // request and Node warns about it; that is the client's, not the hub's.)
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
-import { connectClient, cpuByRole, httpClient, mcpClient, sleepsSoFar, stdioClient } from './harness.mjs';
+import { connectClient, cpuByRole, httpClient, httpFloor, mcpClient, sleepsSoFar, stdioClient } from './harness.mjs';
 import { EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
@@ -31,10 +31,10 @@ const { workspace, env, state, stop } = await startEverythingDaemon();
 const direct = await stdioClient(process.execPath, [everything, 'stdio']);
 const relay = path.join(import.meta.dirname, 'byte-relay.mjs');
 const relayed = await stdioClient(process.execPath, [relay, process.execPath, relay, process.execPath, everything, 'stdio']);
-const canned = await cannedHttpServer();
-const cannedClient = await httpClient(`http://127.0.0.1:${canned.port}/mcp`);
-const httpRelay = await listeningChild([path.join(import.meta.dirname, 'http-relay.mjs'), process.execPath, everything, 'stdio']);
-const httpRelayed = await httpClient(`http://127.0.0.1:${httpRelay.port}/mcp`);
+const canned = await httpFloor('canned-http.mjs');
+const cannedClient = await httpClient(canned.url);
+const httpRelay = await httpFloor('http-relay.mjs', [process.execPath, everything, 'stdio']);
+const httpRelayed = await httpClient(httpRelay.url);
 const overHttp = await mcpClient(state, workspace);
 const bridged = await connectClient(workspace, env);
 await overHttp.listTools();
@@ -42,6 +42,7 @@ await bridged.listTools();
 
 const call = (client) => (i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
 for (const concurrency of [1, 16]) {
+  await httpRelay.serverTimes(); // from here on
   const rows = await compare(
     [
       ['direct SDK stdio', call(direct)],
@@ -58,6 +59,10 @@ for (const concurrency of [1, 16]) {
   const against = (name, floor) => `p50 ${(row(name).p50 / row(floor).p50).toFixed(2)}× its floor's, calls/s ${(row(name).perSecond / row(floor).perSecond).toFixed(2)}× its floor's`;
   console.log(`  /mcp: ${against('hub over HTTP (/mcp)', 'floor: HTTP, canned answer')}`);
   console.log(`  /mcp against the HTTP relay to the same server: ${against('hub over HTTP (/mcp)', 'floor: HTTP relay to server')}`);
+  // What no hub can take away, one call at a time: canned's client and HTTP costs, plus the server's own time.
+  const { serverP50Ms } = await httpRelay.serverTimes();
+  const cannedP50 = row('floor: HTTP, canned answer').p50;
+  if (concurrency === 1) console.log(`  a hub costing nothing: the server alone takes p50 ${serverP50Ms.toFixed(3)} ms (the relay's write to its stdin to the answer read back), so canned + server is ${((cannedP50 + serverP50Ms) / cannedP50).toFixed(2)}× canned's p50; the relay that does only that is ${(row('floor: HTTP relay to server').p50 / cannedP50).toFixed(2)}× (bench/mcp-floors.mjs: other answer shapes)`);
   console.log(`  blitz connect: ${against('hub via blitz connect', 'floor: 2 byte relays')}`);
   reportCpu(rows);
 }
@@ -77,16 +82,4 @@ function role(argv) {
   if (args.includes(' daemon')) return 'daemon';
   if (args.includes(everything)) return 'server';
   return undefined;
-}
-
-/** bench/canned-http.mjs in a process of its own; ends when our stdin to it closes. */
-function cannedHttpServer() {
-  return listeningChild([path.join(import.meta.dirname, 'canned-http.mjs')]);
-}
-
-/** `node args…`, which prints {"port": N} once listening, and ends when our stdin to it closes. */
-async function listeningChild(args) {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const [line] = await once(child.stdout, 'data');
-  return { port: JSON.parse(line.toString()).port, close: () => child.stdin.end() };
 }
