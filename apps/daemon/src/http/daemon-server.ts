@@ -39,7 +39,10 @@ export class DaemonServer {
   readonly #server: http.Server;
   /** Host, Origin and token checks, with what they make once for this daemon's token and port. */
   readonly #guard: RequestGuard;
-  readonly #local = new LocalListener((socket) => this.#server.emit('connection', socket));
+  readonly #local = new LocalListener(
+    (socket) => this.#server.emit('connection', socket),
+    (err) => this.#opts.log.warn('the local socket could not take a connection; it goes on listening, and the loopback port serves as before', { error: err.message }),
+  );
   #port = 0;
 
   constructor(opts: DaemonServerOptions) {

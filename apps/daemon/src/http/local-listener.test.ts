@@ -19,8 +19,14 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A listener that answers each connection with "hi" and ends it. */
-const greeter = () => new LocalListener((socket) => socket.end('hi'));
+/** A listener that answers each connection with "hi" and ends it; errors once listening are thrown at the test. */
+const greeter = () =>
+  new LocalListener(
+    (socket) => socket.end('hi'),
+    (err) => {
+      throw err;
+    },
+  );
 
 function greeting(socketPath: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -68,4 +74,18 @@ describe.skipIf(process.platform === 'win32')('LocalListener (Unix domain socket
     await expect(listener.listen(socketPath)).rejects.toThrow(/EADDRINUSE/);
     expect(fs.readFileSync(socketPath, 'utf8')).toBe('mine');
   });
+
+  it('an error once listening (a connection the OS could not accept) is handed on, and the socket goes on serving', async () => {
+    const socketPath = path.join(dir, 'mcp.sock');
+    const server = net.createServer();
+    const errors: Error[] = [];
+    listener = new LocalListener((socket) => socket.end('hi'), (err) => errors.push(err), server);
+    await listener.listen(socketPath);
+    // What accept(2) failing makes the server emit (Node drops EMFILE's connections itself, so no test can run out of descriptors for real).
+    const failure = Object.assign(new Error('accept ENFILE'), { code: 'ENFILE', syscall: 'accept' });
+    server.emit('error', failure);
+    expect(errors).toEqual([failure]);
+    expect(await greeting(socketPath)).toBe('hi');
+  });
 });
+

@@ -12,8 +12,18 @@ export class LocalListener {
   readonly #server: net.Server;
   #path: string | undefined;
 
-  constructor(accept: (socket: net.Socket) => void) {
-    this.#server = net.createServer(accept);
+  /**
+   * `onError`: an error of the socket once it listens — a connection it could not accept
+   * (ENFILE, ENOMEM, …). The socket goes on listening and the port serves as before; with no
+   * listener such an error would end the daemon. `server`: the socket's server (tests hand
+   * their own, to make it fail as the OS would).
+   */
+  constructor(accept: (socket: net.Socket) => void, onError: (err: Error) => void, server = net.createServer()) {
+    // Node's own EMFILE handling drops such connections quietly; what else accept(2) fails with comes here.
+    this.#server = server.on('connection', accept);
+    this.#server.on('error', (err) => {
+      if (this.#path !== undefined) onError(err);
+    });
   }
 
   /** Listens at `socketPath`, first removing a socket a killed daemon left there (the instance lock says none runs). */
