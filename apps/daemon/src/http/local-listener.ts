@@ -7,6 +7,16 @@ import path from 'node:path';
  * Unix domain socket, or a named pipe on Windows. Each connection is handed to the HTTP server
  * as its own, so every request there is guarded as on the port (Host, Origin, token); the
  * socket saves `blitz connect` the TCP stack both ways. Made 0600 as it is bound.
+ *
+ * A named pipe keeps Windows' default ACL: Node cannot set one (its `readableAll` and
+ * `writableAll` only widen it; neither is used). That ACL gives full control to SYSTEM,
+ * Administrators and the daemon's user, and read to Everyone and Anonymous: read alone
+ * cannot send a request, and a request carries the token, guarded as on the port. Node
+ * creates the pipe as its first instance (FILE_FLAG_FIRST_PIPE_INSTANCE) and adding one takes
+ * write access (FILE_CREATE_PIPE_INSTANCE), so while the daemon listens no one else answers on that name; a name
+ * taken before it starts fails the listen, and daemon.json then names no socket. What is
+ * left — a pipe made by someone else after a daemon was killed, while daemon.json still names
+ * it — is what the loopback port has too (docs/daemon.md, "Control API").
  */
 export class LocalListener {
   readonly #server: net.Server;
