@@ -85,7 +85,8 @@ export class Daemon {
   /**
    * Each server's last listing (state/catalog-cache.json): a cold start answers from it while
    * servers start. Read when first wanted while `[hub] catalog_cache` is on, so with it off the
-   * file is neither read nor written (#catalogCacheInUse).
+   * file is neither read nor written (#catalogCacheInUse), even once read: turned off while the
+   * daemon runs, the file stays as it was.
    */
   #catalogCache: CatalogCache | undefined;
   readonly #connector: Connector;
@@ -294,6 +295,7 @@ export class Daemon {
       await this.hub.closeAll();
       this.#server.closeConnections();
       await this.registry.closeAll();
+      // Writes only begin while the cache is on (#catalogCacheInUse); those under way finish here.
       await this.#catalogCache?.flush();
       await this.#signIns.close();
       await closed;
@@ -329,9 +331,10 @@ export class Daemon {
   async #credentialsChanged(server: string): Promise<{ server: string; restarted: number }> {
     this.#credentials.forget();
     this.#signIns.invalidate(server);
-    // What it listed signed in (or out) is not what it lists now: forgotten in the cache read
-    // so far, or the file read now if the cache is on (a file never read, the cache off, stays as it is).
-    (this.#catalogCache ?? this.#catalogCacheInUse())?.forget(server);
+    // What it listed signed in (or out) is not what it lists now: forgotten while the cache is
+    // on. Off, the file is left as it is, read or not (a server that then needs a sign-in is
+    // forgotten when it is next seen so with the cache on).
+    this.#catalogCacheInUse()?.forget(server);
     const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
     await Promise.all(holding.map((w) => w.manager.restart(server)));
     this.log.info('sign-in changed', { server, restarted: holding.length });
