@@ -18,35 +18,60 @@ function recorder() {
   return { stream, calls };
 }
 
-const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+function write(stream: Writable, line: string): void {
+  batchWrites(stream);
+  stream.write(line);
+}
+
+/** Resolves in the next turn of the event loop: after this turn's ticks and microtasks. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A promise chain `steps` microtasks long, as a call's answer takes through the hub's layers. */
+async function after(steps: number): Promise<void> {
+  for (let i = 0; i < steps; i++) await Promise.resolve();
+}
 
 describe('batchWrites', () => {
-  it('the first write of a turn leaves at once; the rest of that turn leave together, at the end of it', async () => {
+  it('the writes of one turn, those of the promise chains it set off included, leave together once its microtasks have run', async () => {
     const { stream, calls } = recorder();
-    for (const line of ['a\n', 'b\n', 'c\n']) {
-      batchWrites(stream);
-      stream.write(line);
-    }
-    expect(calls).toEqual([['a\n']]);
-    await endOfTurn();
-    expect(calls).toEqual([['a\n'], ['b\n', 'c\n']]);
+    let flushedBeforeNextTurn: string[][] | undefined;
+    setImmediate(() => (flushedBeforeNextTurn = calls.map((c) => [...c])));
+    write(stream, 'a\n');
+    const chains = [after(1).then(() => write(stream, 'b\n')), after(5).then(() => write(stream, 'c\n'))];
+    // Held, not written at once: the burst's other answers are still on their way.
+    expect(calls).toEqual([]);
+    await Promise.all(chains);
+    await nextTurn();
+    expect(flushedBeforeNextTurn).toEqual([['a\n', 'b\n', 'c\n']]);
+    expect(calls).toEqual([['a\n', 'b\n', 'c\n']]);
   });
 
-  it('a lone write of the next turn leaves at once again', async () => {
+  it('a lone write leaves within its own turn, before the next one begins', async () => {
+    const { stream, calls } = recorder();
+    let seenByNextTurn: string[][] | undefined;
+    setImmediate(() => (seenByNextTurn = calls.map((c) => [...c])));
+    await after(2).then(() => write(stream, 'a\n'));
+    await nextTurn();
+    expect(seenByNextTurn).toEqual([['a\n']]);
+  });
+
+  it('each stream written in a turn takes one write of its own; a later turn is a batch of its own', async () => {
+    const one = recorder();
+    const two = recorder();
+    write(one.stream, 'a\n');
+    write(two.stream, 'x\n');
+    write(one.stream, 'b\n');
+    await nextTurn();
+    write(one.stream, 'c\n');
+    await nextTurn();
+    expect(one.calls).toEqual([['a\n', 'b\n'], ['c\n']]);
+    expect(two.calls).toEqual([['x\n']]);
+  });
+
+  it('a write callback runs once its batch has left', async () => {
     const { stream, calls } = recorder();
     batchWrites(stream);
-    stream.write('a\n');
-    await endOfTurn();
-    batchWrites(stream);
-    stream.write('b\n');
-    expect(calls).toEqual([['a\n'], ['b\n']]);
-    await endOfTurn();
-    batchWrites(stream);
-    stream.write('c\n');
-    batchWrites(stream);
-    stream.write('d\n');
-    expect(calls).toEqual([['a\n'], ['b\n'], ['c\n']]);
-    await endOfTurn();
-    expect(calls).toEqual([['a\n'], ['b\n'], ['c\n'], ['d\n']]);
+    const written = new Promise<number>((resolve) => stream.write('a\n', () => resolve(calls.length)));
+    expect(await written).toBe(1);
   });
 });
