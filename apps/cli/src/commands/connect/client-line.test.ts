@@ -33,6 +33,9 @@ describe('readClientRequest', () => {
     expect(read('{"method":"tools/call","id":1,"params":{},"jsonrpc":"2.0"}')).toBeUndefined();
     expect(read('{ "jsonrpc": "2.0", "id": 1, "method": "ping" }')).toBeUndefined();
     expect(read('{"method":"ping","jsonrpc":"2.0","id":"a\\"b"}')).toBeUndefined();
+    // Ids JSON-RPC peers do not write: fractions, exponents.
+    expect(read('{"jsonrpc":"2.0","id":1.5,"method":"ping"}')).toBeUndefined();
+    expect(read('{"method":"ping","jsonrpc":"2.0","id":1e3}')).toBeUndefined();
     // An id inside the params, not the request's own.
     expect(read('{"method":"tools/call","params":{"jsonrpc":"2.0","id":5}}')).toBeUndefined();
   });

@@ -1,14 +1,14 @@
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { holdsAt, idAt, idBefore, methodAt } from './line-bytes.js';
 
-/** An id as a JSON-RPC peer writes it: an integer, or an ASCII string with nothing escaped. */
-const ID = String.raw`(-?\d+|"[ !#-[\]-~]*")`;
 /** A request as the SDK client writes it: method first, `"jsonrpc":"2.0","id":…` last. */
-const SDK_HEAD = /^\{"method":"([!#-[\]-~]+)",/;
-const SDK_TAIL = new RegExp(String.raw`,"jsonrpc":"2\.0","id":${ID}\}$`);
+const SDK_HEAD = Buffer.from('{"method":"');
+const SDK_TAIL = Buffer.from(',"jsonrpc":"2.0","id":');
 /** A request as most other peers write it: jsonrpc and id first, then the method. */
-const ID_FIRST = new RegExp(String.raw`^\{"jsonrpc":"2\.0","id":${ID},"method":"([!#-[\]-~]+)"[,}]`);
-/** Enough of a line's ends to hold either shape with a long id or method. */
-const END_BYTES = 256;
+const ID_FIRST = Buffer.from('{"jsonrpc":"2.0","id":');
+const METHOD_NEXT = Buffer.from(',"method":"');
+const COMMA = 0x2c;
+const CLOSE = 0x7d;
 
 /** A request `blitz connect` can pass on as its bytes: what it answers for, if the daemon is lost. */
 export interface ClientRequestHead {
@@ -18,25 +18,29 @@ export interface ClientRequestHead {
 
 /**
  * The id and method of a request from the client, read from the line's ends alone when it is
- * written in one of the shapes peers write requests in; undefined for anything else (a
- * notification, an answer, `initialize`, a line written otherwise), which is parsed whole.
- * The key found last is the object's own: in JSON the final `}` closes the outermost object.
- * `start` and `end` bound the line within `bytes` (its `\n` left out; a `\r` before it is skipped).
+ * written in one of the shapes peers write requests in (an integer id, or an ASCII string one
+ * with nothing escaped); undefined for anything else (a notification, an answer, `initialize`,
+ * a line written otherwise), which is parsed whole. The key found last is the object's own:
+ * in JSON the final `}` closes the outermost object. `start` and `end` bound the line within
+ * `bytes` (its `\n` left out; a `\r` before it is skipped).
  */
 export function readClientRequest(bytes: Buffer, start = 0, end = bytes.length): ClientRequestHead | undefined {
   if (end > start && bytes[end - 1] === 0x0d) end--;
-  const head = bytes.toString('latin1', start, Math.min(end, start + END_BYTES));
-  const sdk = SDK_HEAD.exec(head);
-  const found = sdk ? requestOf(sdk[1]!, SDK_TAIL.exec(bytes.toString('latin1', Math.max(start, end - END_BYTES), end))?.[1]) : idFirst(head);
+  const found = holdsAt(bytes, start, end, SDK_HEAD) ? sdkShape(bytes, start, end) : holdsAt(bytes, start, end, ID_FIRST) ? idFirst(bytes, start, end) : undefined;
   return found && found.method !== 'initialize' ? found : undefined;
 }
 
-function idFirst(head: string): ClientRequestHead | undefined {
-  const match = ID_FIRST.exec(head);
-  return match ? requestOf(match[2]!, match[1]) : undefined;
+function sdkShape(bytes: Buffer, start: number, end: number): ClientRequestHead | undefined {
+  const method = methodAt(bytes, start + SDK_HEAD.length, end);
+  if (!method || bytes[method.at + 1] !== COMMA || bytes[end - 1] !== CLOSE) return undefined;
+  const id = idBefore(bytes, method.at + 1, end - 1);
+  return id && holdsAt(bytes, id.at - SDK_TAIL.length, end, SDK_TAIL) ? { id: id.value, method: method.value } : undefined;
 }
 
-function requestOf(method: string, id: string | undefined): ClientRequestHead | undefined {
-  if (id === undefined) return undefined;
-  return { id: id.startsWith('"') ? (JSON.parse(id) as string) : Number(id), method };
+function idFirst(bytes: Buffer, start: number, end: number): ClientRequestHead | undefined {
+  const id = idAt(bytes, start + ID_FIRST.length, end);
+  if (!id || !holdsAt(bytes, id.at, end, METHOD_NEXT)) return undefined;
+  const method = methodAt(bytes, id.at + METHOD_NEXT.length, end);
+  const next = method && bytes[method.at + 1];
+  return method && (next === COMMA || next === CLOSE) ? { id: id.value, method: method.value } : undefined;
 }

@@ -1,12 +1,13 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { answerId, looksLikeMessage } from '@blitz/core/lines';
+import { holdsAt, idAt } from './line-bytes.js';
 
 /** An answer as the daemon writes its tool results: id first, ASCII ids only (the rest are read whole). */
-const ANSWER_HEAD = /^\{"jsonrpc":"2\.0","id":(-?\d+|"[ !#-[\]-~]*"),"(?:result|error)":/;
+const ANSWER_HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
+const RESULT = Buffer.from(',"result":');
+const ERROR = Buffer.from(',"error":');
 /** A notification or a request of the daemon's, as the SDK writes them: method first. */
-const MESSAGE_HEAD = /^\{(?:"jsonrpc":"2\.0",)?"method":"/;
-/** Enough of a line to hold either head with a long id. */
-const HEAD_BYTES = 256;
+const MESSAGE_HEADS = [Buffer.from('{"jsonrpc":"2.0","method":"'), Buffer.from('{"method":"')];
 
 /** What `blitz connect` needs of a line from the daemon: which request it answers, if any. */
 export type DaemonLine = { answers: RequestId | undefined } | { unreadable: string };
@@ -18,10 +19,9 @@ export type DaemonLine = { answers: RequestId | undefined } | { unreadable: stri
  * `start` and `end` bound the line within `bytes`, its `\n` left out.
  */
 export function readDaemonLine(bytes: Buffer, start = 0, end = bytes.length): DaemonLine {
-  const head = bytes.toString('latin1', start, Math.min(end, start + HEAD_BYTES));
-  const id = ANSWER_HEAD.exec(head)?.[1];
-  if (id !== undefined) return { answers: JSON.parse(id) as RequestId };
-  if (MESSAGE_HEAD.test(head)) return { answers: undefined };
+  const id = holdsAt(bytes, start, end, ANSWER_HEAD) ? idAt(bytes, start + ANSWER_HEAD.length, end) : undefined;
+  if (id && (holdsAt(bytes, id.at, end, RESULT) || holdsAt(bytes, id.at, end, ERROR))) return { answers: id.value };
+  if (MESSAGE_HEADS.some((head) => holdsAt(bytes, start, end, head))) return { answers: undefined };
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8', start, end));
