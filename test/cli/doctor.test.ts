@@ -39,13 +39,16 @@ describe('blitz doctor', () => {
   });
 
   it('--online connects to every enabled server and counts its tools, failures with their phase', async () => {
-    writeSettings(home, server('ok', 'changing-tools') + server('dead', 'exit-at-start') + server('stuck', 'hang-initialize').replace('sandbox = false', 'sandbox = false\nstartup_timeout_seconds = 1'));
+    writeSettings(home, server('ok', 'changing-tools') + server('empty', 'no-tools') + server('dead', 'exit-at-start') + server('stuck', 'hang-initialize').replace('sandbox = false', 'sandbox = false\nstartup_timeout_seconds = 1'));
     const result = await runBlitz(['doctor', '--online'], { home });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('ok    ok: 2 tools');
+    expect(result.stdout).toContain('ok    ok: 2 tools\n');
+    // A server that lists no tools though it offers them answered: a warning, no failure.
+    expect(result.stdout).toContain('ok    empty: 0 tools\nwarn  empty: lists no tools, though it offers the tools capability (tools/list answered an empty list)\n');
+    expect(result.stdout).not.toContain('warn  ok:');
     expect(result.stdout).toMatch(/FAIL {2}dead: MCP server dead exited with code 1/);
     expect(result.stdout).toContain('FAIL  stuck: MCP server stuck did not answer initialize within 1s');
-    expect(result.stderr).toContain('Connecting to 3 MCP servers…');
+    expect(result.stderr).toContain('Connecting to 4 MCP servers…');
   });
 
   it('--online warns of a tool_exposure key or tools entry that names none of the server\'s tools, by file, line, server and field, and still passes', async () => {

@@ -40,3 +40,24 @@ it('mcp list shows why a server failed on its line (the last stderr line); get a
   expect(get.stdout).toMatch(/ {2}state: +failed\n {2}error: +MCP server broken exited with code 1; its stderr ends with:\n {27}exit-at-start: FAKE_API_KEY is not set\n/);
   expect(JSON.parse((await runBlitz(['mcp', 'get', 'broken', '--json'], { home })).stdout)).toMatchObject({ state: 'failed', error: json!.error });
 });
+
+it('mcp list warns of a server that lists no tools though it offers the tools capability, below the table; --json carries it', async () => {
+  const server = (name: string, fixture: 'no-tools' | 'env-dump') => {
+    const { command, args } = fixtureCommand(fixture);
+    return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n\n`;
+  };
+  writeSettings(home, `[daemon]\nport = 0\n\n${server('empty', 'no-tools')}${server('full', 'env-dump')}`);
+  daemon = await startDaemonProcess(home);
+  const ws = await daemon.client.openWorkspace(workspace);
+  await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+
+  const warning = 'lists no tools, though it offers the tools capability (tools/list answered an empty list)';
+  const list = await runBlitz(['mcp', 'list'], { home });
+  expect(list.stdout.split('\n').find((l) => l.startsWith('empty'))).toMatch(/connected$/);
+  expect(list.stdout.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([`warning: empty: ${warning}`]);
+  const json = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ name: string; warnings?: string[] }>;
+  expect(json.map((r) => [r.name, r.warnings])).toEqual([
+    ['empty', [warning]],
+    ['full', undefined],
+  ]);
+});

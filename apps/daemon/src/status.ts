@@ -23,7 +23,14 @@ export function globalServerStatus(config: ServerConfig, running: readonly Serve
     ...(worst.error === undefined ? {} : { error: worst.error }),
     ...(worst.retryAt === undefined ? {} : { retryAt: new Date(worst.retryAt).toISOString() }),
     ...(worst.scope === undefined ? {} : { scope: worst.scope }),
+    ...warningsOf(running),
   };
+}
+
+/** The warnings of every copy (a listing of no tools, one cut short, a setting matching no tool), each once. */
+function warningsOf(running: readonly ServerStatus[]): Pick<GlobalServerStatus, 'warnings'> {
+  const warnings = [...new Set(running.flatMap((s) => s.warnings))];
+  return warnings.length > 0 ? { warnings } : {};
 }
 
 export interface StatusParts {

@@ -24,6 +24,8 @@ export interface GlobalServerStatus {
   retryAt?: string;
   /** While needsMoreAccess: the scope the server asked for, which `blitz mcp login` will ask for. */
   scope?: string;
+  /** Its copies' warnings, each once (a listing of no tools, one cut short, a setting matching no tool); absent when none. */
+  warnings?: string[];
   /** The copies of it running now (set by every daemon since `share`): one per workspace, or one shared by all. */
   copies?: ServerCopy[];
 }

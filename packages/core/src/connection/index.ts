@@ -4,6 +4,7 @@ export type { ConnectOptions, Connector } from './connector.js';
 export { CallCancellation, callSignalOf, type CallSignal } from './call-signal.js';
 export { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from './server-connection.js';
 export { toServerStatus, type ServerStatus } from './server-status.js';
+export { listingWarnings, NO_TOOLS_WARNING } from './listing-warnings.js';
 export { LIST_LIMITS, listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';
 export { createConnector, type ConnectorDeps } from './create-connector.js';
 export { LazySchemaValidator } from './lazy-schema-validator.js';

@@ -293,3 +293,33 @@ describe('ServerConnection: when a pause ends the connection makes the trial its
     expect(memory.connects.get('s')).toBe(2);
   });
 });
+
+describe('ServerConnection: a listing of no tools', () => {
+  it('from a server offering the tools capability is a warning in its status, not an error; a tool listed later clears it', async () => {
+    let shown!: () => void;
+    const { clock, connection } = setup({
+      setup(s) {
+        // Registered and disabled: the server offers the tools capability and lists none.
+        const only = s.registerTool('later', {}, async () => ({ content: [] }));
+        only.disable();
+        shown = () => only.enable();
+      },
+    });
+    expect(await connection.tools()).toEqual([]);
+    expect(connection.status()).toMatchObject({ state: 'connected', tools: [], warnings: ['lists no tools, though it offers the tools capability (tools/list answered an empty list)'] });
+    expect(connection.status().error).toBeUndefined();
+    // The look after initialize (the fake declares listChanged) lists none again.
+    clock.advance(200);
+    shown();
+    await expect.poll(() => clock.pendingTimers()).toBe(1);
+    clock.advance(200);
+    await expect.poll(() => connection.status().tools).toEqual(['later']);
+    expect(connection.status().warnings).toEqual([]);
+  });
+
+  it('from a server with tools is no warning', async () => {
+    const { connection } = setup(fake());
+    await connection.tools();
+    expect(connection.status().warnings).toEqual([]);
+  });
+});

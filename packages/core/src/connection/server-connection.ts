@@ -31,6 +31,7 @@ import { isSessionExpired } from './http/session-expired.js';
 import type { Connector } from './connector.js';
 import type { Link } from './link.js';
 import { toView, type ConnectionState, type Running } from './connection-state.js';
+import { listingWarnings } from './listing-warnings.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools, type Listed } from './list-all.js';
 import { ShownStatus } from './shown-status.js';
 import { startLink } from './start-link.js';
@@ -144,7 +145,7 @@ export class ServerConnection {
   status(): ServerStatus {
     const state = this.#state;
     // Catalog warnings depend on the workspace's other servers: the manager adds them.
-    const warnings = state.kind === 'running' && state.listingWarning ? [state.listingWarning] : [];
+    const warnings = state.kind === 'running' ? listingWarnings(state.tools, state.link.client.getServerCapabilities(), state.listingWarning) : [];
     return toServerStatus(this.name, this.config.disabled, toView(state), this.breaker.status(), warnings);
   }
 

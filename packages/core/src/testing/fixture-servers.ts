@@ -13,6 +13,7 @@ export type FixtureName =
   | 'ignore-sigterm'
   | 'spawn-grandchild'
   | 'changing-tools'
+  | 'no-tools'
   | 'write-file'
   | 'env-dump'
   | 'leak-secrets'

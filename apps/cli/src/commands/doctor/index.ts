@@ -79,6 +79,8 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
           ctx.out(`ok    ${s.name}: ${tools.length} tool${tools.length === 1 ? '' : 's'}`);
           // Known only now that the server listed its tools (doctor does not fail on them).
           for (const p of toolSettingProblems(s, tools.map((t) => t.name), lineOf(s))) ctx.out(`warn  ${s.name}: ${formatProblem(p)}`);
+          // What its listing earned: none listed though it offers tools, or a listing cut short.
+          for (const w of connection.status().warnings) ctx.out(`warn  ${s.name}: ${w}`);
         } catch (err) {
           ok = false;
           ctx.out(`FAIL  ${s.name}: ${(err as Error).message}`);

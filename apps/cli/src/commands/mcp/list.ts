@@ -26,6 +26,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           enabled: !s.disabled,
           ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}), ...(state.scope ? { scope: state.scope } : {}) } : {}),
           ...(state?.copies ? { copies: state.copies } : {}),
+          ...(state?.warnings ? { warnings: state.warnings } : {}),
           ...(signIns && maySignIn(s) ? { signedIn: signIns.servers.has(s.name) } : {}),
         };
       });
@@ -51,6 +52,8 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'COPIES', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, copiesCount(r.copies ?? []), status(r)])));
         const running = rows.flatMap((r) => (r.copies ?? []).map((c) => [r.name, describeCopy(c)]));
         if (running.length > 0) ctx.out(`Running copies:\n${renderRows(running).replace(/^/gm, '  ')}`);
+        // A warning is no failure: the server runs, but not as it might be meant to (a listing of no tools, …).
+        for (const r of rows) for (const w of r.warnings ?? []) ctx.out(`warning: ${r.name}: ${w}`);
       } else {
         ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
         ctx.out('(the daemon is not running: showing settings only)');
