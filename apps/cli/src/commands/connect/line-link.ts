@@ -45,6 +45,8 @@ export class LineLink {
   /** A line begun in an earlier chunk, held (at most `maxLineBytes` of it) until its newline comes. */
   readonly #partial: BoundedLines;
   #holding = false;
+  /** Reading is paused until the other side drains (`holdWhileBacklogged`). */
+  #held = false;
   #started = false;
   #closed = false;
 
@@ -80,6 +82,30 @@ export class LineLink {
     if (this.closed) return false;
     this.#output.write(data);
     return true;
+  }
+
+  /**
+   * Reading stops while `other` holds more written than it has sent (past its high-water mark),
+   * and goes on once it has drained: what one side sends is never held without bound by the other.
+   */
+  holdWhileBacklogged(other: LineLink): void {
+    if (this.#held || !other.#output.writableNeedDrain) return;
+    this.#held = true;
+    this.#input.pause();
+    other.#whenDrained(() => {
+      this.#held = false;
+      if (!this.#closed) this.#input.resume();
+    });
+  }
+
+  #whenDrained(then: () => void): void {
+    const done = () => {
+      this.#output.off('drain', done);
+      this.#output.off('close', done);
+      then();
+    };
+    this.#output.on('drain', done);
+    this.#output.on('close', done);
   }
 
   /** Ends the output once what was written is flushed (for at most `flushMs`), and stops reading; `onclose` fires once. */

@@ -10,7 +10,7 @@ const STATE: DaemonState = { pid: 1, port: 1, token: 't', version: '0', startedA
  * A bridge between two pairs of in-memory streams: the test writes the client's stdin and
  * reads its stdout, and plays the daemon at the other end, seeing each write as it was made.
  */
-async function bridged() {
+async function bridged(bounds = { maxMessageBytes: 1 << 20, maxDepth: 64 }) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const toDaemon = new PassThrough();
@@ -21,15 +21,14 @@ async function bridged() {
   stdout.on('data', (d: Buffer) => clientWrites.push(d.toString()));
   let opened = 0;
   const bridge = new StdioBridge({
-    client: new LineLink({ input: stdin, output: stdout }, { maxLineBytes: 1 << 20, halfOpen: true }),
+    client: new LineLink({ input: stdin, output: stdout }, { maxLineBytes: bounds.maxMessageBytes, halfOpen: true }),
     daemon: async () => STATE,
     open: async () => {
       opened++;
       return new LineLink({ input: fromDaemon, output: toDaemon }, { maxLineBytes: Number.POSITIVE_INFINITY });
     },
     query: new URLSearchParams(),
-    maxMessageBytes: 1 << 20,
-    maxDepth: 64,
+    ...bounds,
     log: (message) => clientWrites.push(`log: ${message}`),
   });
   bridge.start();
@@ -39,7 +38,7 @@ async function bridged() {
   fromDaemon.write('{"jsonrpc":"2.0","id":0,"result":{}}\n');
   await expect.poll(() => clientWrites.length).toBe(1);
   daemonWrites.length = clientWrites.length = 0;
-  return { bridge, stdin, fromDaemon, daemonWrites, clientWrites, opened: () => opened };
+  return { bridge, stdin, toDaemon, fromDaemon, daemonWrites, clientWrites, opened: () => opened };
 }
 
 const call = (id: number | string) => `{"method":"tools/call","params":{"name":"echo","arguments":{"text":"é \\u00e9"}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
@@ -69,11 +68,33 @@ describe('StdioBridge', () => {
     ]);
   });
 
+  it('stops reading the client while the daemon has not taken what was written, and goes on once it has', async () => {
+    const { stdin, toDaemon, daemonWrites } = await bridged();
+    toDaemon.pause();
+    const many = `${call(1)}\n`.repeat(400);
+    stdin.write(many);
+    expect(stdin.isPaused()).toBe(true);
+    toDaemon.resume();
+    await expect.poll(() => stdin.isPaused()).toBe(false);
+    expect(daemonWrites.join('')).toBe(many);
+  });
+
   it('a line that is not a message is refused to the client and never reaches the daemon', async () => {
     const { daemonWrites, clientWrites, stdin } = await bridged();
     stdin.write(`not json\n${call(7)}\n`);
     expect(clientWrites).toEqual(['{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: a line that is not JSON"}}\n']);
     expect(daemonWrites).toEqual([`${call(7)}\n`]);
+  });
+
+  it('a line read whole that nests too deep, or one past the size bound, is refused to the client and never reaches the daemon', async () => {
+    const { daemonWrites, clientWrites, stdin } = await bridged({ maxMessageBytes: 200, maxDepth: 3 });
+    stdin.write(`{ "jsonrpc": "2.0", "id": 1, "method": "x", "params": {"a":{"b":{"c":{}}}} }\n`);
+    stdin.write(`{"method":"tools/call","params":{"text":"${'y'.repeat(300)}"},"jsonrpc":"2.0","id":2}\n${call(3)}\n`);
+    expect(clientWrites.map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: expect.stringMatching(/deeper than 3 levels/) } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32600, message: expect.stringMatching(/more than the limit of 200 bytes/) } },
+    ]);
+    expect(daemonWrites).toEqual([`${call(3)}\n`]);
   });
 
   it('when the daemon is lost, each request in flight on either path gets an error under its own id', async () => {

@@ -109,6 +109,7 @@ export class StdioBridge {
       at = end + 1;
     }
     if (run) run.write(from === 0 ? lines : lines.subarray(from));
+    if (this.#upstream) this.#client.holdWhileBacklogged(this.#upstream);
   }
 
   /** The connection a line can be written to now, in order: there is one, open, and nothing waits for it. */
@@ -239,6 +240,7 @@ export class StdioBridge {
       at = end + 1;
     }
     if (lines.length > from) this.#client.write(from === 0 ? lines : lines.subarray(from));
+    upstream.holdWhileBacklogged(this.#client);
     if (upstream === this.#upstream) this.#closeWhenAnswered();
   }
 
