@@ -59,6 +59,23 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     expectGolden('unapprove-fs.toml', fs.readFileSync(settings, 'utf8'));
   });
 
+  it("approve takes a tool's name as clients show it (with the server's prefix) as the server's own, and says so; a server not in settings.toml is warned of", async () => {
+    await runBlitz(['mcp', 'add', 'gl', '--prefix', 'gitlab', 'npx', '-y', '@zereight/mcp-gitlab'], { home });
+    const approved = await runBlitz(['mcp', 'approve', 'gl', 'gitlab__list_projects', 'get_project'], { home });
+    expect(approved.stdout).toBe(
+      `Allowed mcp:gl:list_projects, mcp:gl:get_project in [permissions] allow of ${settings}. (gitlab__list_projects is list_projects: clients see gl's tools with its prefix "gitlab__", rules name them as the server does.) [permissions] deny still refuses what it matches: mcp:*:delete_*.\n`,
+    );
+    expect(fs.readFileSync(settings, 'utf8')).toMatch(/^allow = \["mcp:gl:list_projects", "mcp:gl:get_project"\]$/m);
+    expect((await runBlitz(['mcp', 'unapprove', 'gl', 'gitlab__list_projects'], { home })).stdout).toBe(
+      `Removed mcp:gl:list_projects from [permissions] allow. (gitlab__list_projects is list_projects: clients see gl's tools with its prefix "gitlab__", rules name them as the server does.)\n`,
+    );
+    // fs has no prefix: its tools are named as the server names them, whatever they look like.
+    expect((await runBlitz(['mcp', 'approve', 'fs', 'gitlab__x'], { home })).stdout).toBe(`Allowed mcp:fs:gitlab__x in [permissions] allow of ${settings}. [permissions] deny still refuses what it matches: mcp:*:delete_*.\n`);
+    const project = await runBlitz(['mcp', 'approve', 'proj', 'read'], { home });
+    expect(project).toMatchObject({ code: 0, stderr: `warning: no MCP server named "proj" in ${settings}; the rule is written for a project's server (.mcp.json) of that name, and matches nothing else\n` });
+    expect(fs.readFileSync(settings, 'utf8')).toContain('"mcp:proj:read"');
+  });
+
   it('a shared server says so in mcp get: share, and its roots are your home', async () => {
     await runBlitz(['mcp', 'add', 'memory', '--share', 'npx', '-y', '@modelcontextprotocol/server-memory'], { home });
     const shown = (await runBlitz(['mcp', 'get', 'memory'], { home })).stdout;
