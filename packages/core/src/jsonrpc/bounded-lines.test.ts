@@ -8,6 +8,21 @@ describe('BoundedLines', () => {
     expect(lines.push(Buffer.from(':2}\r\n\n'))).toEqual([{ line: '{"b":2}' }, { line: '' }]);
   });
 
+  it('a chunk of whole lines gives each as it was written: CRs dropped, blank lines kept, characters of several bytes whole, one cut across chunks too', () => {
+    const lines = new BoundedLines(() => 100);
+    const bytes = Buffer.from('{"a":"é"}\r\n\n{"b":"日本"}\n{"c":"本日"}\n');
+    const cut = bytes.length - 8; // inside the first 本 of the last line
+    expect(lines.push(bytes.subarray(0, cut))).toEqual([{ line: '{"a":"é"}' }, { line: '' }, { line: '{"b":"日本"}' }]);
+    expect(lines.push(bytes.subarray(cut))).toEqual([{ line: '{"c":"本日"}' }]);
+  });
+
+  it('lines of a chunk that together are past the limit are each held to it: one within passes, one past it is skipped; one of exactly the limit passes', () => {
+    const lines = new BoundedLines(() => 10);
+    const items = lines.push(Buffer.from(`0123456789\n${'x'.repeat(11)}\nshort\n`));
+    expect(items).toEqual([{ line: '0123456789' }, { oversize: expect.objectContaining({ bytes: 11 }) }, { line: 'short' }]);
+    expect(new BoundedLines(() => 10).push(Buffer.from('0123456789\n'))).toEqual([{ line: '0123456789' }]);
+  });
+
   it('skips a line past the limit as it streams, keeping its size and ends, then goes on', () => {
     const lines = new BoundedLines(() => 10);
     expect(lines.push(Buffer.from('{"result":"' + 'x'.repeat(2000)))).toEqual([]);

@@ -25,11 +25,38 @@ export class BoundedLines {
     this.#maxBytes = maxBytes;
   }
 
+  /**
+   * The lines a chunk ends, decoded. Those wholly inside it (a burst of messages read at
+   * once) are decoded together, as one string cut at its newlines — one decoding a chunk, not
+   * one a line — when together they are within the limit, so none of them can be past it; a
+   * newline byte is never part of a longer UTF-8 character, so each line decodes the same.
+   */
   push(chunk: Buffer): LineItem[] {
-    return this.#split(chunk, () => {
-      const bytes = this.#held();
-      return 'bytes' in bytes ? { line: bytes.bytes.toString('utf8').replace(/\r$/, '') } : bytes;
-    });
+    const items: LineItem[] = [];
+    let rest = chunk;
+    if (this.#size > 0 || this.#skipping) {
+      // A line begun in an earlier chunk ends first, from its bytes.
+      const newline = rest.indexOf(0x0a);
+      if (newline < 0) {
+        this.#take(rest);
+        return items;
+      }
+      this.#take(rest.subarray(0, newline));
+      items.push(this.#lineItem());
+      rest = rest.subarray(newline + 1);
+    }
+    const last = rest.lastIndexOf(0x0a);
+    if (last >= 0 && last <= this.#maxBytes()) {
+      cutLines(rest.toString('utf8', 0, last), items);
+      rest = rest.subarray(last + 1);
+    }
+    for (const item of this.#split(rest, () => this.#lineItem())) items.push(item);
+    return items;
+  }
+
+  #lineItem(): LineItem {
+    const bytes = this.#held();
+    return 'bytes' in bytes ? { line: dropCr(bytes.bytes.toString('utf8')) } : bytes;
   }
 
   /** As `push`, each line as its bytes, not decoded: for a reader that passes lines on as they are. */
@@ -94,6 +121,24 @@ export class BoundedLines {
     this.#size = 0;
     return { bytes };
   }
+}
+
+/** Each line of `text` (newline-separated, the last one not ended) into `items`, a trailing CR dropped. */
+function cutLines(text: string, items: LineItem[]): void {
+  let at = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', at);
+    if (newline < 0) {
+      items.push({ line: dropCr(text.slice(at)) });
+      return;
+    }
+    items.push({ line: dropCr(text.slice(at, newline)) });
+    at = newline + 1;
+  }
+}
+
+function dropCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /**

@@ -12,6 +12,8 @@ import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 export const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
 
 const NEWLINE = Buffer.from('\n');
+/** What a write the stream took at once answers: settled, shared by every such write. */
+const WRITTEN: Promise<void> = Promise.resolve();
 
 /** The answer to a line that is not a message, by what is wrong with it. */
 const REFUSALS = {
@@ -100,20 +102,30 @@ export class JsonLinesTransport implements Transport {
     if (this.#input.destroyed) this.#finish();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    await this.#write(`${JSON.stringify(message)}\n`);
+  send(message: JSONRPCMessage): Promise<void> {
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.#write(line);
   }
 
   /** Writes one line as it was read (`online`), its bytes unchanged; one write, as `send`. */
-  async sendLine(line: Buffer): Promise<void> {
-    await this.#write(Buffer.concat([line, NEWLINE]));
+  sendLine(line: Buffer): Promise<void> {
+    return this.#write(Buffer.concat([line, NEWLINE]));
   }
 
-  async #write(data: string | Buffer): Promise<void> {
-    if (this.closed) throw new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent');
+  /**
+   * Not async: most writes are taken at once, and their callers (a message a call) are
+   * answered with one promise already settled rather than two made for each.
+   */
+  #write(data: string | Buffer): Promise<void> {
+    if (this.closed) return Promise.reject(new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent'));
     batchWrites(this.#output);
-    if (this.#output.write(data)) return;
-    await new Promise<void>((resolve) => {
+    if (this.#output.write(data)) return WRITTEN;
+    return new Promise<void>((resolve) => {
       const done = () => {
         this.#output.off('drain', done);
         this.#output.off('close', done);

@@ -1,6 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Writable } from 'node:stream';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { batchWrites } from '../../jsonrpc/batch-writes.js';
 import { answerId, isNotification, isRequest } from '../../jsonrpc/jsonrpc-shape.js';
@@ -111,18 +110,15 @@ export class StdioTransport implements Transport {
    * with the exit code and stderr before it closes the connection, so the caller hears why
    * instead of the SDK's "Connection closed", whichever comes first.
    */
-  async send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
     const proc = this.#process;
-    if (!proc || this.#closed) {
-      if (this.#exitError) throw this.#exitError;
-      throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`);
-    }
+    if (!proc || this.#closed) return Promise.reject(this.#exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`));
     let line: string;
     try {
       line = `${JSON.stringify(message)}\n`;
     } catch (err) {
       // Ours to blame, not the server's: it never saw the message, and the breaker must not count it.
-      throw new BlitzError('INVALID_ARGUMENT', `the message for MCP server ${this.name} cannot be written as JSON: ${(err as Error).message}`, { cause: err });
+      return Promise.reject(new BlitzError('INVALID_ARGUMENT', `the message for MCP server ${this.name} cannot be written as JSON: ${(err as Error).message}`, { cause: err }));
     }
     const id = isRequest(message) ? message.id : undefined;
     if (id !== undefined) this.#inFlight.add(id);
@@ -130,16 +126,14 @@ export class StdioTransport implements Transport {
       const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (cancelled !== undefined) this.#inFlight.delete(cancelled);
     }
-    if (proc.exit) {
-      // Exited, its pipes still draining: wait for the whole stderr tail.
-      await proc.ended;
-      throw this.#exitError ?? this.#errorFor(proc.exit, proc);
-    }
-    try {
-      await this.#write(proc.stdin, line);
-    } catch (err) {
-      throw await this.#writeFailure(proc, err as Error, id);
-    }
+    if (proc.exit) return this.#exited(proc);
+    return this.#write(proc, line, id);
+  }
+
+  /** Exited, its pipes still draining: wait for the whole stderr tail. */
+  async #exited(proc: OwnedProcess): Promise<never> {
+    await proc.ended;
+    throw this.#exitError ?? this.#errorFor(proc.exit!, proc);
   }
 
   /** Runs the process's close sequence; `onclose` fires once it has exited. */
@@ -222,15 +216,24 @@ export class StdioTransport implements Transport {
     this.#finish();
   }
 
-  /** Writes one message, done once the pipe has taken it; fails if the process exits first. */
-  #write(stdin: Writable, data: string): Promise<void> {
+  /**
+   * Writes one message, done once the pipe has taken it; fails if the process exits first,
+   * with why (`#writeFailure`). One promise a message: `send` is not async for it.
+   */
+  #write(proc: OwnedProcess, data: string, id: RequestId | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#pendingWrites.add(reject);
-      batchWrites(stdin);
-      stdin.write(data, (err) => {
-        this.#pendingWrites.delete(reject);
-        if (err) reject(err);
-        else resolve();
+      const failed = (err: Error) => {
+        this.#pendingWrites.delete(failed);
+        void this.#writeFailure(proc, err, id).then(reject, reject);
+      };
+      this.#pendingWrites.add(failed);
+      batchWrites(proc.stdin);
+      proc.stdin.write(data, (err) => {
+        if (err) failed(err);
+        else {
+          this.#pendingWrites.delete(failed);
+          resolve();
+        }
       });
     });
   }
