@@ -70,9 +70,9 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
     if (problem) error('url', problem);
   }
 
-  const tools = exclusive(r, 'tools', 'enabled_tools', error, (k) => r.strings(k));
-  const timeoutSeconds = exclusive(r, 'timeout_seconds', 'tool_timeout_sec', error, (k) => r.number(k, { min: 1 }));
-  const startupTimeoutSeconds = exclusive(r, 'startup_timeout_seconds', 'startup_timeout_sec', error, (k) => r.number(k, { min: 1 }));
+  const tools = exclusive(r, 'tools', error, (k) => r.strings(k));
+  const timeoutSeconds = exclusive(r, 'timeout_seconds', error, (k) => r.number(k, { min: 1 }));
+  const startupTimeoutSeconds = exclusive(r, 'startup_timeout_seconds', error, (k) => r.number(k, { min: 1 }));
   const disabled = r.boolean('disabled');
   const enabled = r.boolean('enabled');
   if (disabled !== undefined && enabled !== undefined && disabled === enabled) {
@@ -208,7 +208,20 @@ function workspaceDependentFields(
 }
 
 /** A field and its Codex alias: either may be used, not both. */
-function exclusive<T>(r: FieldReader, field: string, alias: string, error: (f: string, m: string) => void, read: (k: string) => T | undefined): T | undefined {
+/** A server field's other spelling, as Codex writes it: either may be written, not both. */
+const FIELD_ALIASES = { tools: 'enabled_tools', timeout_seconds: 'tool_timeout_sec', startup_timeout_seconds: 'startup_timeout_sec' } as const;
+
+/**
+ * How a server field (`tools`, `tool_exposure.pr_*`) may be written in its entry: as itself,
+ * and, for one with an alias, as that (`enabled_tools`) — where to look for its line.
+ */
+export function fieldSpellings(field: string): string[] {
+  const alias = (FIELD_ALIASES as Record<string, string>)[field];
+  return alias === undefined ? [field] : [field, alias];
+}
+
+function exclusive<T>(r: FieldReader, field: keyof typeof FIELD_ALIASES, error: (f: string, m: string) => void, read: (k: string) => T | undefined): T | undefined {
+  const alias = FIELD_ALIASES[field];
   if (r.has(field) && r.has(alias)) {
     error(alias, `is an alias of ${field}; use only one of them`);
     return undefined;

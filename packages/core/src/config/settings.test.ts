@@ -95,6 +95,33 @@ workspace_idle_minutes = 3
     ]);
   });
 
+  it('serverLine finds a field written under its Codex alias on its own line, not at the entry header', () => {
+    const { serverLine } = parseSettings(
+      `[[mcp.servers]]
+name = "a"
+command = "x"
+enabled_tools = ["search"]
+tool_timeout_sec = 20
+
+[[mcp.servers]]
+name = "b"
+command = "y"
+tools = ["find"]
+tool_exposure = { "pr_*" = "hidden" }
+`,
+      FILE,
+    );
+    expect(serverLine('a', 'tools')).toBe(4);
+    expect(serverLine('a', 'timeout_seconds')).toBe(5);
+    expect(serverLine('b', 'tools')).toBe(10);
+    expect(serverLine('b', 'tool_exposure.pr_*')).toBe(11);
+    // Not written: the entry's header.
+    expect(serverLine('a', 'tool_exposure.pr_*')).toBe(1);
+    expect(serverLine('b', 'startup_timeout_seconds')).toBe(7);
+    expect(serverLine('a')).toBe(1);
+    expect(serverLine('none', 'tools')).toBeUndefined();
+  });
+
   it('an empty file is empty settings', () => {
     expect(parseSettings('', FILE)).toMatchObject({ problems: [], settings: { servers: [] } });
   });

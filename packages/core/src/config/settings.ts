@@ -1,6 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { FieldReader, isTable } from './field-reader.js';
-import { parseServerEntry } from './server-entry.js';
+import { fieldSpellings, parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
 import type { ServerConfig } from './server-config.js';
 import { TomlLocator } from './toml-locator.js';
@@ -217,7 +217,13 @@ export function parseSettings(text: string, file: string): ParsedSettings {
   }
   const serverLine = (name: string, field?: string) => {
     const index = names.get(name);
-    return index === undefined ? undefined : at.server(index, field);
+    if (index === undefined) return undefined;
+    // A field written under its alias (Codex's `enabled_tools` for `tools`) is found there, not at the entry's header.
+    for (const spelling of field === undefined ? [] : fieldSpellings(field)) {
+      const line = at.serverField(index, spelling);
+      if (line !== undefined) return line;
+    }
+    return at.server(index);
   };
   return { settings, problems, serverLine };
 }

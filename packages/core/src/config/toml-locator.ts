@@ -53,12 +53,18 @@ export class TomlLocator {
     this.#serverStarts = this.#blocks.flatMap((b, i) => (b.array && b.header === 'mcp.servers' ? [i] : []));
   }
 
-  /** Line of the `index`-th `[[mcp.servers]]` entry, or of one of its fields. */
+  /** Line of the `index`-th `[[mcp.servers]]` entry, or of one of its fields (the entry's when the field is not written there). */
   server(index: number, field?: string): number | undefined {
     const start = this.#serverStarts[index];
     if (start === undefined) return undefined;
+    return (field === undefined ? undefined : this.serverField(index, field)) ?? this.#blocks[start]!.line;
+  }
+
+  /** Line of a field of the `index`-th `[[mcp.servers]]` entry, as written there (inline, or in a sub-table); undefined when it is not. */
+  serverField(index: number, field: string): number | undefined {
+    const start = this.#serverStarts[index];
+    if (start === undefined) return undefined;
     const entry = this.#blocks[start]!;
-    if (field === undefined) return entry.line;
     const direct = entry.keys.get(field);
     if (direct !== undefined) return direct;
     const [first, ...rest] = field.split('.');
@@ -69,7 +75,7 @@ export class TomlLocator {
       if (!block.header.startsWith('mcp.servers.')) break;
       if (block.header === `mcp.servers.${first}`) return rest.length ? (block.keys.get(rest.join('.')) ?? block.line) : block.line;
     }
-    return entry.line;
+    return undefined;
   }
 
   /** Line of a plain table (`permissions`) or one of its keys. */
