@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BlitzClient } from '@blitz/client';
+import { blitzPaths, TrustStore } from '@blitz/core';
 import type { Daemon } from './daemon.js';
 import { startInProcessDaemon, type InProcessDaemon } from './testing/in-process-daemon.js';
 
@@ -179,6 +181,37 @@ describe('the control API in-process', () => {
     } finally {
       fs.writeFileSync(file, SETTINGS);
       await daemon.reload();
+    }
+  });
+
+  it("a project's .mcp.json server: its tools entry and tool_exposure key matching none are warnings naming the file and their own lines", async () => {
+    const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-daemon-project-')));
+    const file = path.join(project, '.mcp.json');
+    try {
+      // One key a line: the warnings' lines are those of "tools" (5) and "pr_*" (7), not the server's (3).
+      fs.writeFileSync(
+        file,
+        `{
+  "mcpServers": {
+    "proj": {
+      "command": ${JSON.stringify(process.execPath)},
+      "tools": ["gone"],
+      "tool_exposure": {
+        "pr_*": "hidden"
+      },
+      "args": ${JSON.stringify([path.join(FIXTURES, 'env-dump.mjs')])},
+      "sandbox": false
+    }
+  }
+}
+`,
+      );
+      await new TrustStore(blitzPaths(home).trust).trust(project);
+      const ws = await client.openWorkspace(project);
+      const proj = (await client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'proj');
+      expect(proj?.warnings).toEqual([`tools lists "gone", which the server does not offer (${file}:5)`, `tool_exposure "pr_*" matches no tool the server offers (${file}:7)`]);
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
     }
   });
 

@@ -8,6 +8,7 @@ import {
   TrustStore,
   type BlitzPaths,
   type ParsedSettings,
+  type ProjectConfig,
   type Problem,
   type ServerConfig,
   type ServerSet,
@@ -26,6 +27,8 @@ export class SettingsSource {
   #problems: Problem[] = [];
   /** Where the last good load found each global server's fields (its lines move with an edit that changes no setting). */
   #serverLine: ParsedSettings['serverLine'] = () => undefined;
+  /** Where the last read of each project file found its servers' fields, by the file. */
+  readonly #projectLines = new Map<string, ProjectConfig['serverLine']>();
 
   constructor(paths: BlitzPaths, initial: Settings, env: Readonly<Record<string, string | undefined>> = process.env) {
     this.paths = paths;
@@ -57,9 +60,10 @@ export class SettingsSource {
     return { applied: changed, problems };
   }
 
-  /** The line of a settings.toml server's field, as the last good load found it; undefined for a project's server. */
+  /** The line of a server's field: a settings.toml server's as the last good load found it, a project's as its file was last read. */
   serverLine(config: ServerConfig, field: string): number | undefined {
-    return config.source.kind === 'global' && config.source.file === this.paths.settings ? this.#serverLine(config.name, field) : undefined;
+    if (config.source.kind === 'project') return this.#projectLines.get(config.source.file)?.(config, field);
+    return config.source.file === this.paths.settings ? this.#serverLine(config.name, field) : undefined;
   }
 
   /**
@@ -69,6 +73,7 @@ export class SettingsSource {
    */
   serversFor(root: string): ServerSet & { projectProblems: Problem[]; trusted: boolean; untrusted?: { servers: string[] } } {
     const project = readProjectConfig(root);
+    for (const file of project.files) this.#projectLines.set(file, project.serverLine);
     const problems = [...project.problems];
     let trusted = false;
     try {

@@ -114,6 +114,37 @@ describe('readProjectConfig', () => {
   });
 
   it('no files, no servers', () => {
-    expect(readProjectConfig(root)).toEqual({ root, files: [], servers: [], problems: [] });
+    expect(readProjectConfig(root)).toMatchObject({ root, files: [], servers: [], problems: [] });
+  });
+
+  it('names the line of a problem\'s field, and serverLine finds a field\'s line (its alias too) for warnings found once the server runs', () => {
+    write('.mcp.json', `{
+  "mcpServers": {
+    "gh": {
+      "command": "gh-mcp",
+      "enabled_tools": ["pr_list"],
+      "tool_exposure": {
+        "pr_*": "hidden"
+      },
+      "share": true
+    },
+    "bad": {
+      "command": "x",
+      "timeout_seconds": 0
+    }
+  }
+}`);
+    const project = readProjectConfig(root);
+    const file = path.join(root, '.mcp.json');
+    expect(project.problems.map(formatProblem)).toEqual([
+      expect.stringContaining(`${file}:9: warning: server "gh", field "share": `),
+      `${file}:13: warning: server "bad", field "timeout_seconds": skipped: must be at least 1, not 0`,
+    ]);
+    const gh = project.servers.find((s) => s.name === 'gh')!;
+    expect(project.serverLine(gh, 'tools')).toBe(5);
+    expect(project.serverLine(gh, 'tool_exposure.pr_*')).toBe(7);
+    expect(project.serverLine(gh, 'tool_exposure.issue_*')).toBe(6);
+    expect(project.serverLine(gh, 'prefix')).toBe(3);
+    expect(project.serverLine(gh)).toBe(3);
   });
 });

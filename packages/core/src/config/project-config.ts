@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { PROJECT_FILE_MAX_BYTES, readTextFileSync } from '../files/index.js';
 import { isTable } from './field-reader.js';
-import { parseServerEntry } from './server-entry.js';
+import { JsonLocator } from './json-locator.js';
+import { fieldSpellings, parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
 import type { ServerConfig } from './server-config.js';
 
@@ -18,7 +19,16 @@ export interface ProjectConfig {
    * if it is a regular file of at most 1 MB in UTF-8. Never blocks global settings.
    */
   problems: Problem[];
+  /**
+   * The line of a project server's entry in its file, or of one of its fields (the entry's
+   * line when the field is not written there): for what is found once the server runs (a
+   * `tool_exposure` key matching none of its tools). Undefined for a server not read here.
+   */
+  serverLine(config: ServerConfig, field?: string): number | undefined;
 }
+
+/** `serverLine` of a file: by server name and field. */
+type ServerLines = (name: string, field?: string) => number | undefined;
 
 const URL_KEYS = ['url', 'httpUrl', 'serverUrl'] as const;
 
@@ -28,7 +38,14 @@ const URL_KEYS = ['url', 'httpUrl', 'serverUrl'] as const;
  * files of any size): nothing in them may block or exhaust the reader.
  */
 export function readProjectConfig(root: string): ProjectConfig {
-  const result: ProjectConfig = { root, files: [], servers: [], problems: [] };
+  const lines = new Map<string, ServerLines>();
+  const result: ProjectConfig = {
+    root,
+    files: [],
+    servers: [],
+    problems: [],
+    serverLine: (config, field) => (config.source.kind === 'project' ? lines.get(config.source.file)?.(config.name, field) : undefined),
+  };
   for (const rel of PROJECT_CONFIG_FILES) {
     const file = path.join(root, rel);
     const read = readTextFileSync(file, { maxBytes: PROJECT_FILE_MAX_BYTES });
@@ -38,10 +55,11 @@ export function readProjectConfig(root: string): ProjectConfig {
       result.problems.push({ severity: 'error', file, ...(read.line === undefined ? {} : { line: read.line }), message: read.message });
       continue;
     }
-    const { text } = read;
-    for (const server of parseProjectFile(text, file, result.problems)) {
+    const { servers, serverLine } = parseProjectFile(read.text, file, result.problems);
+    lines.set(file, serverLine);
+    for (const server of servers) {
       if (result.servers.some((s) => s.name === server.name)) {
-        result.problems.push({ severity: 'warning', file, line: lineOfKey(text, server.name), server: server.name, message: `skipped: already defined in ${result.servers.find((s) => s.name === server.name)!.source.file}` });
+        result.problems.push({ severity: 'warning', file, ...lineField(serverLine(server.name)), server: server.name, message: `skipped: already defined in ${result.servers.find((s) => s.name === server.name)!.source.file}` });
       } else {
         result.servers.push(server);
       }
@@ -50,7 +68,9 @@ export function readProjectConfig(root: string): ProjectConfig {
   return result;
 }
 
-export function parseProjectFile(text: string, file: string, problems: Problem[]): ServerConfig[] {
+/** A project file's servers, its problems added to `problems`, and where each server's fields are written. */
+export function parseProjectFile(text: string, file: string, problems: Problem[]): { servers: ServerConfig[]; serverLine: ServerLines } {
+  const none = { servers: [], serverLine: () => undefined };
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -58,19 +78,20 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
     const position = /position (\d+)/.exec((err as Error).message);
     const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
     problems.push({ severity: 'error', file, ...(line === undefined ? {} : { line }), message: `not valid JSON: ${(err as Error).message}` });
-    return [];
+    return none;
   }
+  const at = new JsonLocator(text);
+  const serverLine: ServerLines = (name, field) => fieldLine(at, name, field);
   const servers = isTable(doc) ? doc.mcpServers : undefined;
-  if (servers === undefined) return [];
+  if (servers === undefined) return none;
   if (!isTable(servers)) {
-    problems.push({ severity: 'error', file, field: 'mcpServers', message: 'must be an object of servers by name' });
-    return [];
+    problems.push({ severity: 'error', file, ...lineField(at.line(['mcpServers'])), field: 'mcpServers', message: 'must be an object of servers by name' });
+    return none;
   }
   const out: ServerConfig[] = [];
   for (const [name, raw] of Object.entries(servers)) {
-    const line = lineOfKey(text, name);
     const skip = (message: string, field?: string) =>
-      problems.push({ severity: 'warning', file, line, server: name, ...(field === undefined ? {} : { field }), message: `skipped: ${message}` });
+      problems.push({ severity: 'warning', file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message: `skipped: ${message}` });
     if (!isTable(raw)) {
       skip('must be an object');
       continue;
@@ -102,15 +123,29 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
     }
     const reasons: Problem[] = [];
     const config = parseServerEntry(entry, { kind: 'project', file }, (field, message, severity = 'error') =>
-      reasons.push({ severity, file, line, server: name, ...(field === undefined ? {} : { field }), message }),
+      reasons.push({ severity, file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message }),
     );
     for (const p of reasons) problems.push(p.severity === 'error' ? { ...p, severity: 'warning', message: `skipped: ${p.message}` } : p);
     if (config) out.push(config);
   }
-  return out;
+  return { servers: out, serverLine };
 }
 
-function lineOfKey(text: string, key: string): number | undefined {
-  const at = text.indexOf(`${JSON.stringify(key)}`);
-  return at < 0 ? undefined : text.slice(0, at).split('\n').length;
+/**
+ * The line of a server's field in `mcpServers` (`tools`, `tool_exposure.pr_*`, written under
+ * its alias or not), else of the table it is in (`tool_exposure`), else of the server's name.
+ */
+function fieldLine(at: JsonLocator, name: string, field: string | undefined): number | undefined {
+  const server = ['mcpServers', name];
+  for (const spelling of field === undefined ? [] : fieldSpellings(field)) {
+    const dot = spelling.indexOf('.');
+    const path = dot < 0 ? [spelling] : [spelling.slice(0, dot), spelling.slice(dot + 1)];
+    const line = at.line([...server, ...path]) ?? at.line([...server, path[0]!]);
+    if (line !== undefined) return line;
+  }
+  return at.line(server);
+}
+
+function lineField(line: number | undefined): { line?: number } {
+  return line === undefined ? {} : { line };
 }
