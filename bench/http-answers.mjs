@@ -5,14 +5,16 @@
 // - json: the answer as JSON once it is there, head and body in one write (chunked when
 //   `chunked`, as canned-http.mjs has always answered; with its content-length otherwise, as
 //   http-relay.mjs and the hub answer);
-// - early-json: the head (200, application/json) at once, the JSON body when it is there;
+// - early-json: the head (200, application/json) as soon as the request is on its way to the
+//   server, the JSON body when the answer is there;
 // - sse: the answer as one SSE event once it is there;
-// - early-sse: the head (200, text/event-stream) at once, the event when it is there;
+// - early-sse: the same with an SSE head (200, text/event-stream), then the event;
 // - minimal: `json`, but on a bare TCP server with an HTTP/1.1 reader of our own in place of
 //   node:http: enough for the SDK client's POSTs (a content-length body, keep-alive), nothing
 //   more — what node:http's own machinery costs, not an endpoint anyone should ship.
 import http from 'node:http';
 import net from 'node:net';
+import { readBody } from '../apps/daemon/dist/http/read-body.js';
 
 export const SHAPES = ['json', 'early-json', 'sse', 'early-sse', 'minimal'];
 
@@ -39,28 +41,25 @@ export function serve(shape, { sessionId, chunked = false }, onPost) {
 }
 
 function nodeServer(shape, { sessionId, chunked }, onPost) {
-  return http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (d) => chunks.push(d));
-    req.on('end', () => {
-      if (req.method !== 'POST') return res.writeHead(405).end();
-      const body = Buffer.concat(chunks).toString();
-      const message = JSON.parse(body);
-      if (message.id === undefined) {
-        res.writeHead(202, { 'mcp-session-id': sessionId }).end();
-        return onPost(body, message, () => undefined);
-      }
-      if (shape === 'early-json' || shape === 'early-sse') {
-        res.writeHead(200, { 'mcp-session-id': sessionId, ...(shape === 'early-sse' ? SSE : { 'content-type': 'application/json' }) });
-        res.flushHeaders();
-      }
-      onPost(body, message, (line) => {
-        if (shape === 'json') res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': sessionId, ...(chunked ? {} : { 'content-length': Buffer.byteLength(line) }) }).end(line);
-        else if (shape === 'early-json') res.end(line);
-        else if (shape === 'sse') res.writeHead(200, { 'mcp-session-id': sessionId, ...SSE }).end(`event: message\ndata: ${line}\n\n`);
-        else res.end(`event: message\ndata: ${line}\n\n`);
-      });
+  const early = shape === 'early-json' || shape === 'early-sse';
+  const head = { ...(shape.endsWith('sse') ? SSE : { 'content-type': 'application/json' }), 'mcp-session-id': sessionId };
+  return http.createServer(async (req, res) => {
+    if (req.method !== 'POST') return req.resume().on('end', () => res.writeHead(405).end());
+    // The body as the daemon reads it (from the request's buffer when it came with its head):
+    // the relay pays no more for it than the hub does.
+    const body = (await readBody(req, 4 * 1024 * 1024)).text;
+    const message = JSON.parse(body);
+    if (message.id === undefined) {
+      res.writeHead(202, { 'mcp-session-id': sessionId }).end();
+      return onPost(body, message, () => undefined);
+    }
+    onPost(body, message, (line) => {
+      if (shape === 'json') return res.writeHead(200, { ...head, ...(chunked ? {} : { 'content-length': Buffer.byteLength(line) }) }).end(line);
+      if (!res.headersSent) res.writeHead(200, head);
+      res.end(shape.endsWith('sse') ? `event: message\ndata: ${line}\n\n` : line);
     });
+    // Once the request is on its way to the server, so the head does not delay it.
+    if (early && !res.headersSent) res.writeHead(200, head).flushHeaders();
   });
 }
 
