@@ -129,8 +129,10 @@ export class ToolIndex {
   /** Each tool's text for the meaning score, and the ranking made of them at the first search. */
   readonly #meaningDocs: { id: string; text: string }[] = [];
   #meaning: DenseRanking | null | undefined;
-  /** Exposed name → its server. */
-  readonly #names = new Map<string, { server: string }>();
+  /** Exposed name → its server and its place in #wordScores. */
+  readonly #names = new Map<string, { server: string; at: number }>();
+  /** The last search's word score of each tool (0: none of its words), kept between searches. */
+  readonly #wordScores: Float64Array;
   /** Name key (of the exposed or the original name) → the exposed names that have it. */
   readonly #byKey = new Map<string, string[]>();
   /** Every [name key, exposed name], sorted by key: the names a query starts, found by binary search. */
@@ -162,7 +164,7 @@ export class ToolIndex {
     const docs: Doc[] = [];
     for (const t of tools) {
       if (this.#names.has(t.exposedName)) continue;
-      this.#names.set(t.exposedName, { server: t.server });
+      this.#names.set(t.exposedName, { server: t.server, at: this.#names.size });
       for (const k of new Set([nameKey(t.exposedName), nameKey(t.originalName)])) {
         this.#byKey.set(k, [...(this.#byKey.get(k) ?? []), t.exposedName]);
         this.#sortedKeys.push([k, t.exposedName]);
@@ -184,6 +186,7 @@ export class ToolIndex {
       });
     }
     this.#search.addAll(docs);
+    this.#wordScores = new Float64Array(this.#names.size);
     this.#sortedKeys.sort((a, b) => byName(a[0], b[0]));
   }
 
@@ -198,36 +201,46 @@ export class ToolIndex {
     const key = nameKey(query);
     const exact = key === '' ? [] : (this.#byKey.get(key) ?? []).filter(allowed);
     const prefix = key.length < MIN_PREFIX ? [] : this.#startingWith(key).filter((name) => allowed(name) && !exact.includes(name));
-    const weights = this.#queryTerms(query);
-    const byWords = weights.size === 0
-      ? []
-      : this.#search.search([...weights.keys()].join(' '), {
-          tokenize: (text) => text.split(' '),
-          processTerm: (term) => term,
-          boostTerm: (term) => weights.get(term) ?? 1,
-          boost: BOOST,
-          filter: (result) => allowed(result.id as string),
-        });
-    const scores = new Map(byWords.map((r) => [r.id as string, r.score]));
-    const match = (exposedName: string, kind: ToolMatch['match']): ToolMatch => ({
-      exposedName,
-      server: this.#names.get(exposedName)!.server,
-      match: kind,
-      score: scores.get(exposedName) ?? 0,
-    });
     const named = new Set([...exact, ...prefix]);
+    // Only the `limit` best word matches become results: a common word matches most of a large catalog.
+    const wordOrder = this.#wordRanking(query, allowed, named, this.#meaningRanking() === undefined ? limit - named.size : FUSED);
+    const match = (exposedName: string, kind: ToolMatch['match']): ToolMatch => {
+      const { server, at } = this.#names.get(exposedName)!;
+      return { exposedName, server, match: kind, score: this.#wordScores[at]! };
+    };
     const top = [
       ...exact.map((n) => match(n, 'name')).sort(order),
       ...prefix.map((n) => match(n, 'namePrefix')).sort(order),
     ].slice(0, limit);
-    // Only the `limit` best word matches become results: a common word matches most of a large catalog.
-    const wordOrder = firstInOrder(
-      byWords.filter((r) => !named.has(r.id as string)),
-      this.#meaningRanking() === undefined ? limit - top.length : FUSED,
-      (a, b) => higher(a.score, b.score) || byName(a.id as string, b.id as string),
-    ).map((r) => r.id as string);
     const rest = this.#fuse(query, wordOrder, (name) => allowed(name) && !named.has(name), limit - top.length);
     return [...top, ...rest.map((name) => match(name, 'words'))];
+  }
+
+  /**
+   * The first `count` tools by their words' score (BM25) that are not `named`, best first, and
+   * every tool's score in #wordScores. MiniSearch's answer (objects for each tool a word
+   * matches: most of a large catalog) is dropped here, before the meaning ranking runs: held
+   * through it, a collection of the young generation found it alive, and V8 took to allocating
+   * MiniSearch's objects in the old generation (allocation-site pretenuring), where they died and
+   * made the collections of both generations slower (bench/search.mjs, CPU p99).
+   */
+  #wordRanking(query: string, allowed: (name: string) => boolean, named: ReadonlySet<string>, count: number): string[] {
+    this.#wordScores.fill(0);
+    const weights = this.#queryTerms(query);
+    if (weights.size === 0) return [];
+    const results = this.#search.search([...weights.keys()].join(' '), {
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => term,
+      boostTerm: (term) => weights.get(term) ?? 1,
+      boost: BOOST,
+      filter: (result) => allowed(result.id as string),
+    });
+    for (const r of results) this.#wordScores[this.#names.get(r.id as string)!.at] = r.score;
+    return firstInOrder(
+      named.size === 0 ? results : results.filter((r) => !named.has(r.id as string)),
+      count,
+      (a, b) => higher(a.score, b.score) || byName(a.id as string, b.id as string),
+    ).map((r) => r.id as string);
   }
 
   /** The word ranking fused with the meaning ranking by rank (reciprocal rank fusion): the first `count`. */
