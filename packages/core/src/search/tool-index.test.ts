@@ -163,6 +163,15 @@ describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
     expect(names(index, 'previous page')).toEqual(['take_screenshot', 'navigate', 'create_invoice']);
   });
 
+  it("a match's score is its words' (BM25), 0 for one found by meaning alone, the same whatever was searched before", () => {
+    const scores = (query: string): [string, boolean][] => index.search(query, { limit: 3 }).map((m) => [m.exposedName, m.score > 0]);
+    const first = scores('previous page');
+    expect(first).toEqual([['take_screenshot', true], ['navigate', false], ['create_invoice', false]]);
+    expect(index.search('navigate', { limit: 1 })[0]!.score).toBeGreaterThan(0);
+    expect(scores('capture an image of the site')[0]).toEqual(['take_screenshot', false]);
+    expect(scores('previous page')).toEqual(first);
+  });
+
   it('an exact name still ranks first, and the filter and limit hold for what meaning finds', () => {
     expect(index.search('navigate', { limit: 1 }).map((m) => [m.exposedName, m.match])).toEqual([['navigate', 'name']]);
     expect(index.search('capture an image of the site', { limit: 1, filter: (n) => n !== 'take_screenshot' }).map((m) => m.exposedName)).toEqual(['navigate']);
