@@ -27,19 +27,22 @@ describe('deferralText (the instructions and notices about deferred tools)', () 
 });
 
 describe('DeferredTools: one split of the catalog serves the list and the notice', () => {
-  it('toolsOf and toldOf of a listing answer as tools and told of the same entries', () => {
+  it('toolsOf of a listing answers as tools of the same entries; told says what the listing holds, for the client asked', () => {
     const settings = emptySettings();
     settings.hub.maxTools = 6;
+    settings.hub.clients = { big: { maxTools: 100 } };
     // The workspace is not looked at to split a catalog.
     const scope = { workspace: undefined, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
     const deferred = new DeferredTools(scope, () => 'client');
     for (const n of [2, 40]) {
       const split = deferred.listing(entries(n));
       expect(deferred.toolsOf(split)).toEqual(deferred.tools(entries(n)));
-      expect(deferred.toldOf(split)).toEqual(deferred.told(entries(n)));
+      expect(deferred.told(split)).toEqual({ defers: n === 40, text: deferralText(split, 'auto', 6) });
     }
-    expect(deferred.toldOf(deferred.listing(entries(40))).defers).toBe(true);
-    expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').toldOf(deferred.listing(entries(40)))).toEqual({ defers: false, text: undefined });
+    // Another client's listing and limit: at initialize, before the session knows its client.
+    const big = deferred.listing(entries(40), 'big');
+    expect(deferred.told(big, 'big')).toEqual({ defers: false, text: deferralText(big, 'auto', 100) });
+    expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').told(deferred.listing(entries(40)))).toEqual({ defers: false, text: undefined });
   });
 });
 

@@ -90,7 +90,7 @@ export class DeferredTools {
    * without it first (a list, a search, a settings edit, a catalog change): back, it is
    * deferred again.
    */
-  listing(entries: readonly CatalogEntry[]): DeferredListing {
+  listing(entries: readonly CatalogEntry[], clientName = this.#clientName()): DeferredListing {
     if (this.#activated.size > 0) {
       const names = new Set(entries.map((e) => e.exposedName));
       for (const name of this.#activated) if (!names.has(name)) this.#activated.delete(name);
@@ -98,7 +98,7 @@ export class DeferredTools {
     return deferredListing({
       entries: this.#ctx.readOnly ? [] : entries,
       mode: this.mode,
-      maxTools: this.maxTools(),
+      maxTools: this.maxTools(clientName),
       builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length,
       activated: this.#activated,
     });
@@ -144,23 +144,13 @@ export class DeferredTools {
   }
 
   /**
-   * What the session is told of its deferred tools, for its instructions at initialize and a
-   * notice when deferral starts or stops: `defers` whether the hub defers any of its tools;
-   * no `text` in read-only mode (nothing is listed or found).
+   * What the session is told of its deferred tools (a `listing` made for its client), for its
+   * instructions at initialize and a notice when deferral starts or stops: `defers` whether
+   * the hub defers any of its tools; no `text` in read-only mode (nothing is listed or found).
    */
-  told(entries: readonly CatalogEntry[], clientName = this.#clientName()): { defers: boolean; text: string | undefined } {
+  told(listing: DeferredListing, clientName = this.#clientName()): { defers: boolean; text: string | undefined } {
     if (this.#ctx.readOnly) return { defers: false, text: undefined };
-    const maxTools = this.maxTools(clientName);
-    return this.#told(deferredListing({ entries, mode: this.mode, maxTools, builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length, activated: this.#activated }), maxTools);
-  }
-
-  /** `told` of a split `listing` made for the session's client: the catalog is not split again. */
-  toldOf(listing: DeferredListing): { defers: boolean; text: string | undefined } {
-    return this.#ctx.readOnly ? { defers: false, text: undefined } : this.#told(listing, this.maxTools());
-  }
-
-  #told(listing: DeferredListing, maxTools: number): { defers: boolean; text: string } {
-    return { defers: listing.defersAny, text: deferralText(listing, this.mode, maxTools) };
+    return { defers: listing.defersAny, text: deferralText(listing, this.mode, this.maxTools(clientName)) };
   }
 }
 

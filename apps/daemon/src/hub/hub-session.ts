@@ -82,7 +82,7 @@ export class HubSession {
     );
     // The deferred-tools paragraph is the instructions' own: it depends on the client, known only at initialize.
     addInstructions(this.server, (clientName) => {
-      const told = this.#deferred.told(this.#catalog(), clientName);
+      const told = this.#deferred.told(this.#deferred.listing(this.#catalog(), clientName), clientName);
       this.#toldDefers = told.defers;
       // Under `never` with nothing deferred there is nothing to reach by search: no paragraph.
       return told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
@@ -195,7 +195,7 @@ export class HubSession {
    */
   #tellDeferral(listing: DeferredListing): void {
     if (this.#toldDefers === undefined) return;
-    const told = this.#deferred.toldOf(listing);
+    const told = this.#deferred.told(listing);
     if (told.defers === this.#toldDefers) return;
     this.#toldDefers = told.defers;
     if (told.text !== undefined) void this.notice(told.text);
