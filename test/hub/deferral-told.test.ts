@@ -143,11 +143,13 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     const found = await c.callTool({ name: 'search_tools', arguments: { query: 'proj__env' } });
     expect((found.structuredContent as { tools: Array<{ name: string; server: string }> }).tools[0]).toEqual(expect.objectContaining({ name: 'proj__env', server: 'proj' }));
     expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'proj__env' } }))).toContain('PATH');
-    // The tools entry it does not offer and the pattern that matches none of its tools are warnings of that server, naming its file.
+    // The tools entry it does not offer and the pattern that matches none of its tools are warnings of that server, naming its file and their lines.
     const ws = (await daemon.client.listWorkspaces()).find((w) => w.root === project)!;
     const proj = (await daemon.client.listWorkspaceServers(ws.id)).find((s) => s.name === 'proj')!;
-    expect(proj.warnings).toContain(`tools lists "gone", which the server does not offer (${path.join(project, '.mcp.json')})`);
-    expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${path.join(project, '.mcp.json')})`);
+    const file = path.join(project, '.mcp.json');
+    const lineOf = (key: string) => fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.trimStart().startsWith(`"${key}":`)) + 1;
+    expect(proj.warnings).toContain(`tools lists "gone", which the server does not offer (${file}:${lineOf('tools')})`);
+    expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${file}:${lineOf('nothing_*')})`);
   }, 60_000);
 
   it("a search's answer comes after the client's listing on its list_changed: a client that follows the notice holds the found tool when it reads the answer", async () => {
