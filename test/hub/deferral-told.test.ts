@@ -152,20 +152,29 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${file}:${lineOf('nothing_*')})`);
   }, 60_000);
 
-  it("a search's answer comes after the client's listing on its list_changed: a client that follows the notice holds the found tool when it reads the answer", async () => {
+  it("a search's answer comes after the client's listing on its list_changed: the listing, with the found tool, arrives first", async () => {
     // As Claude Code does: it lists again on the notice, and builds the model's next turn from
     // the list it holds when the answer comes — sent first, that turn lacked the found tools.
-    const listings: string[][] = [];
     const follower = await connectHub(daemon.state, {
       workspace: project,
       // As blitz connect carries it: one ordered line stream, as a stdio client reads it.
       via: 'lines',
-      prepare: (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, async () => void listings.push(await names(c))),
+      prepare: (c) => c.setNotificationHandler(ToolListChangedNotificationSchema, async () => void (await names(c))),
     });
     clients.push(follower);
+    // The answers in the order they arrive, before the SDK client's own handling of each.
+    const arrived: string[] = [];
+    const transport = follower.transport!;
+    const deliver = transport.onmessage!;
+    transport.onmessage = (message, extra) => {
+      const result = (message as { result?: { tools?: Array<{ name: string }>; structuredContent?: unknown } }).result;
+      if (result?.structuredContent) arrived.push('search answer');
+      else if (result?.tools) arrived.push(`listing${result.tools.some((t) => t.name === 'proj__echo') ? ' with proj__echo' : ''}`);
+      deliver(message, extra);
+    };
     const found = await follower.callTool({ name: 'search_tools', arguments: { query: 'proj__echo', limit: 1 } });
     expect((found.structuredContent as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['proj__echo']);
-    expect(listings).toEqual([expect.arrayContaining(['proj__echo'])]);
+    expect(arrived).toEqual(['listing with proj__echo', 'search answer']);
 
     // One that does not list again still gets its answer (after at most a second), and its list has the tool.
     const { c } = await client({ workspace: project });
