@@ -152,6 +152,14 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${file}:${lineOf('nothing_*')})`);
   }, 60_000);
 
+  it('the daemon log names each client as its initialize did, with the limit that name picks: the name [hub.clients] takes', async () => {
+    for (const via of ['lines', 'http'] as const) await client({ agent: 'grow', clientName: `small-test`, via });
+    const initialized = () =>
+      fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.msg === 'client initialized' && e.client === 'small-test');
+    await expect.poll(() => initialized().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    for (const e of initialized()) expect(e).toEqual(expect.objectContaining({ session: expect.any(String), client: 'small-test', version: '1.0.0', maxTools: SMALL_LIMIT }));
+  }, 60_000);
+
   it("a search's answer comes after the client's listing on its list_changed: the listing, with the found tool, arrives first", async () => {
     // As Claude Code does: it lists again on the notice, and builds the model's next turn from
     // the list it holds when the answer comes — sent first, that turn lacked the found tools.

@@ -192,7 +192,10 @@ export class HubEndpoint {
     const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH, head, clock: this.#opts.clock });
     const id = randomUUID();
     transport.onclose = () => this.#ended(id, hub);
-    hub.server.oninitialized = () => hub.introduced();
+    hub.server.oninitialized = () => {
+      this.#initialized(id, hub);
+      hub.introduced();
+    };
     // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
     // Past the 101 the connection speaks lines: a failure now closes it rather than answer in HTTP.
@@ -220,6 +223,7 @@ export class HubEndpoint {
       reaper.stop();
       this.#ended(transport.sessionId, hub);
     };
+    hub.server.oninitialized = () => this.#initialized(transport.sessionId, hub);
     await hub.server.connect(hub.transport(new RedactingTransport(transport, this.#opts.redactor)));
     await transport.handleRequest(req, res, body);
     // A first message that was not initialize leaves no session behind, nor a workspace held open.
@@ -250,6 +254,10 @@ export class HubEndpoint {
   #begun(id: string, session: Session, query: SessionQuery): void {
     this.#sessions.set(id, session);
     this.#opts.log.info('client connected', { session: id, workspace: query.root, agent: query.agent, mode: query.readOnly ? 'read-only' : 'default' });
+  }
+
+  #initialized(id: string | undefined, hub: HubSession): void {
+    this.#opts.log.info('client initialized', { session: id, ...hub.clientInfo() });
   }
 
   #ended(id: string | undefined, hub: HubSession): void {

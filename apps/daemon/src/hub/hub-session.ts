@@ -173,6 +173,15 @@ export class HubSession {
     await this.#opts.workspace.manager.dropSession(this.id).catch(() => undefined);
   }
 
+  /**
+   * Who the client said it is at initialize, and the tool limit that name picks
+   * (`[hub.clients."<name>"] max_tools`): what the log says, so a user can find the name to set.
+   */
+  clientInfo(): { client: string | undefined; version: string | undefined; maxTools: number } {
+    const info = this.server.getClientVersion();
+    return { client: info?.name, version: info?.version, maxTools: this.#deferred.maxTools(info?.name) };
+  }
+
   /** The client is initialized and can hear what is not tied to a request: the notices held for it go now. */
   introduced(): void {
     const early = this.#early;
