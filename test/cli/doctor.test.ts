@@ -31,6 +31,16 @@ describe('blitz doctor', () => {
     expect(result.stdout).toContain('FAIL  daemon: not running; start it: blitz daemon start');
   });
 
+  it("warns of a server whose ${VAR} is not set in this shell's environment, not of a disabled one", async () => {
+    const env = (name: string, extra = '') => server(name, 'env-dump').replace('sandbox = false', `sandbox = false\nenv = { TOKEN = "\${BLITZ_DOCTOR_UNSET}" }${extra}`);
+    writeSettings(home, env('gh') + env('off', '\ndisabled = true'));
+    const result = await runBlitz(['doctor'], { home });
+    expect(result.stdout).toContain(
+      "warn  environment of gh: environment variable ${BLITZ_DOCTOR_UNSET} is not set in this shell's environment: a daemon started from here cannot start the server (set what it needs, then blitz daemon restart)\n",
+    );
+    expect(result.stdout).not.toContain('environment of off');
+  });
+
   it('invalid settings fail it, with every problem', async () => {
     writeSettings(home, '[[mcp.servers]]\nname = "a"\n');
     const result = await runBlitz(['doctor'], { home });

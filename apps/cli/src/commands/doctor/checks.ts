@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
+import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, resolveServer, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 
@@ -52,6 +52,19 @@ export function commandChecks(servers: readonly ServerConfig[], env: NodeJS.Proc
           : `${command} is not on PATH; install it, or give its full path`,
       },
     ];
+  });
+}
+
+/**
+ * Each enabled server's `${VAR}` references, expanded in this shell's environment: one that is
+ * not set keeps the server from starting in a daemon started from here (a warning: the running
+ * daemon expands them in its own environment, fixed when it started).
+ */
+export function environmentChecks(servers: readonly ServerConfig[], env: NodeJS.ProcessEnv): Check[] {
+  return servers.flatMap((s) => {
+    const { unavailable } = resolveServer(s, env);
+    if (unavailable === undefined) return [];
+    return [{ name: `environment of ${s.name}`, ok: true, warning: true, detail: `${unavailable} in this shell's environment: a daemon started from here cannot start the server (set what it needs, then blitz daemon restart)` }];
   });
 }
 

@@ -4,7 +4,7 @@ import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
 import { VERSION } from '../../version.js';
-import { commandChecks, daemonCheck, keychainCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
+import { commandChecks, daemonCheck, environmentChecks, keychainCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
@@ -23,6 +23,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       // Asked first: a running daemon finds commands on its own PATH, not this shell's.
       const daemon = await daemonCheck(ctx.paths.home, VERSION);
       for (const c of commandChecks(servers, ctx.env, daemon.search)) print(c);
+      for (const c of environmentChecks(servers, ctx.env)) print(c);
       const sandbox = sandboxCheck(servers);
       if (sandbox) print(sandbox);
       print(await keychainCheck(ctx.paths, ctx.env));
