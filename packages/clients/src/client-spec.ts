@@ -46,7 +46,8 @@ export interface ClientSpec {
    * projects have some, for a user-scope import to name what it leaves.
    */
   readonly localScope?: {
-    key(dir: string): readonly string[];
+    /** Where `dir`'s servers may be kept, in the order to look: the first that holds any is the one. */
+    keys(dir: string): ReadonlyArray<readonly string[]>;
     projects(data: Record<string, unknown>): readonly { readonly dir: string; readonly names: readonly string[] }[];
   };
   fromClient(name: string, raw: unknown): ServerMapping;

@@ -60,6 +60,10 @@ export async function inspectFile(spec: ClientSpec, file: string, installed = fa
 export async function inspectLocalScope(spec: ClientSpec, where: Where, dir: string): Promise<ClientState | undefined> {
   if (spec.localScope === undefined) return undefined;
   const { localScope: _, ...rest } = spec;
-  const state = await inspectFile({ ...rest, serversKey: spec.localScope.key(dir) }, await userFileOf(spec, where));
-  return state.servers.length > 0 ? state : undefined;
+  const file = await userFileOf(spec, where);
+  for (const serversKey of spec.localScope.keys(dir)) {
+    const state = await inspectFile({ ...rest, serversKey }, file);
+    if (state.servers.length > 0) return state;
+  }
+  return undefined;
 }

@@ -11,11 +11,19 @@ function configFile(where: Where): string {
 }
 
 /**
- * A project's key in `~/.claude.json`'s `projects`: its folder as Claude Code writes it, with `/`
- * on every platform — a Windows folder `C:\work\app` is `C:/work/app` there.
+ * A project's keys in `~/.claude.json`'s `projects`: its folder as Claude Code writes it, with
+ * `/` on every platform — a Windows folder `C:\work\app` is `C:/work/app` there. Claude Code
+ * (2.1) keys a project by its working directory, `path.normalize`d with `\` made `/`, and keeps
+ * the drive letter's case as the launch gave it: upper from cmd or PowerShell, lower from a
+ * session VS Code started (its issues #67749, #76994, #86685). So a Windows folder has two
+ * keys, the upper-case drive first; Blitz looks under both.
  */
-export function claudeProjectKey(dir: string): string {
-  return /^(?:[A-Za-z]:[\\/]|\\\\)/.test(dir) ? dir.replaceAll('\\', '/') : dir;
+export function claudeProjectKeys(dir: string): string[] {
+  if (!/^(?:[A-Za-z]:[\\/]|\\\\)/.test(dir)) return [dir];
+  const key = dir.replaceAll('\\', '/');
+  if (!/^[A-Za-z]:/.test(key)) return [key];
+  const rest = key.slice(1);
+  return [key[0]!.toUpperCase() + rest, key[0]!.toLowerCase() + rest];
 }
 
 export const claudeCode: ClientSpec = {
@@ -28,7 +36,7 @@ export const claudeCode: ClientSpec = {
   projectFiles: ['.mcp.json'],
   // `claude mcp add` without --scope keeps a server for the folder it ran in alone.
   localScope: {
-    key: (dir) => ['projects', claudeProjectKey(dir), 'mcpServers'],
+    keys: (dir) => claudeProjectKeys(dir).map((key) => ['projects', key, 'mcpServers']),
     projects: (data) =>
       isTable(data.projects)
         ? Object.entries(data.projects).flatMap(([dir, p]) => (isTable(p) && isTable(p.mcpServers) && Object.keys(p.mcpServers).length > 0 ? [{ dir, names: Object.keys(p.mcpServers) }] : []))

@@ -70,11 +70,14 @@ describe('user config files per platform', () => {
 
 describe("Claude Code's local scope, per platform", () => {
   it('is kept under the project folder as Claude Code writes it: with / on Windows too, a POSIX path as it is', () => {
-    const key = (dir: string) => claudeCode.localScope!.key(dir);
-    expect(key('C:\\Users\\ada\\app')).toEqual(['projects', 'C:/Users/ada/app', 'mcpServers']);
-    expect(key('\\\\server\\share\\app')).toEqual(['projects', '//server/share/app', 'mcpServers']);
-    expect(key('/home/ada/app')).toEqual(['projects', '/home/ada/app', 'mcpServers']);
+    const keys = (dir: string) => claudeCode.localScope!.keys(dir).map((k) => k.join(' > '));
+    // Both drive-letter cases, as Claude Code writes either (a shell's C:, VS Code's c:): the upper first.
+    expect(keys('C:\\Users\\ada\\app')).toEqual(['projects > C:/Users/ada/app > mcpServers', 'projects > c:/Users/ada/app > mcpServers']);
+    expect(keys('c:\\Users\\ada\\app')).toEqual(['projects > C:/Users/ada/app > mcpServers', 'projects > c:/Users/ada/app > mcpServers']);
+    expect(keys('D:/x')).toEqual(['projects > D:/x > mcpServers', 'projects > d:/x > mcpServers']);
+    expect(keys('\\\\server\\share\\app')).toEqual(['projects > //server/share/app > mcpServers']);
+    expect(keys('/home/ada/app')).toEqual(['projects > /home/ada/app > mcpServers']);
     // A backslash is a letter of a POSIX folder's name.
-    expect(key('/home/ada/a\\b')).toEqual(['projects', '/home/ada/a\\b', 'mcpServers']);
+    expect(keys('/home/ada/a\\b')).toEqual(['projects > /home/ada/a\\b > mcpServers']);
   });
 });
