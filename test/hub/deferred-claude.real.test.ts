@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, REPO_ROOT, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
@@ -16,6 +16,8 @@ import { startScriptedAnthropic, type ScriptedAnthropic } from '../support/scrip
  */
 const BIN = path.join(REPO_ROOT, 'node_modules', '.bin');
 const hasClaude = fs.existsSync(path.join(BIN, 'claude'));
+/** server-everything: its own instructions are long (over 2 KB), as many servers' are. */
+const EVERYTHING = path.join(path.dirname(createRequire(path.join(REPO_ROOT, 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 const PATH = `${BIN}:${path.dirname(process.execPath)}:/usr/bin:/bin`;
 
 let root: string;
@@ -46,15 +48,14 @@ beforeAll(async () => {
   project = path.join(home, 'app');
   fs.mkdirSync(project, { recursive: true });
   fs.mkdirSync(blitzHome);
-  const env = fixtureCommand('env-dump');
   writeSettings(
     blitzHome,
-    `[daemon]\nport = 0\n\n[hub]\ndeferred = "always"\n\n[[mcp.servers]]\nname = "envs"\ncommand = ${JSON.stringify(env.command)}\nargs = ${JSON.stringify(env.args)}\nsandbox = false\nauto_approve = true\n`,
+    `[daemon]\nport = 0\n\n[hub]\ndeferred = "always"\n\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([EVERYTHING, 'stdio'])}\nsandbox = false\nauto_approve = true\n`,
   );
   daemon = await startDaemonProcess(blitzHome);
   model = await startScriptedAnthropic([
-    { tool: 'mcp__blitz__search_tools', input: { query: 'environment variables of the process', limit: 1 } },
-    { tool: 'mcp__blitz__env', input: {} },
+    { tool: 'mcp__blitz__search_tools', input: { query: 'get-sum', limit: 1 } },
+    { tool: 'mcp__blitz__get-sum', input: { a: 2, b: 40 } },
   ]);
   const added = await claude(['mcp', 'add', '--scope', 'user', 'blitz', '-e', `BLITZ_HOME=${blitzHome}`, '--', process.execPath, BLITZ_BIN, 'connect']);
   expect(added.out).toContain('Added stdio MCP server blitz');
@@ -69,7 +70,7 @@ afterAll(async () => {
 
 describe('Claude Code with deferred tools', () => {
   it.skipIf(!hasClaude)(
-    `a tool found by search_tools is in the very next turn's tool list, and calling it by name runs it${hasClaude ? '' : ' — skipped: @anthropic-ai/claude-code is not installed (node_modules/.bin/claude missing)'}`,
+    `the model is told tools are deferred, and a tool found by search_tools is in the very next turn's tool list: calling it by name runs it${hasClaude ? '' : ' — skipped: @anthropic-ai/claude-code is not installed (node_modules/.bin/claude missing)'}`,
     async () => {
       const run = await claude(['-p', 'show the environment', '--allowedTools', 'mcp__blitz', '--output-format', 'json'], { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test' });
       expect(run.code, run.out).toBe(0);
@@ -78,10 +79,12 @@ describe('Claude Code with deferred tools', () => {
       const blitzTools = (turn: typeof searched) => turn!.tools.filter((t) => t.startsWith('mcp__blitz__')).sort();
       expect(blitzTools(searched)).toEqual(['mcp__blitz__call_tool', 'mcp__blitz__list_mcp_resources', 'mcp__blitz__read_mcp_resource', 'mcp__blitz__search_tools']);
       // The turn right after the search's answer: the found tool is offered to the model.
-      expect(blitzTools(found)).toContain('mcp__blitz__env');
+      expect(blitzTools(found)).toContain('mcp__blitz__get-sum');
       const result = ended!.messages.flat().find((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_2');
       expect(result?.is_error, JSON.stringify(result)).toBeFalsy();
-      expect(JSON.stringify(result?.content)).toContain('PATH');
+      expect(JSON.stringify(result?.content)).toContain('The sum of 2 and 40 is 42.');
+      // Told that tools are deferred: Claude Code passes the model only the first 2,048 characters of a server's instructions.
+      expect(searched!.context).toMatch(/Blitz: the MCP servers of [^\n]*\n\nDeferred tools: 0 of the \d+ tools of these MCP servers are in the tool list; \d+ more are deferred \(this hub defers every tool not marked direct\)\. Use search_tools/);
     },
     180_000,
   );

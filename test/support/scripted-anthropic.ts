@@ -12,6 +12,8 @@ export interface ModelRequest {
   tools: string[];
   /** Each message's content blocks (a string content as one text block). */
   messages: Array<Array<Record<string, unknown>>>;
+  /** The text the model reads besides the tools: the system prompt and the messages' text blocks. */
+  context: string;
 }
 
 export interface ScriptedAnthropic {
@@ -40,7 +42,7 @@ export async function startScriptedAnthropic(script: readonly ScriptedTurn[]): P
         res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
         return;
       }
-      const request = JSON.parse(body) as { model?: string; tools?: Array<{ name: string }>; messages?: Array<{ content: unknown }> };
+      const request = JSON.parse(body) as { model?: string; system?: string | Array<{ text?: string }>; tools?: Array<{ name: string }>; messages?: Array<{ content: unknown }> };
       if (req.url.includes('count_tokens')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
         return;
@@ -48,10 +50,10 @@ export async function startScriptedAnthropic(script: readonly ScriptedTurn[]): P
       // A request without tools is the client's own side task (a title, a summary): not a turn.
       const step = request.tools?.length ? script[turns.length] : undefined;
       if (request.tools?.length) {
-        turns.push({
-          tools: request.tools.map((t) => t.name),
-          messages: (request.messages ?? []).map((m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Array<Record<string, unknown>>))),
-        });
+        const messages = (request.messages ?? []).map((m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Array<Record<string, unknown>>)));
+        const system = typeof request.system === 'string' ? request.system : (request.system ?? []).map((b) => b.text ?? '').join('\n');
+        const texts = messages.flat().flatMap((b) => (typeof b.text === 'string' ? [b.text] : []));
+        turns.push({ tools: request.tools.map((t) => t.name), messages, context: [system, ...texts].join('\n') });
       }
       const id = `msg_${turns.length}`;
       const block = step ? { type: 'tool_use', id: `toolu_${turns.length}`, name: step.tool, input: {} } : { type: 'text', text: '' };

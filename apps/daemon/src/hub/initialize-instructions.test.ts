@@ -20,6 +20,11 @@ describe('addInstructions', () => {
     expect(client.getServerCapabilities()).toEqual({ tools: {} });
     expect(server.getClientVersion()).toEqual({ name: 'vscode', version: '1' });
 
+    // Second, after the first paragraph: a client that keeps only the start of long instructions still reads it.
+    const long = new Server({ name: 'hub', version: '1' }, { capabilities: {}, instructions: `Base.\n\nServers:\n\n${'x'.repeat(4096)}` });
+    addInstructions(long, () => 'Deferred.');
+    expect((await connect(long, 'claude-code')).getInstructions()).toBe(`Base.\n\nDeferred.\n\nServers:\n\n${'x'.repeat(4096)}`);
+
     const other = new Server({ name: 'hub', version: '1' }, { capabilities: {}, instructions: 'Base.' });
     addInstructions(other, () => undefined);
     expect((await connect(other, 'cli')).getInstructions()).toBe('Base.');

@@ -5,7 +5,7 @@ import { InitializeRequestSchema, type InitializeRequest, type InitializeResult 
 type Initializer = (request: InitializeRequest) => Promise<InitializeResult>;
 
 /**
- * Adds a paragraph to the server's `instructions` that depends on the client, known only from
+ * Adds a paragraph, second, to the server's `instructions` that depends on the client, known only from
  * its initialize request (`clientInfo.name`). The SDK answers initialize itself and sets
  * instructions once, in its constructor: the answer is wrapped here, everything else in it kept.
  */
@@ -17,6 +17,9 @@ export function addInstructions(server: Server, paragraph: (clientName: string) 
     const result = await answer(request);
     const extra = paragraph(request.params.clientInfo.name);
     if (extra === undefined) return result;
-    return { ...result, instructions: result.instructions === undefined ? extra : `${result.instructions}\n\n${extra}` };
+    if (result.instructions === undefined) return { ...result, instructions: extra };
+    // Second, before the servers' own words (up to 8 KB each): Claude Code keeps only the first 2,048 characters of a server's instructions.
+    const [first, ...rest] = result.instructions.split('\n\n');
+    return { ...result, instructions: [first, extra, ...rest].join('\n\n') };
   });
 }
