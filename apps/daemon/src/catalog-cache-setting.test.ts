@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '@blitz/process';
 import { startInProcessDaemon, type InProcessDaemon } from './testing/in-process-daemon.js';
 
 // `[hub] catalog_cache` turned off while the daemon runs (docs/settings.md): from then on the
@@ -16,15 +17,6 @@ let running: InProcessDaemon | undefined;
 afterAll(async () => {
   await running?.stop();
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('catalog_cache turned off while the daemon runs', () => {
   it('leaves the cache file as it was: a sign-in change and the stop write nothing to it', async () => {
@@ -46,6 +38,6 @@ describe('catalog_cache turned off while the daemon runs', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(kept);
     // No orphans: the server process the listing started has ended.
     expect(pids).toHaveLength(1);
-    for (const pid of pids) expect(isAlive(pid), `server process ${pid} outlived the daemon`).toBe(false);
+    for (const pid of pids) expect(isProcessAlive(pid), `server process ${pid} outlived the daemon`).toBe(false);
   });
 });
