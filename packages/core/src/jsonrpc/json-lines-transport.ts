@@ -4,14 +4,13 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import { batchWrites } from './batch-writes.js';
-import { BoundedLines, oversizeId, type OversizeLine } from './bounded-lines.js';
-import { MessageLines, parseLine, type MessageLine } from './message-lines.js';
+import { oversizeId, type OversizeLine } from './bounded-lines.js';
+import { MessageLines, type MessageLine } from './message-lines.js';
 import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 export const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
 
-const NEWLINE = Buffer.from('\n');
 /** What a write the stream took at once answers: settled, shared by every such write. */
 const WRITTEN: Promise<void> = Promise.resolve();
 
@@ -50,13 +49,6 @@ export class JsonLinesTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /**
-   * When set (before `start`), each line read is handed over as its bytes, neither parsed nor
-   * checked, instead of to `onmessage`: for a reader that passes lines on as they are, as
-   * `blitz connect` does. A line past `maxMessageBytes` is still refused (a request answered),
-   * never handed over; one the reader cannot take as bytes it hands back with `deliver`.
-   */
-  online?: (line: Buffer) => void;
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #lines: MessageLines;
@@ -67,8 +59,6 @@ export class JsonLinesTransport implements Transport {
   readonly #flushMs: number;
   #started = false;
   #closed = false;
-  /** The lines read when they are handed over as bytes (`online`), each at most `maxMessageBytes`. */
-  readonly #byteLines = new BoundedLines(() => this.#maxBytes);
 
   constructor(streams: LineStreams, options: JsonLinesOptions) {
     const { input, output } = 'input' in streams ? streams : { input: streams, output: streams };
@@ -90,8 +80,7 @@ export class JsonLinesTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('JsonLinesTransport was already started');
     this.#started = true;
-    const online = this.online;
-    const read = online ? (chunk: Buffer) => this.#passLines(chunk, online) : (chunk: Buffer) => this.#onData(chunk);
+    const read = (chunk: Buffer) => this.#onData(chunk);
     this.#input.on('data', read);
     for (const stream of new Set([this.#input, this.#output])) {
       stream.on('error', (err) => this.onerror?.(err));
@@ -112,16 +101,11 @@ export class JsonLinesTransport implements Transport {
     return this.#write(line);
   }
 
-  /** Writes one line as it was read (`online`), its bytes unchanged; one write, as `send`. */
-  sendLine(line: Buffer): Promise<void> {
-    return this.#write(Buffer.concat([line, NEWLINE]));
-  }
-
   /**
    * Not async: most writes are taken at once, and their callers (a message a call) are
    * answered with one promise already settled rather than two made for each.
    */
-  #write(data: string | Buffer): Promise<void> {
+  #write(data: string): Promise<void> {
     if (this.closed) return Promise.reject(new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent'));
     batchWrites(this.#output);
     if (this.#output.write(data)) return WRITTEN;
@@ -151,15 +135,6 @@ export class JsonLinesTransport implements Transport {
     this.#finish();
   }
 
-  /**
-   * A line handed over as bytes (`online`) that its reader leaves to the ordinary path: parsed,
-   * checked, then given to `onmessage` or refused, as if it had never been handed over.
-   */
-  deliver(line: Buffer): void {
-    const text = line.toString('utf8');
-    if (text.trim() !== '') this.#handle(parseLine(text));
-  }
-
   #onData(chunk: Buffer): void {
     for (const item of this.#lines.push(chunk)) this.#handle(item);
   }
@@ -169,18 +144,6 @@ export class JsonLinesTransport implements Transport {
     else if ('invalid' in item) this.#refuse(null, REFUSALS[item.invalid].code, REFUSALS[item.invalid].message);
     else if (this.#maxDepth === undefined) this.onmessage?.(item.message);
     else this.#deliverBounded(item.message, this.#maxDepth);
-  }
-
-  /** Lines as bytes, each at most `maxMessageBytes`: a longer one is skipped as it streams and refused. */
-  #passLines(chunk: Buffer, online: (line: Buffer) => void): void {
-    for (const item of this.#byteLines.pushBytes(chunk)) {
-      if ('oversize' in item) {
-        this.#onOversize(item.oversize);
-        continue;
-      }
-      const line = item.bytes.at(-1) === 0x0d ? item.bytes.subarray(0, -1) : item.bytes;
-      if (line.length > 0) online(line);
-    }
   }
 
   #deliverBounded(message: JSONRPCMessage, maxDepth: number): void {
@@ -209,7 +172,6 @@ export class JsonLinesTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#lines.clear();
-    this.#byteLines.clear();
     // Our side goes too: a socket left half-open when the peer ends would outlive the session,
     // and hold a daemon's shutdown.
     this.#output.destroy();
