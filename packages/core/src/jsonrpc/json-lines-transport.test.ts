@@ -155,4 +155,19 @@ describe('JsonLinesTransport', () => {
     expect(transport.closed).toBe(true);
     expect(sockets[1]!.destroyed).toBe(true);
   });
+
+  it('writes made while the peer is not reading share one wait for the drain, and all settle once it reads', async () => {
+    const { transport, peer } = await connected();
+    const socket = sockets[1]!;
+    peer.pause();
+    const big = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'x'.repeat(1024 * 1024) } };
+    const sends: Promise<void>[] = [];
+    for (let i = 0; i < 40; i++) sends.push(transport.send(big));
+    expect(socket.writableNeedDrain).toBe(true);
+    // One wait for them all, not a listener a write.
+    expect(socket.listenerCount('drain')).toBe(1);
+    peer.resume();
+    await Promise.all(sends);
+    expect(socket.listenerCount('drain')).toBe(0);
+  });
 });

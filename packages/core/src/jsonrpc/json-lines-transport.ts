@@ -59,6 +59,8 @@ export class JsonLinesTransport implements Transport {
   readonly #flushMs: number;
   #started = false;
   #closed = false;
+  /** The writes made past the output's high-water mark wait on this, until it drains or closes. */
+  #drained: Promise<void> | undefined;
 
   constructor(streams: LineStreams, options: JsonLinesOptions) {
     const { input, output } = 'input' in streams ? streams : { input: streams, output: streams };
@@ -109,10 +111,16 @@ export class JsonLinesTransport implements Transport {
     if (this.closed) return Promise.reject(new BlitzError('SERVER_UNAVAILABLE', 'the connection is closed; the message was not sent'));
     batchWrites(this.#output);
     if (this.#output.write(data)) return WRITTEN;
+    return (this.#drained ??= this.#whenDrained());
+  }
+
+  /** One wait for the output to drain, shared by every write made while it is backlogged. */
+  #whenDrained(): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         this.#output.off('drain', done);
         this.#output.off('close', done);
+        this.#drained = undefined;
         resolve();
       };
       this.#output.on('drain', done);
