@@ -100,4 +100,44 @@ describe('ToolCallFastPath', () => {
     expect(extraSeen!.signal.aborted).toBe(true);
     expect(await call).toBeInstanceOf(Error);
   });
+
+  it('a call written with the handshake waits for the initialize answer: nothing of it reaches the client first', async () => {
+    const server = new Server({ name: 'hub', version: '0' }, { capabilities: { tools: { listChanged: true } } });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // As search_tools does: a list_changed sent at once, before the answer.
+    await server.connect(
+      new ToolCallFastPath(serverSide, server, async () => {
+        await server.sendToolListChanged();
+        return { content: [] };
+      }),
+    );
+    open.push(server);
+    const received: string[] = [];
+    clientSide.onmessage = (m) => received.push('method' in m ? m.method : `answer ${String(m.id)}`);
+    await clientSide.start();
+    // A client that writes its whole handshake and first call at once (printf into blitz connect).
+    void clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '0' } } });
+    void clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    void clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'sum' } } });
+    await expect.poll(() => received.length).toBe(3);
+    expect(received).toEqual(['answer 1', 'notifications/tools/list_changed', 'answer 2']);
+  });
+
+  it('a call held for the initialize answer and cancelled meanwhile never runs', async () => {
+    const handler = vi.fn<ToolCallHandler>(async () => ({ content: [] }));
+    const server = new Server({ name: 'hub', version: '0' }, { capabilities: { tools: {} } });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(new ToolCallFastPath(serverSide, server, handler));
+    open.push(server);
+    const received: unknown[] = [];
+    clientSide.onmessage = (m) => received.push(m);
+    await clientSide.start();
+    void clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '0' } } });
+    void clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    void clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    void clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    await expect.poll(() => received.length).toBe(2);
+    expect(received.map((m) => (m as { id: unknown }).id)).toEqual([1, 3]);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
 });

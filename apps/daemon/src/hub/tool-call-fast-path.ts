@@ -12,13 +12,18 @@ import type { ToolCallHandler } from './tools-handlers.js';
  * `notifications/cancelled` for it aborts it and no answer is sent, as the SDK does; when the
  * connection closes every call in flight is aborted. A call this does not take whole (a
  * task-augmented one, or params of another shape) goes to the SDK server, which answers it as
- * ever, errors included.
+ * ever, errors included. A call that comes while `initialize` is still unanswered (a client
+ * that writes its handshake and its first call at once) waits for that answer: the SDK answers
+ * initialize a few microtasks on, and a call's own messages (search_tools' list_changed) must
+ * not reach the client before it.
  */
 export class ToolCallFastPath implements Transport {
   readonly #inner: Transport;
   readonly #server: Server;
   readonly #handler: ToolCallHandler;
   readonly #inFlight = new Map<RequestId, CallCancellation>();
+  /** The id of the `initialize` the SDK server has not answered yet, and the calls held until it has. */
+  #initializing: { id: RequestId; held: Array<JSONRPCRequest & Pick<CallToolRequest, 'params'>> } | undefined;
   #onmessage: Transport['onmessage'];
 
   constructor(inner: Transport, server: Server, handler: ToolCallHandler) {
@@ -41,6 +46,7 @@ export class ToolCallFastPath implements Transport {
       (() => {
         for (const cancellation of this.#inFlight.values()) cancellation.abort();
         this.#inFlight.clear();
+        this.#initializing = undefined;
         fn();
       });
   }
@@ -64,7 +70,14 @@ export class ToolCallFastPath implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.#inner.send(message, options);
+    const sent = this.#inner.send(message, options);
+    const initializing = this.#initializing;
+    if (initializing && 'id' in message && message.id === initializing.id && !('method' in message)) {
+      this.#initializing = undefined;
+      // Written after the answer: the transport keeps the order of what it is given.
+      for (const request of initializing.held) void this.#call(request);
+    }
+    return sent;
   }
 
   close(): Promise<void> {
@@ -73,14 +86,22 @@ export class ToolCallFastPath implements Transport {
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (isPlainToolCall(message)) {
-      void this.#call(message);
+      if (this.#initializing) this.#initializing.held.push(message);
+      else void this.#call(message);
       return;
     }
+    if ('method' in message && message.method === 'initialize' && 'id' in message) this.#initializing = { id: message.id, held: [] };
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (id !== undefined) this.#inFlight.get(id)?.abort((message.params as { reason?: unknown }).reason);
+      if (id !== undefined) this.#cancel(id, (message.params as { reason?: unknown }).reason);
     }
     this.#onmessage?.(message, extra);
+  }
+
+  /** A call cancelled while held never runs; one in flight is aborted. */
+  #cancel(id: RequestId, reason: unknown): void {
+    if (this.#initializing) this.#initializing.held = this.#initializing.held.filter((request) => request.id !== id);
+    this.#inFlight.get(id)?.abort(reason);
   }
 
   async #call(request: JSONRPCRequest & Pick<CallToolRequest, 'params'>): Promise<void> {
