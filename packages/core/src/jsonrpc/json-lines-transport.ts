@@ -7,6 +7,7 @@ import { batchWrites } from './batch-writes.js';
 import { oversizeId, type OversizeLine } from './bounded-lines.js';
 import { MessageLines, type MessageLine } from './message-lines.js';
 import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
+import { whenDrained } from './when-drained.js';
 
 /** A request's opening, as SDK and other peers write it: the method before any params. */
 export const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
@@ -116,16 +117,12 @@ export class JsonLinesTransport implements Transport {
 
   /** One wait for the output to drain, shared by every write made while it is backlogged. */
   #whenDrained(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        this.#output.off('drain', done);
-        this.#output.off('close', done);
+    return new Promise<void>((resolve) =>
+      whenDrained(this.#output, () => {
         this.#drained = undefined;
         resolve();
-      };
-      this.#output.on('drain', done);
-      this.#output.on('close', done);
-    });
+      }),
+    );
   }
 
   /** Ends the output once what was written is flushed (for at most `flushMs`), and stops reading; `onclose` fires once. */

@@ -1,6 +1,6 @@
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { systemClock, type Clock } from '@blitz/clock';
-import { BoundedLines, type OversizeLine } from '@blitz/core/lines';
+import { BoundedLines, whenDrained, type OversizeLine } from '@blitz/core/lines';
 
 const NEWLINE = Buffer.from('\n');
 
@@ -92,20 +92,10 @@ export class LineLink {
     if (this.#held || !other.#output.writableNeedDrain) return;
     this.#held = true;
     this.#input.pause();
-    other.#whenDrained(() => {
+    whenDrained(other.#output, () => {
       this.#held = false;
       if (!this.#closed) this.#input.resume();
     });
-  }
-
-  #whenDrained(then: () => void): void {
-    const done = () => {
-      this.#output.off('drain', done);
-      this.#output.off('close', done);
-      then();
-    };
-    this.#output.on('drain', done);
-    this.#output.on('close', done);
   }
 
   /** Ends the output once what was written is flushed (for at most `flushMs`), and stops reading; `onclose` fires once. */
