@@ -11,6 +11,8 @@ export interface DeferredListing {
   offersSearch: boolean;
   /** Some tool of the session is the hub's to defer now, whether a search activated it since or not. */
   defersAny: boolean;
+  /** The limit the split was made for: its client's `max_tools`. */
+  maxTools: number;
 }
 
 export interface ListingInput {
@@ -42,5 +44,5 @@ export function deferredListing({ entries, mode, maxTools, builtIns, activated }
     (hubDefers && !activated.has(entry.exposedName) ? deferred : listed).push(entry);
   }
   const offersSearch = deferred.length > 0 || entries.some((e) => activated.has(e.exposedName));
-  return { listed, deferred, deferring, offersSearch, defersAny };
+  return { listed, deferred, deferring, offersSearch, defersAny, maxTools };
 }

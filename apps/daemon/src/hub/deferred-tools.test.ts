@@ -41,7 +41,7 @@ describe('DeferredTools: one split of the catalog serves the list and the notice
     }
     // Another client's listing and limit: at initialize, before the session knows its client.
     const big = deferred.listing(entries(40), 'big');
-    expect(deferred.told(big, 'big')).toEqual({ defers: false, text: deferralText(big, 'auto', 100) });
+    expect(deferred.told(big)).toEqual({ defers: false, text: deferralText(big, 'auto', 100) });
     expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').told(deferred.listing(entries(40)))).toEqual({ defers: false, text: undefined });
   });
 });

@@ -148,9 +148,9 @@ export class DeferredTools {
    * instructions at initialize and a notice when deferral starts or stops: `defers` whether
    * the hub defers any of its tools; no `text` in read-only mode (nothing is listed or found).
    */
-  told(listing: DeferredListing, clientName = this.#clientName()): { defers: boolean; text: string | undefined } {
+  told(listing: DeferredListing): { defers: boolean; text: string | undefined } {
     if (this.#ctx.readOnly) return { defers: false, text: undefined };
-    return { defers: listing.defersAny, text: deferralText(listing, this.mode, this.maxTools(clientName)) };
+    return { defers: listing.defersAny, text: deferralText(listing, this.mode, listing.maxTools) };
   }
 }
 

@@ -69,7 +69,7 @@ export class HubSession {
    */
   constructor(opts: SessionOptions) {
     this.#opts = opts;
-    const { capabilities, instructions } = introduce({ root: opts.workspace.root, agent: opts.agent, readOnly: opts.readOnly, offered: opts.workspace.manager.introduced(opts.agent) });
+    const { capabilities, instructions, withParagraph } = introduce({ root: opts.workspace.root, agent: opts.agent, readOnly: opts.readOnly, offered: opts.workspace.manager.introduced(opts.agent) });
     // Its schemas (an approval's form) compiled at first use: the SDK's default builds an ajv for every session, before initialize is answered.
     this.server = new Server({ name: 'blitz', version: opts.version }, { capabilities, instructions, jsonSchemaValidator: new LazySchemaValidator() });
     this.#capabilities = capabilities;
@@ -82,10 +82,11 @@ export class HubSession {
     );
     // The deferred-tools paragraph is the instructions' own: it depends on the client, known only at initialize.
     addInstructions(this.server, (clientName) => {
-      const told = this.#deferred.told(this.#deferred.listing(this.#catalog(), clientName), clientName);
+      const told = this.#deferred.told(this.#deferred.listing(this.#catalog(), clientName));
       this.#toldDefers = told.defers;
       // Under `never` with nothing deferred there is nothing to reach by search: no paragraph.
-      return told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
+      const paragraph = told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
+      return paragraph === undefined ? undefined : withParagraph(paragraph);
     });
     this.#catalogSeen = opts.workspace.manager.catalog(opts.agent);
     this.#listsSeen = opts.workspace.manager.listsKey(opts.agent);

@@ -12,18 +12,13 @@ async function connect(server: Server, name: string): Promise<Client> {
 }
 
 describe('addInstructions', () => {
-  it('adds a paragraph chosen by the client name, keeping the rest of the answer', async () => {
+  it('answers instructions chosen by the client name, keeping the rest of the answer', async () => {
     const server = new Server({ name: 'hub', version: '1' }, { capabilities: { tools: {} }, instructions: 'Base.' });
-    addInstructions(server, (name) => (name === 'vscode' ? `Hello ${name}.` : undefined));
+    addInstructions(server, (name) => (name === 'vscode' ? `Base.\n\nHello ${name}.` : undefined));
     const client = await connect(server, 'vscode');
     expect(client.getInstructions()).toBe('Base.\n\nHello vscode.');
     expect(client.getServerCapabilities()).toEqual({ tools: {} });
     expect(server.getClientVersion()).toEqual({ name: 'vscode', version: '1' });
-
-    // Second, after the first paragraph: a client that keeps only the start of long instructions still reads it.
-    const long = new Server({ name: 'hub', version: '1' }, { capabilities: {}, instructions: `Base.\n\nServers:\n\n${'x'.repeat(4096)}` });
-    addInstructions(long, () => 'Deferred.');
-    expect((await connect(long, 'claude-code')).getInstructions()).toBe(`Base.\n\nDeferred.\n\nServers:\n\n${'x'.repeat(4096)}`);
 
     const other = new Server({ name: 'hub', version: '1' }, { capabilities: {}, instructions: 'Base.' });
     addInstructions(other, () => undefined);

@@ -46,4 +46,13 @@ describe('introduce', () => {
   it('is Blitz’s own line alone when no server gave instructions', () => {
     expect(introduce({ ...base, offered: [{ name: 'a' }] }).instructions).toBe('Blitz: the MCP servers of /work/p, for agent main.');
   });
+
+  it("withParagraph puts a paragraph second, after Blitz's own line and before the servers' words: a client keeping only the start of long instructions still reads it", () => {
+    const offered = [{ name: 'big', announced: { capabilities: {}, instructions: 'x'.repeat(4096) } }];
+    const { instructions, withParagraph } = introduce({ ...base, offered });
+    const [own, ...rest] = instructions.split('\n\n');
+    expect(withParagraph('Deferred.')).toBe([own, 'Deferred.', ...rest].join('\n\n'));
+    expect(withParagraph('Deferred.').indexOf('Deferred.')).toBeLessThan(100);
+    expect(introduce({ ...base, offered: [] }).withParagraph('Deferred.')).toBe(`${introduce({ ...base, offered: [] }).instructions}\n\nDeferred.`);
+  });
 });

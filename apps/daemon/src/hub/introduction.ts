@@ -18,7 +18,7 @@ export interface IntroductionInput {
  * instructions — its own line, then each server's own instructions under its name and tool
  * prefix, marked as that server's words and bounded, in settings order.
  */
-export function introduce(input: IntroductionInput): { capabilities: ServerCapabilities; instructions: string } {
+export function introduce(input: IntroductionInput): { capabilities: ServerCapabilities; instructions: string; withParagraph(paragraph: string): string } {
   const declared = input.offered.map((s) => s.announced?.capabilities);
   const completions = declared.some((c) => c?.completions);
   const subscribe = declared.some((c) => c?.resources?.subscribe);
@@ -31,9 +31,14 @@ export function introduce(input: IntroductionInput): { capabilities: ServerCapab
   };
   const own = `Blitz: the MCP servers of ${input.root}, for agent ${input.agent}${input.readOnly ? ', read-only' : ''}.`;
   const sections = input.offered.flatMap((s) => (s.announced?.instructions ? [section(s, s.announced.instructions)] : []));
-  if (sections.length === 0) return { capabilities, instructions: own };
   const lead = "Each server's own instructions follow, as that server wrote them (its words, not Blitz's), with the prefix its tools carry here.";
-  return { capabilities, instructions: [own, lead, ...sections].join('\n\n') };
+  const rest = sections.length === 0 ? [] : [lead, ...sections];
+  return {
+    capabilities,
+    instructions: [own, ...rest].join('\n\n'),
+    // Second, before the servers' own words (up to 8 KB each): Claude Code keeps only the first 2,048 characters of a server's instructions.
+    withParagraph: (paragraph) => [own, paragraph, ...rest].join('\n\n'),
+  };
 }
 
 function section(server: IntroducedServer, text: string): string {
