@@ -144,7 +144,7 @@ export class DaemonServer {
     const text = request.body ? await request.text() : undefined;
     const { status, body } = await this.answer({ method: request.method, path: url.pathname + url.search, headers, body: text });
     const { headers: sent, bytes } = onTheWire(status, body);
-    return new Response(bytes, { status, headers: Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, String(v)])) });
+    return new Response(bytes, { status, headers: sent });
   };
 
   /**
@@ -204,11 +204,11 @@ function isMcpTarget(target: string): boolean {
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 /** An answer's headers and bytes: bytes made ahead of time carry their tag, and a 304 has no body. */
-function onTheWire(status: number, body: unknown): { headers: Record<string, string | number>; bytes: Buffer | string | null } {
+function onTheWire(status: number, body: unknown): { headers: Record<string, string>; bytes: Buffer | string | null } {
   const etag: Record<string, string> = body instanceof JsonBytes ? { etag: body.etag } : {};
   if (status === 304) return { headers: { ...JSON_HEADERS, ...etag }, bytes: null };
   const bytes = bodyBytes(body);
-  return { headers: { ...JSON_HEADERS, ...etag, 'content-length': Buffer.byteLength(bytes) }, bytes };
+  return { headers: { ...JSON_HEADERS, ...etag, 'content-length': String(Buffer.byteLength(bytes)) }, bytes };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
