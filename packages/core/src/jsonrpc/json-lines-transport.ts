@@ -4,22 +4,16 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import { batchWrites } from './batch-writes.js';
-import { oversizeId, type OversizeLine } from './bounded-lines.js';
+import type { OversizeLine } from './bounded-lines.js';
+import { invalidLineRefusal, oversizeMessage, oversizeRefusal, type LineRefusal } from './line-refusals.js';
 import { MessageLines, type MessageLine } from './message-lines.js';
 import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 import { whenDrained } from './when-drained.js';
 
-/** A request's opening, as SDK and other peers write it: the method before any params. */
-export const REQUEST_HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*(?:-?\d+|"(?:[^"\\]|\\.)*")\s*,\s*)?"method"\s*:/;
 
 /** What a write the stream took at once answers: settled, shared by every such write. */
 const WRITTEN: Promise<void> = Promise.resolve();
 
-/** The answer to a line that is not a message, by what is wrong with it. */
-const REFUSALS = {
-  'not JSON': { code: -32700, message: 'Parse error: a line that is not JSON' },
-  'not JSON-RPC': { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' },
-} as const;
 
 export interface JsonLinesOptions {
   /** The largest message read from the peer; a larger one is skipped as it streams, never held whole. */
@@ -146,7 +140,7 @@ export class JsonLinesTransport implements Transport {
 
   #handle(item: MessageLine): void {
     if ('oversize' in item) this.#onOversize(item.oversize);
-    else if ('invalid' in item) this.#refuse(null, REFUSALS[item.invalid].code, REFUSALS[item.invalid].message);
+    else if ('invalid' in item) this.#refuse(invalidLineRefusal(item.invalid));
     else if (this.#maxDepth === undefined) this.onmessage?.(item.message);
     else this.#deliverBounded(item.message, this.#maxDepth);
   }
@@ -163,14 +157,13 @@ export class JsonLinesTransport implements Transport {
 
   /** A line past the limit was skipped: a request is answered, so its sender hears why at once. */
   #onOversize(line: OversizeLine): void {
-    const message = `a message of ${line.bytes} bytes is more than the limit of ${this.#maxBytes} bytes; it was not read`;
-    this.onerror?.(new Error(message));
-    const id = oversizeId(line);
-    if (id !== undefined && REQUEST_HEAD.test(line.head)) this.#refuse(id, -32600, message);
+    this.onerror?.(new Error(oversizeMessage(line, this.#maxBytes)));
+    const refusal = oversizeRefusal(line, this.#maxBytes);
+    if (refusal) this.#refuse(refusal);
   }
 
-  #refuse(id: string | number | null, code: number, message: string): void {
-    if (!this.closed) this.#output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  #refuse(refusal: LineRefusal): void {
+    if (!this.closed) this.#output.write(`${JSON.stringify(refusal)}\n`);
   }
 
   #finish(): void {

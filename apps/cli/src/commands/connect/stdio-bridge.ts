@@ -1,8 +1,8 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isRequest } from '@blitz/core/lines';
+import { isRequest, oversizeRefusal, type LineRefusal } from '@blitz/core/lines';
 import type { DaemonState } from '@blitz/client';
 import { readClientRequest, type ClientRequestHead } from './client-line.js';
-import { readClientMessage, refuseOversize, type Refusal } from './client-message.js';
+import { readClientMessage } from './client-message.js';
 import { parseDaemonLine, readDaemonLine } from './daemon-line.js';
 import type { LineLink } from './line-link.js';
 
@@ -66,7 +66,7 @@ export class StdioBridge {
   start(): void {
     const client = this.#client;
     client.onlines = (lines) => this.#fromClientLines(lines);
-    client.onoversize = (line) => this.#answerClient(refuseOversize(line, this.#opts.maxMessageBytes));
+    client.onoversize = (line) => this.#answerClient(oversizeRefusal(line, this.#opts.maxMessageBytes));
     client.onend = () => {
       this.#clientEnded = true;
       this.#closeWhenAnswered();
@@ -269,7 +269,7 @@ export class StdioBridge {
     this.#client.write(lineOf({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
   }
 
-  #answerClient(answer: Refusal | null): void {
+  #answerClient(answer: LineRefusal | null): void {
     if (answer) this.#client.write(lineOf(answer));
   }
 
