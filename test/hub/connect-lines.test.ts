@@ -71,7 +71,7 @@ describe('blitz connect, line by line', () => {
     expect(echoText(connect.answers.get(2))).toBe('the last one');
   });
 
-  it('requests in the shapes peers write go on as their bytes, the others are read whole; every one is answered under its own id, in one chunk or many', async () => {
+  it('requests in every shape peers write, in one chunk or many, are each answered under their own id through a real daemon (that the common shape leaves as its bytes is stdio-bridge.test.ts\'s)', async () => {
     const connect = rawConnect();
     connect.child.stdin!.write(INITIALIZE);
     await expect.poll(() => connect.answers.has(0), REAL_WAIT).toBe(true);

@@ -207,7 +207,6 @@ function workspaceDependentFields(
   return [...found];
 }
 
-/** A field and its Codex alias: either may be used, not both. */
 /** A server field's other spelling, as Codex writes it: either may be written, not both. */
 const FIELD_ALIASES = { tools: 'enabled_tools', timeout_seconds: 'tool_timeout_sec', startup_timeout_seconds: 'startup_timeout_sec' } as const;
 
