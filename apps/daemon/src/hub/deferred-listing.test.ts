@@ -45,6 +45,20 @@ describe('deferredListing', () => {
     expect(split({ mode: 'always', entries: many.slice(0, 2), activated: new Set(['t0', 't1', 'gone']) })).toEqual({ listed: ['t0', 't1'], deferred: [], deferring: true, offersSearch: true });
   });
 
+  it('lists activated tools only while the list stays within the limit; room says how many more fit (issue 25.8)', () => {
+    const input = { mode: 'always' as const, maxTools: 5, builtIns: 4, entries: [entry('a', 'direct'), ...many] };
+    expect(deferredListing({ ...input, activated: new Set() }).room).toBe(0);
+    expect(split({ ...input, activated: new Set(['t0', 't1']) })).toEqual({ listed: ['a'], deferred: ['t0', 't1', 't2', 't3', 't4'], deferring: true, offersSearch: true });
+    // A limit of 7 has room for two: the first two activated in catalog order are listed, a third is not.
+    const seven = deferredListing({ ...input, maxTools: 7, activated: new Set(['t3', 't1', 't4']) });
+    expect([seven.listed.map((e) => e.exposedName), seven.room]).toEqual([['a', 't1', 't3'], 0]);
+    expect(deferredListing({ ...input, maxTools: 100, activated: new Set(['t3']) }).room).toBe(100 - 4 - 2);
+    // Listed tools past the limit (direct, or never) leave no room, never less than none.
+    expect(deferredListing({ ...input, mode: 'never', maxTools: 1, entries: [...many, entry('d', 'deferred')], activated: new Set(['d']) })).toEqual(
+      expect.objectContaining({ room: 0, deferred: [expect.objectContaining({ exposedName: 'd' })] }),
+    );
+  });
+
   it('defersAny: the hub defers some tool, activated since or not', () => {
     const input = { mode: 'always' as const, maxTools: 100, builtIns: 2, entries: many.slice(0, 2) };
     expect(deferredListing({ ...input, activated: new Set(['t0', 't1']) }).defersAny).toBe(true);

@@ -62,3 +62,24 @@ describe('DeferredTools: the tools a search activated', () => {
     expect(listed(all)).toEqual([]);
   });
 });
+
+describe('DeferredTools: a search never grows the list past max_tools (issue 25.8)', () => {
+  it('fourteen searches leave a client limited to 5 with at most 5 tools; each match is still answered, to be called with call_tool', () => {
+    const settings = emptySettings();
+    settings.hub.clients = { adv: { maxTools: 5 } };
+    const scope = { workspace: { manager: { introduced: () => [] } }, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
+    const deferred = new DeferredTools(scope, () => 'adv');
+    const all = entries(40);
+    const catalog = new Catalog(all);
+    const grew: boolean[] = [];
+    for (let i = 0; i < 14; i++) {
+      const { result, activated } = deferred.search(catalog, { query: `t${i}` });
+      grew.push(activated);
+      expect((result.structuredContent as { tools: Array<{ name: string }> }).tools[0]?.name).toBe(`t${i}`);
+      expect(deferred.tools(all).length).toBeLessThanOrEqual(5);
+    }
+    // The hub's four tools leave room for one found tool: the first search's.
+    expect(grew).toEqual([true, ...Array<boolean>(13).fill(false)]);
+    expect(deferred.tools(all).map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'search_tools', 'call_tool', 't0']);
+  });
+});

@@ -17,7 +17,7 @@ export const DEFERRED_TOOLS: Tool[] = [
     name: SEARCH_TOOLS,
     description:
       'Finds tools of the MCP servers that are not in the tool list: describe the task in a few words (or give part of a tool name). ' +
-      'Returns the best matches with their input schemas, and adds them to the tool list from now on. Call one with call_tool if it does not appear.',
+      'Returns the best matches with their input schemas, and adds them to the tool list from now on while it has room. Call one with call_tool if it does not appear.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -116,7 +116,8 @@ export class DeferredTools {
 
   /**
    * `search_tools`: the best matches among what the session may call (its agent's catalog;
-   * nothing in read-only mode), activated; `activated` says whether its list grew.
+   * nothing in read-only mode), activated while the client's `max_tools` has room;
+   * `activated` says whether its list grew.
    */
   search(catalog: Catalog<CatalogEntry>, args: Record<string, unknown>): { result: CallToolResult; activated: boolean } {
     const query = args.query;
@@ -128,12 +129,16 @@ export class DeferredTools {
     const instructions = () =>
       new Map(this.#ctx.workspace.manager.introduced(this.#ctx.agent).flatMap((s) => (s.announced?.instructions ? [[s.name, s.announced.instructions] as const] : [])));
     const matches = this.#ctx.readOnly ? [] : indexOf(catalog, instructions).search(query, { limit });
-    const deferred = new Set(this.listing(catalog.list()).deferred.map((e) => e.exposedName));
+    const before = this.listing(catalog.list());
+    const deferred = new Set(before.deferred.map((e) => e.exposedName));
+    // Only as many as the client's limit has room for join its list; the rest stay callable through call_tool.
+    let room = before.room;
     let grew = false;
     const tools = matches.map((m) => {
       const entry = catalog.byExposedName(m.exposedName)!;
-      if (deferred.has(m.exposedName)) {
+      if (deferred.has(m.exposedName) && room > 0) {
         this.#activated.add(m.exposedName);
+        room--;
         grew = true;
       }
       const { name, title, description, inputSchema } = entry.tool;
