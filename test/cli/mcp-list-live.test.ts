@@ -41,6 +41,21 @@ it('mcp list shows why a server failed on its line (the last stderr line); get a
   expect(JSON.parse((await runBlitz(['mcp', 'get', 'broken', '--json'], { home })).stdout)).toMatchObject({ state: 'failed', error: json!.error });
 });
 
+it("mcp list names a crashed Node server's Error line, not the version banner that ends its stderr (issue 26.3)", async () => {
+  const missing = `${workspace}/missing-server.js`;
+  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "gone"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(missing)}]\nsandbox = false\n`);
+  daemon = await startDaemonProcess(home);
+  const ws = await daemon.client.openWorkspace(workspace);
+  await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+  await expect.poll(async () => (await daemon!.client.status()).servers[0]?.state, { timeout: 10_000 }).toBe('failed');
+
+  const line = (await runBlitz(['mcp', 'list'], { home })).stdout.split('\n').find((l) => l.startsWith('gone'));
+  expect(line).toContain(`Error: Cannot find module '${missing}'`);
+  expect(line).not.toMatch(/Node\.js v\d/);
+  // The whole tail, banner included, stays for mcp get.
+  expect((await runBlitz(['mcp', 'get', 'gone'], { home })).stdout).toMatch(/Node\.js v\d/);
+});
+
 it('mcp list warns of a server that lists no tools though it offers the tools capability, below the table; --json carries it', async () => {
   const server = (name: string, fixture: 'no-tools' | 'env-dump') => {
     const { command, args } = fixtureCommand(fixture);

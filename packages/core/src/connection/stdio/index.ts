@@ -17,6 +17,7 @@ export {
   type SandboxPaths,
   type SandboxPlaces,
 } from './sandbox.js';
+export { crashLine } from './crash-line.js';
 export { findOnPath, type SearchPath } from './find-on-path.js';
 export { createStdioTransport, spawnServer, type SpawnServerDeps } from './spawn-server.js';
 export { STDERR_RING_BYTES, StderrRing, lastLines } from './stderr-ring.js';
