@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
 import type { Clock } from '@blitz/clock';
+import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
@@ -87,8 +88,8 @@ interface Ready {
  * `stop()` when stopped does nothing.
  */
 export class ServerConnection {
-  readonly resolved: ResolvedServer;
-  readonly config: ResolvedServer['config'];
+  /** Replaced by `adopt` when only the hub's policy in it changes. */
+  #resolved: ResolvedServer;
   readonly breaker: Breaker;
   readonly #deps: ConnectionDeps;
   readonly #calls = new CallsInFlight();
@@ -106,8 +107,7 @@ export class ServerConnection {
   #abortStart: AbortController | undefined;
 
   constructor(resolved: ResolvedServer, deps: ConnectionDeps) {
-    this.resolved = resolved;
-    this.config = resolved.config;
+    this.#resolved = resolved;
     this.#deps = deps;
     this.breaker = new Breaker({
       server: resolved.config.name,
@@ -124,8 +124,28 @@ export class ServerConnection {
       : { kind: 'stopped' };
   }
 
+  get resolved(): ResolvedServer {
+    return this.#resolved;
+  }
+
+  get config(): ServerConfig {
+    return this.#resolved.config;
+  }
+
   get name(): string {
     return this.config.name;
+  }
+
+  /**
+   * Takes a settings edit that changes only the hub's policy (approval, the tools allow-list,
+   * prefix, exposure, agents, timeouts): the process keeps running, calls in flight go on, and
+   * the next catalog, approval and call read the new settings (issue 26.1).
+   */
+  adopt(resolved: ResolvedServer): void {
+    if (launchFingerprint(resolved) !== launchFingerprint(this.#resolved)) {
+      throw new BlitzError('INTERNAL', `MCP server ${this.name}: a change to how it runs needs a new connection`);
+    }
+    this.#resolved = resolved;
   }
 
   /** Connected, its tools known: a listing need not wait for it. */

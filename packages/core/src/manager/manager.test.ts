@@ -60,7 +60,7 @@ describe('Manager', () => {
     const removedLink = fake.live.get('removed')!;
 
     const result = await manager.update({
-      servers: [server('same'), server('changed', { timeoutSeconds: 10 }), server('off', { disabled: true }), server('added')],
+      servers: [server('same'), server('changed', { transport: { kind: 'stdio', command: 'changed', args: ['--new'], env: {} } }), server('off', { disabled: true }), server('added')],
     });
     expect(result.changed.sort()).toEqual(['added', 'changed', 'off', 'removed']);
     expect(manager.connection('same').pid).toBe(pid);
@@ -77,6 +77,33 @@ describe('Manager', () => {
     await manager.listTools();
     expect(Object.fromEntries(fake.connects)).toEqual({ same: 1, changed: 2, removed: 1, off: 1, added: 1 });
     expect(manager.states().find((s) => s.name === 'off')!.state).toBe('disabled');
+  });
+
+  it("a change to the hub's policy alone (approval, allow-list, prefix, exposure, agents, timeouts) keeps the server running and re-exposes its catalog; a launch setting restarts it (issue 26.1)", async () => {
+    const { manager, fake, events } = setup({ a: tools('x', 'y') });
+    await manager.update({ servers: [server('a')] });
+    await manager.listTools();
+    const pid = manager.connection('a').pid;
+    const before = manager.catalog();
+    events.length = 0;
+
+    const policy = { autoApprove: true, tools: ['y'], prefix: 'p', exposure: 'direct' as const, agents: ['*'], timeoutSeconds: 10, startupTimeoutSeconds: 5 };
+    const result = await manager.update({ servers: [server('a', policy)] });
+    expect(result.changed).toEqual(['a']);
+    expect(fake.connects.get('a')).toBe(1);
+    expect(manager.connection('a').pid).toBe(pid);
+    expect(manager.connection('a').config).toMatchObject(policy);
+    expect(manager.catalog()).not.toBe(before);
+    expect(manager.catalog().list().map((e) => e.exposedName)).toEqual(['p__y']);
+    expect(manager.catalog('reviewer').list().map((e) => e.exposedName)).toEqual(['p__y']);
+    expect(events).toContainEqual({ type: 'catalog' });
+    expect((await manager.resolveTool('main', 'p__y')).config.autoApprove).toBe(true);
+
+    // What the process sees (here its env) is another process.
+    await manager.update({ servers: [server('a', { ...policy, transport: { kind: 'stdio', command: 'a', args: [], env: { MODE: 'x' } } })] });
+    await manager.listTools();
+    expect(fake.connects.get('a')).toBe(2);
+    expect(manager.connection('a').pid).not.toBe(pid);
   });
 
   it('startInBackground starts the servers an update changed, without a listing; their tools reach the catalog, a failed start is a notice', async () => {

@@ -8,6 +8,7 @@ import { unmatchedField, unmatchedSettingWarning } from '../catalog/unmatched-se
 import type { Catalog } from '../catalog/catalog.js';
 import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
+import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
@@ -148,7 +149,8 @@ export class Manager {
 
   /**
    * Applies a new set of servers (MCP-45): unchanged ones keep running, changed ones
-   * restart, removed or disabled ones stop, new ones start at the next listing. A set with
+   * restart (only those whose launch settings changed: launch-settings.ts; a policy change
+   * is taken in place), removed or disabled ones stop, new ones start at the next listing. A set with
    * errors changes nothing; its problems are returned.
    */
   async update(set: ServerSet): Promise<{ problems: readonly Problem[]; changed: string[] }> {
@@ -172,6 +174,12 @@ export class Manager {
         continue;
       }
       changed.push(resolved.config.name);
+      // Only the hub's policy changed (approval, allow-list, prefix, agents, timeouts): the process stays (issue 26.1).
+      if (existing && launchFingerprint(existing.resolved) === launchFingerprint(resolved)) {
+        existing.adopt(resolved);
+        next.push(existing);
+        continue;
+      }
       const fresh = this.#connect(resolved);
       next.push(fresh);
       if (!existing) continue;

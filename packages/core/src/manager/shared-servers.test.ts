@@ -83,7 +83,7 @@ describe('SharedServers', () => {
     expect(c.connection('mem')).not.toBe(connection);
   });
 
-  it('a settings change makes another shared server: each workspace moves as it applies it, and the old one stops with its last user', async () => {
+  it('a launch settings change makes another shared server: each workspace moves as it applies it, and the old one stops with its last user', async () => {
     const { fake, pool, open } = setup({ mem: tools('remember') });
     const a = open('/a');
     const b = open('/b');
@@ -91,16 +91,27 @@ describe('SharedServers', () => {
     await b.update({ servers: [shared('mem')] });
     await b.listTools();
     const old = b.connection('mem');
-    await a.update({ servers: [shared('mem', { timeoutSeconds: 10 })] });
+    const moved = { transport: { kind: 'stdio' as const, command: 'mem', args: ['--v2'], env: {} } };
+    await a.update({ servers: [shared('mem', moved)] });
     expect(old.status().state).toBe('connected');
-    expect(pool.list().map((e) => [e.connection.config.timeoutSeconds, e.workspaces])).toEqual([
-      [300, ['/b']],
-      [10, ['/a']],
+    expect(pool.list().map((e) => [e.connection.config.transport, e.workspaces])).toEqual([
+      [{ kind: 'stdio', command: 'mem', args: [], env: {} }, ['/b']],
+      [moved.transport, ['/a']],
     ]);
-    await b.update({ servers: [shared('mem', { timeoutSeconds: 10 })] });
+    await b.update({ servers: [shared('mem', moved)] });
     expect(old.status().state).toBe('idle');
     expect(a.connection('mem')).toBe(b.connection('mem'));
     await a.listTools();
+    expect(fake.connects.get('mem')).toBe(2);
+
+    // A policy change (issue 26.1) is the same shared server: it keeps running for both.
+    const running = a.connection('mem');
+    await a.update({ servers: [shared('mem', { ...moved, timeoutSeconds: 10, autoApprove: true })] });
+    await b.update({ servers: [shared('mem', { ...moved, timeoutSeconds: 10, autoApprove: true })] });
+    expect(a.connection('mem')).toBe(running);
+    expect(b.connection('mem')).toBe(running);
+    expect(running.status().state).toBe('connected');
+    expect(running.config).toMatchObject({ timeoutSeconds: 10, autoApprove: true });
     expect(fake.connects.get('mem')).toBe(2);
 
     // Unshared, each workspace has its own again and the shared one is gone.

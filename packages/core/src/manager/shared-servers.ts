@@ -3,7 +3,7 @@ import type { Clock } from '@blitz/clock';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
-import { serverFingerprint } from './server-fingerprint.js';
+import { launchFingerprint } from '../config/launch-settings.js';
 import { ServerInterest, type UpstreamNotification } from './server-interest.js';
 
 export interface SharedServersOptions {
@@ -53,7 +53,7 @@ interface Entry {
  */
 export class SharedServers {
   readonly #opts: SharedServersOptions;
-  /** By the server's fingerprint: a changed setting is another server, with its own process. */
+  /** By the server's launch fingerprint: a changed launch setting is another server, with its own process; a policy change is the same one's. */
   readonly #entries = new Map<string, Entry>();
 
   constructor(opts: SharedServersOptions) {
@@ -61,11 +61,13 @@ export class SharedServers {
   }
 
   lease(resolved: ResolvedServer, user: SharedUser): SharedLease {
-    const key = serverFingerprint(resolved);
+    const key = launchFingerprint(resolved);
     let entry = this.#entries.get(key);
     if (!entry) {
       entry = this.#create(resolved);
       this.#entries.set(key, entry);
+    } else {
+      entry.connection.adopt(resolved);
     }
     entry.users.add(user);
     const held = entry;
