@@ -26,7 +26,7 @@ await esbuild.build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-for (const file of ['index.html', 'app.css']) fs.copyFileSync(path.join(here, 'src', file), path.join(dist, file));
+for (const file of ['index.html', 'app.css', 'favicon.svg']) fs.copyFileSync(path.join(here, 'src', file), path.join(dist, file));
 
 const script = fs.readFileSync(path.join(dist, 'app.js'));
 const gzipped = zlib.gzipSync(script).length;

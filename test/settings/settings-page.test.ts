@@ -11,17 +11,13 @@ import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.
 import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf } from '../support/hub-client.js';
+import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, NO_BROWSER, settingsAddress as openAddress } from '../support/settings-browser.js';
 
-/** Debian's chromium (apt), driven by playwright-core; flags from DEPENDENCIES.md. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const NO_BROWSER = !fs.existsSync(CHROMIUM) && 'chromium is not installed (apt-get install chromium; scripts/install-system-packages.sh does it)';
 /** Set to a folder (docs/images) to write the screenshots of docs/settings-page.md. */
 const SCREENSHOTS = process.env.BLITZ_SCREENSHOTS;
 
 const require = createRequire(path.join(REPO_ROOT, 'packages', 'core', 'package.json'));
 const EVERYTHING = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const HEADER_SECRET = 'hdr-secret-4f1e9a';
 /** The page reads the daemon every 2 s; a loaded 2-core machine gets room beyond that. */
 const SLOW = { timeout: 15_000 };
@@ -68,26 +64,14 @@ function settingsText(): string {
   ].join('\n');
 }
 
-/** A one-time address as `blitz settings` prints it where no browser opens (no DISPLAY here). */
-async function settingsAddress(): Promise<string> {
-  const run = await runBlitz(['settings'], { home });
-  expect(run.code, run.stderr).toBe(0);
-  const url = /http:\/\/127\.0\.0\.1:\d+\/settings\/\?code=[\w-]+/.exec(run.stdout)?.[0];
-  expect(url, run.stdout).toBeDefined();
-  return url!;
+function settingsAddress(): Promise<string> {
+  return openAddress(home);
 }
 
 async function newPage(ctx: BrowserContext): Promise<Page> {
   const p = await ctx.newPage();
   p.on('request', (r) => requested.push(r.url()));
   return p;
-}
-
-async function axeViolations(p: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, which the page's CSP does not govern.
-  await p.evaluate(fs.readFileSync(AXE, 'utf8'));
-  const results = await p.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run());
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 async function shoot(p: Page, name: string): Promise<void> {

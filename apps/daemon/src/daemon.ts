@@ -120,7 +120,7 @@ export class Daemon {
       onForgotten: (server, why) => this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
       warn: (message) => this.log.warn(message),
     });
-    this.#pageSessions = new PageSessions(this.#clock);
+    this.#pageSessions = new PageSessions(this.#clock, { file: path.join(this.paths.stateDir, 'page-sessions.json'), warn: (message) => this.log.warn(message) });
     this.#connector = createConnector({
       blitzHome: this.paths.home,
       clock: this.#clock,

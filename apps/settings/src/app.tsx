@@ -6,13 +6,14 @@ import { ServerForm } from './server-form.js';
 import { ServerList } from './server-list.js';
 import { NoticeList } from './notice-list.js';
 import { useSnapshot } from './use-snapshot.js';
+import type { ApiError } from '@blitz/client/api-error';
 
 export function App({ api }: { api: PageApi }) {
   const [snapshot, refresh] = useSnapshot(api);
   const route = useRoute();
   const problems = [...(snapshot.status?.problems ?? []), ...(snapshot.status?.problems.length ? [] : (snapshot.configError?.problems ?? []))];
   // With settings.toml in error nothing that writes is offered: the file is fixed first.
-  const readOnly = problems.length > 0 || snapshot.configError !== undefined;
+  const readOnly = problems.length > 0 || snapshot.configError !== undefined || snapshot.down !== undefined;
   const heading = useRef<HTMLHeadingElement>(null);
   // A new view moves the focus to its heading, so keyboard and screen-reader users follow —
   // unless the focus is already on something of the new view (never taken away from the user).
@@ -31,12 +32,8 @@ export function App({ api }: { api: PageApi }) {
           MCP servers from <code>{api.settingsFile}</code>
         </p>
       </header>
-      <main>
-        {snapshot.down && (
-          <div class="banner error" role="alert">
-            {snapshot.down.status === 401 ? 'This settings session has ended (the daemon restarted?). Open the settings again with "blitz settings".' : snapshot.down.message}
-          </div>
-        )}
+      <main class={snapshot.down ? 'stale' : undefined}>
+        {snapshot.down && <DownBanner down={snapshot.down} since={snapshot.at} />}
         {problems.length > 0 && (
           <div class="banner error" role="alert">
             <p>
@@ -63,5 +60,33 @@ export function App({ api }: { api: PageApi }) {
         {route.view === 'server' && <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />}
       </main>
     </>
+  );
+}
+
+/** Why nothing can be done now, and what to do; what is shown below is what the daemon last said. */
+function DownBanner({ down, since }: { down: ApiError; since: number }) {
+  const when = new Date(since).toLocaleTimeString();
+  if (down.status === 401) {
+    return (
+      <div class="banner error" role="alert" data-testid="down">
+        <p>
+          <strong>This settings session has ended</strong> (it ends after 12 hours unused). Open the settings again with <code>blitz settings</code>, or <b>Open settings</b> in the tray.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div class="banner error" role="alert" data-testid="down">
+      <p>
+        <strong>{down.status === 0 ? 'The Blitz daemon is not running' : `The Blitz daemon answers with an error: ${down.message}`}</strong>
+        {down.status === 0 && (
+          <>
+            {' '}
+            (or does not answer). Start it with <code>blitz daemon start</code>; this page reconnects by itself.
+          </>
+        )}
+      </p>
+      <p>Shown below, greyed: what it said at {when}. Nothing can be changed until it is back.</p>
+    </div>
   );
 }

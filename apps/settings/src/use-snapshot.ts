@@ -17,7 +17,7 @@ export interface Snapshot {
   /** settings.toml could not be read as servers (it has errors): nothing is offered that writes. */
   configError?: ApiError;
   workspaces: OpenWorkspace[];
-  /** The daemon does not answer, or this browser's session ended. */
+  /** The daemon does not answer, or this browser's session ended: the rest is what it last said. */
   down?: ApiError;
   /** When it was read (ms), for "retrying in …". */
   at: number;
@@ -33,7 +33,9 @@ export function useSnapshot(api: PageApi): [Snapshot, () => Promise<void>] {
     inFlight.current ??= (async () => {
       clearTimeout(timer.current);
       try {
-        setSnapshot(await read(api));
+        const next = await read(api);
+        // Down, the page keeps what the daemon last said (greyed, nothing offered that writes).
+        setSnapshot((last) => ('down' in next ? { ...last, down: next.down } : next));
       } finally {
         inFlight.current = undefined;
         timer.current = setTimeout(() => void refresh(), POLL_MS);
@@ -49,7 +51,7 @@ export function useSnapshot(api: PageApi): [Snapshot, () => Promise<void>] {
   return [snapshot, refresh];
 }
 
-async function read(api: PageApi): Promise<Snapshot> {
+async function read(api: PageApi): Promise<Snapshot | { down: ApiError }> {
   try {
     const [status, config, workspaces] = await Promise.all([api.status(), api.servers().catch((err: unknown) => err), api.workspaces()]);
     const open = await Promise.all(workspaces.map(async (w) => ({ ...w, serverStates: await api.workspaceServers(w.id).catch(() => []) })));
@@ -57,6 +59,6 @@ async function read(api: PageApi): Promise<Snapshot> {
     if (config instanceof Error) throw config;
     return { status, config: config as McpServerConfigList, workspaces: open, at: Date.now() };
   } catch (err) {
-    return { workspaces: [], down: err instanceof ApiError ? err : new ApiError(0, { code: 'INTERNAL', message: String(err) }), at: Date.now() };
+    return { down: err instanceof ApiError ? err : new ApiError(0, { code: 'INTERNAL', message: String(err) }) };
   }
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { RequestGuard } from '../http/request-guard.js';
@@ -51,6 +54,45 @@ describe('PageSessions', () => {
     expect(sessions.fromCookie(`other=1; ${cookie}`)).toBeDefined();
     clock.advance(SESSION_IDLE_MS);
     expect(sessions.fromCookie(cookie)).toBeUndefined();
+  });
+
+  it('outlives the daemon in its file (0600, no cookie value in it), within its idle time', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-sessions-'));
+    try {
+      const file = path.join(dir, 'state', 'page-sessions.json');
+      const clock = new FakeClock();
+      const before = new PageSessions(clock, { file });
+      const kept = before.redeem(before.issueCode().code)!;
+      const ending = before.redeem(before.issueCode().code)!;
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.readFileSync(file, 'utf8')).not.toContain(kept.id);
+      clock.advance(SESSION_IDLE_MS - 1);
+      expect(before.fromCookie(cookieOf(before.cookieFor(kept)))).toBeDefined();
+      // The next daemon, a moment later: the session used since is there, with its CSRF token; the other one has expired.
+      clock.advance(1);
+      const after = new PageSessions(clock, { file });
+      const again = after.fromCookie(cookieOf(before.cookieFor(kept)));
+      expect(again?.csrf).toBe(kept.csrf);
+      expect(after.csrfMatches(again!, kept.csrf)).toBe(true);
+      expect(after.fromCookie(cookieOf(before.cookieFor(ending)))).toBeUndefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('starts with no sessions when their file is not JSON, and says so', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-sessions-'));
+    try {
+      const file = path.join(dir, 'page-sessions.json');
+      fs.writeFileSync(file, '{not json');
+      const warnings: string[] = [];
+      const sessions = new PageSessions(new FakeClock(), { file, warn: (m) => warnings.push(m) });
+      expect(warnings).toEqual([expect.stringContaining(file)]);
+      sessions.redeem(sessions.issueCode().code);
+      expect((JSON.parse(fs.readFileSync(file, 'utf8')) as { sessions: unknown[] }).sessions).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sets a cookie scripts cannot read and other sites cannot send', () => {

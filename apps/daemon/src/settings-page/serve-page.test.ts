@@ -19,6 +19,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-page-'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>page</title>');
   fs.writeFileSync(path.join(dir, 'app.js'), 'export {};');
+  fs.writeFileSync(path.join(dir, 'app.css'), 'body {}');
+  fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
   fs.writeFileSync(path.join(dir, '.hidden.js'), 'secret');
   fs.writeFileSync(path.join(path.dirname(dir), 'outside.js'), 'outside');
   server = http.createServer((req, res) => servePage(req, res, new URL(req.url!, base), sessions, dir));
@@ -69,7 +71,14 @@ describe('servePage', () => {
       const text = await response.text();
       expect(text, url).toContain('blitz settings');
       expect(text, url).not.toContain('<script');
+      // Styled as the page is, dark mode and icon included.
+      expect(text, url).toContain('<link rel="stylesheet" href="/settings/app.css">');
+      expect(text, url).toContain('<meta name="color-scheme" content="light dark">');
+      expect(text, url).toContain('href="/settings/favicon.svg"');
     }
+    // Which is why the stylesheet and the icon, and nothing else, come without a session.
+    expect((await get('/settings/app.css')).status).toBe(200);
+    expect((await get('/settings/favicon.svg')).headers.get('content-type')).toBe('image/svg+xml');
   });
 
   it('serves only the page’s own files', async () => {

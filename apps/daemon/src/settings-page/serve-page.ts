@@ -7,6 +7,8 @@ import type { PageSessions } from './page-sessions.js';
 /** Nothing but the daemon itself: no CDN, fonts or scripts from elsewhere, no framing. */
 export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+const PUBLIC_FILES = new Set(['app.css', 'favicon.svg']);
+
 const HOW_TO_OPEN = 'Open the settings with <code>blitz settings</code>, or choose <b>Open settings</b> in the Blitz tray menu.';
 
 /**
@@ -24,8 +26,10 @@ export function servePage(req: http.IncomingMessage, res: http.ServerResponse, u
     if (!session) return refuse(res, 'PERMISSION_DENIED', `This link to the Blitz settings was already used or has expired (a link works once, for a minute). ${HOW_TO_OPEN}`);
     return redirect(res, '/settings/', sessions.cookieFor(session));
   }
-  if (!sessions.fromCookie(req.headers.cookie)) return refuse(res, 'UNAUTHENTICATED', `This browser has no Blitz settings session (it ends when the daemon restarts). ${HOW_TO_OPEN}`);
-  const file = readPageFile(dir, url.pathname.slice('/settings/'.length));
+  const relative = url.pathname.slice('/settings/'.length);
+  // The stylesheet and the icon hold nothing of the user's: the pages saying how to open the settings use them too.
+  if (!PUBLIC_FILES.has(relative) && !sessions.fromCookie(req.headers.cookie)) return refuse(res, 'UNAUTHENTICATED', `This browser has no Blitz settings session (it ended after 12 hours unused, or was never opened here). ${HOW_TO_OPEN}`);
+  const file = readPageFile(dir, relative);
   switch (file.kind) {
     case 'file':
       res.writeHead(200, { ...pageHeaders(), 'content-type': file.type, 'content-length': file.body.length });
@@ -59,8 +63,9 @@ function redirect(res: http.ServerResponse, location: string, cookie?: string): 
 /** A page saying why, with the status the daemon's one table gives its code. */
 function refuse(res: http.ServerResponse, code: ErrorCode, message: string): void {
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Blitz settings</title></head>
-<body><main><h1>Blitz settings</h1><p>${message}</p></main></body></html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Blitz settings</title>
+<link rel="icon" href="/settings/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/settings/app.css"></head>
+<body><header class="top"><h1>Blitz settings</h1></header><main><p class="banner">${message}</p></main></body></html>
 `;
   res.writeHead(statusOf(code), { ...pageHeaders(), 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
