@@ -90,7 +90,11 @@ describe.skipIf(NO_BROWSER)('the settings page across a restart of the daemon', 
       expect(await stranger.locator('body').textContent()).toContain('blitz settings');
       for (const scheme of ['light', 'dark'] as const) {
         await stranger.emulateMedia({ colorScheme: scheme });
-        const background = await stranger.evaluate(() => getComputedStyle((globalThis as unknown as { document: { body: Element } }).document.body).backgroundColor);
+        // The test's own types have no DOM: the browser's globals are read by name.
+        const background = await stranger.evaluate(() => {
+          const g = globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string }; document: { body: unknown } };
+          return g.getComputedStyle(g.document.body).backgroundColor;
+        });
         expect(background).toBe(scheme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(13, 17, 23)');
       }
       const icon = await stranger.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): { href: string } | null } }).document.querySelector('link[rel=icon]')?.href);
