@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { passThrough } from './rpc-error.js';
-import type { SessionContext } from './session-context.js';
+import { routeOf, type SessionContext } from './session-context.js';
 
 /**
  * `completion/complete`, routed to the owner of the prompt (by its exposed name) or the
@@ -11,6 +11,6 @@ import type { SessionContext } from './session-context.js';
 export function registerCompletions(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) =>
-    passThrough(() => manager.complete(request.params, { agent: ctx.agent, signal: extra.signal, request: { session: ctx.session, requestId: extra.requestId } })),
+    passThrough(() => manager.complete(request.params, routeOf(ctx, extra))),
   );
 }

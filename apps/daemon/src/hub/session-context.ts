@@ -1,5 +1,5 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { Settings } from '@blitz/core';
+import type { LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RouteOptions, Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { Approver } from './approver.js';
 import type { DeferredTools } from './deferred-tools.js';
@@ -25,4 +25,12 @@ export interface SessionContext {
   readonly deferred: DeferredTools;
   /** A search activated tools: the client hears `tools/list_changed` at once, and the answer waits (up to 1 s) for its listing. */
   toolsActivated(): Promise<void>;
+}
+
+/**
+ * How a session's request is routed to a server: for its agent, cancelled with it, its log
+ * messages to it, and refused before the server is asked when a deny rule covers it (issue 25.3).
+ */
+export function routeOf(ctx: SessionContext, extra: { signal: AbortSignal; requestId: RequestId }): RouteOptions {
+  return { agent: ctx.agent, signal: extra.signal, request: { session: ctx.session, requestId: extra.requestId }, permissions: ctx.settings().permissions };
 }

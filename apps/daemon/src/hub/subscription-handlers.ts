@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { passThrough } from './rpc-error.js';
-import type { SessionContext } from './session-context.js';
+import { routeOf, type SessionContext } from './session-context.js';
 
 /**
  * `resources/subscribe` and `resources/unsubscribe`, to the URI's owner, counted per session
@@ -10,13 +10,12 @@ import type { SessionContext } from './session-context.js';
  */
 export function registerSubscriptions(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
-  const route = (signal: AbortSignal, requestId: string | number) => ({ agent: ctx.agent, signal, request: { session: ctx.session, requestId } });
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-    await passThrough(() => manager.subscribe(request.params.uri, ctx.session, route(extra.signal, extra.requestId)));
+    await passThrough(() => manager.subscribe(request.params.uri, ctx.session, routeOf(ctx, extra)));
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
-    await passThrough(() => manager.unsubscribe(request.params.uri, ctx.session, route(extra.signal, extra.requestId)));
+    await passThrough(() => manager.unsubscribe(request.params.uri, ctx.session, routeOf(ctx, extra)));
     return {};
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvalDetail, decide, howToAllow, patternMatches, permissionKey } from './approval-policy.js';
+import { isBlitzError } from '../errors/blitz-error.js';
+import { approvalDetail, decide, howToAllow, patternMatches, permissionKey, promptPermissionKey, refuseIfDenied, resourcePermissionKey } from './approval-policy.js';
 
 const none = { allow: [], ask: [], deny: [] };
 
@@ -66,5 +67,30 @@ describe('approvalDetail', () => {
       'it is asked about by the rule "mcp:github:create_*" in [permissions] ask, which blitz mcp approve and auto_approve do not override; to run it without asking, remove that rule from [permissions] ask in settings.toml, or call it from a client that can be asked',
     );
     expect(how).not.toContain('run: blitz mcp approve');
+  });
+});
+
+describe('the keys of what is not a tool call (issue 25.3)', () => {
+  it("a resource read is its read_mcp_resource tool's; a prompt is mcp:<server>:prompt:<name>; mcp:<server>:* and mcp:<server> cover both", () => {
+    expect([resourcePermissionKey('fx'), promptPermissionKey('fx', 'greet')]).toEqual(['mcp:fx:read_mcp_resource', 'mcp:fx:prompt:greet']);
+    for (const pattern of ['mcp:fx:*', 'mcp:fx', 'mcp:*']) {
+      expect([patternMatches(pattern, resourcePermissionKey('fx')), patternMatches(pattern, promptPermissionKey('fx', 'greet'))]).toEqual([true, true]);
+    }
+    expect(patternMatches('mcp:fx:prompt:*', promptPermissionKey('fx', 'greet'))).toBe(true);
+    expect(patternMatches('mcp:fx:prompt:*', permissionKey('fx', 'echo'))).toBe(false);
+    expect(patternMatches('mcp:fx:greet', promptPermissionKey('fx', 'greet'))).toBe(false);
+  });
+
+  it('refuseIfDenied throws PERMISSION_DENIED naming the request and the rule; no permissions or no rule, nothing', () => {
+    const permissions = { ...none, deny: ['mcp:fx:prompt:*'] };
+    let thrown: unknown;
+    try {
+      refuseIfDenied(permissions, promptPermissionKey('fx', 'greet'), 'prompt fx__greet (MCP server "fx")');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(isBlitzError(thrown, 'PERMISSION_DENIED') && thrown.message).toBe('prompt fx__greet (MCP server "fx") was refused: denied by the rule "mcp:fx:prompt:*" in [permissions] deny');
+    expect(() => refuseIfDenied(permissions, resourcePermissionKey('fx'), 'x')).not.toThrow();
+    expect(() => refuseIfDenied(undefined, resourcePermissionKey('fx'), 'x')).not.toThrow();
   });
 });

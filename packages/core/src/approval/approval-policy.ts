@@ -1,4 +1,5 @@
 import type { Permissions } from '../config/settings.js';
+import { BlitzError } from '../errors/blitz-error.js';
 
 /** What to do with one call (MCP-30/43). */
 export type Verdict =
@@ -10,6 +11,33 @@ export type Verdict =
 /** The permission key of a call: `mcp:<server>:<tool>` (MCP-30). */
 export function permissionKey(server: string, tool: string): string {
   return `mcp:${server}:${tool}`;
+}
+
+/**
+ * The permission key of reading a server's resources, by `resources/read`, `resources/subscribe`
+ * or a completion of a resource template: that of its `read_mcp_resource` tool (MCP-35/43).
+ */
+export function resourcePermissionKey(server: string): string {
+  return permissionKey(server, 'read_mcp_resource');
+}
+
+/** The permission key of a server's prompt (`prompts/get`, its completions): `mcp:<server>:prompt:<name>`, by its own name. */
+export function promptPermissionKey(server: string, prompt: string): string {
+  return permissionKey(server, `prompt:${prompt}`);
+}
+
+/** The `[permissions] deny` rule that covers `key`, if any. */
+export function denyingRule(permissions: Permissions, key: string): string | undefined {
+  return permissions.deny.find((p) => patternMatches(p, key));
+}
+
+/**
+ * Refuses a request a deny rule covers before its server is asked (issue 25.3): a rule applies
+ * to every request that reaches a server, not only to tool calls. `what` names the request.
+ */
+export function refuseIfDenied(permissions: Permissions | undefined, key: string, what: string): void {
+  const rule = permissions && denyingRule(permissions, key);
+  if (rule !== undefined) throw new BlitzError('PERMISSION_DENIED', `${what} was refused: denied by the rule "${rule}" in [permissions] deny`, { reason: 'DENIED_BY_RULE' });
 }
 
 /** `*` matches any run of characters; `mcp:github` alone covers every tool of the server. */
@@ -25,7 +53,7 @@ export function patternMatches(pattern: string, key: string): boolean {
  * rule or `auto_approve` runs; anything else is asked.
  */
 export function decide(permissions: Permissions, key: string, autoApprove: boolean): Verdict {
-  const deny = permissions.deny.find((p) => patternMatches(p, key));
+  const deny = denyingRule(permissions, key);
   if (deny) return { kind: 'deny', why: `denied by the rule "${deny}" in [permissions] deny` };
   const ask = permissions.ask.find((p) => patternMatches(p, key));
   if (ask) return { kind: 'ask', rule: ask };

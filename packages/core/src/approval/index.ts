@@ -1,1 +1,1 @@
-export { approvalDetail, decide, howToAllow, patternMatches, permissionKey, type Verdict } from './approval-policy.js';
+export { approvalDetail, decide, denyingRule, howToAllow, patternMatches, permissionKey, promptPermissionKey, refuseIfDenied, resourcePermissionKey, type Verdict } from './approval-policy.js';

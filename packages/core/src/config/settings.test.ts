@@ -226,7 +226,11 @@ tool_exposure = { "pr_*" = "hidden" }
       `${FILE}:8: field "hub.max_result_mb": must be more than 0`,
     ]);
     expect(problemsOf('[permissions]\nask = ["github:*"]\n')).toEqual([
-      `${FILE}:2: field "permissions.ask": "github:*" is not a pattern of the form mcp:<server>:<tool> (* matches anything)`,
+      `${FILE}:2: field "permissions.ask": "github:*" is not a pattern of the form mcp:<server>:<tool> or mcp:<server>:prompt:<prompt> (* matches anything)`,
+    ]);
+    // A server's prompts are named mcp:<server>:prompt:<prompt> (issue 25.3); no other third part.
+    expect(problemsOf('[permissions]\ndeny = ["mcp:fx:prompt:greet", "mcp:*:prompt:*", "mcp:fx:other:x"]\n')).toEqual([
+      `${FILE}:2: field "permissions.deny": "mcp:fx:other:x" is not a pattern of the form mcp:<server>:<tool> or mcp:<server>:prompt:<prompt> (* matches anything)`,
     ]);
     const { settings } = parseSettings('[permissions]\nallow = ["mcp:github:*"]\nask = ["mcp:*"]\n[hub]\nmax_result_mb = 2\n', FILE);
     expect(settings.permissions).toEqual({ allow: ['mcp:github:*'], ask: ['mcp:*'], deny: [] });

@@ -93,7 +93,8 @@ export function emptySettings(): Settings {
 }
 
 /** `mcp:<server>:<tool>`, `*` matching any run of characters in either part. */
-const PERMISSION_PATTERN = /^mcp:[A-Za-z0-9._*-]+(:[A-Za-z0-9._*-]+)?$/;
+/** `mcp:<server>`, `mcp:<server>:<tool>`, or `mcp:<server>:prompt:<prompt>` (issue 25.3). */
+const PERMISSION_PATTERN = /^mcp:[A-Za-z0-9._*-]+(:(prompt:)?[A-Za-z0-9._*-]+)?$/;
 
 /** Parses and validates settings.toml text, collecting every problem (MCP-01). */
 export function parseSettings(text: string, file: string): ParsedSettings {
@@ -147,7 +148,7 @@ export function parseSettings(text: string, file: string): ParsedSettings {
       const patterns = r.strings(kind) ?? [];
       for (const pattern of patterns) {
         if (!PERMISSION_PATTERN.test(pattern)) {
-          problems.push({ severity: 'error', file, line: at.table('permissions', kind), field: `permissions.${kind}`, message: `${JSON.stringify(pattern)} is not a pattern of the form mcp:<server>:<tool> (* matches anything)` });
+          problems.push({ severity: 'error', file, line: at.table('permissions', kind), field: `permissions.${kind}`, message: `${JSON.stringify(pattern)} is not a pattern of the form mcp:<server>:<tool> or mcp:<server>:prompt:<prompt> (* matches anything)` });
         }
       }
       settings.permissions[kind] = patterns;

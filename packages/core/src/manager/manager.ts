@@ -10,6 +10,7 @@ import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
 import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
+import type { Permissions } from '../config/settings.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
 import type { CallOptions, ConnectionDeps, ConnectionEvent, ServerConnection } from '../connection/server-connection.js';
@@ -33,6 +34,8 @@ export interface RouteOptions {
   agent?: string;
   signal?: AbortSignal;
   request?: SessionRequest;
+  /** The `[permissions]` in force: a request a deny rule covers is refused before its server is asked (issue 25.3). */
+  permissions?: Permissions;
 }
 
 export interface ManagerOptions {

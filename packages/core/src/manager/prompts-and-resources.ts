@@ -3,6 +3,7 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildPromptCatalog, type PromptEntry } from '../catalog/build-prompt-catalog.js';
 import { buildResourceCatalog, type ResourceEntry } from '../catalog/build-resource-catalog.js';
 import { MAIN_AGENT } from '../catalog/agent-may-use.js';
+import { promptPermissionKey, refuseIfDenied, resourcePermissionKey } from '../approval/approval-policy.js';
 import type { CachedList } from '../catalog-cache/catalog-cache.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError } from '../errors/blitz-error.js';
@@ -57,6 +58,7 @@ export class PromptsAndResources {
   async readResource(uri: string, opts: RouteOptions & { server?: string } = {}): Promise<ReadResourceResult & { server: string }> {
     const agent = opts.agent ?? MAIN_AGENT;
     const connection = opts.server !== undefined ? this.#deps.resolveServer(agent, opts.server).connection : this.#deps.connection(await this.resourceOwner(uri, agent));
+    refuseIfDenied(opts.permissions, resourcePermissionKey(connection.name), `reading ${uri} (MCP server "${connection.name}")`);
     return { ...(await this.#deps.interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))), server: connection.name };
   }
 
@@ -78,6 +80,7 @@ export class PromptsAndResources {
   async getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult> {
     const entry = (await this.listPrompts(opts.agent)).find((p) => p.exposedName === exposedName);
     if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${exposedName}`, { reason: 'PROMPT_NOT_FOUND' });
+    refuseIfDenied(opts.permissions, promptPermissionKey(entry.server, entry.originalName), `prompt ${exposedName} (MCP server "${entry.server}")`);
     const missing = (entry.prompt.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === ''));
     if (missing.length > 0) {
       throw new BlitzError('INVALID_ARGUMENT', `prompt ${exposedName} needs ${missing.map((a) => a.name).join(', ')}`, {

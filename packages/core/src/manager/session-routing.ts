@@ -1,5 +1,6 @@
 import type { CompleteRequest, CompleteResult, LoggingLevel, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { MAIN_AGENT } from '../catalog/agent-may-use.js';
+import { promptPermissionKey, refuseIfDenied, resourcePermissionKey } from '../approval/approval-policy.js';
 import type { PromptEntry } from '../catalog/build-prompt-catalog.js';
 import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
 import type { ServerConnection } from '../connection/server-connection.js';
@@ -62,6 +63,7 @@ export class SessionRouting {
       if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${ref.name}`, { reason: 'PROMPT_NOT_FOUND' });
       server = entry.server;
       asked = { ...ref, name: entry.originalName };
+      refuseIfDenied(opts.permissions, promptPermissionKey(server, entry.originalName), `completing prompt ${ref.name} (MCP server "${server}")`);
     } else {
       const owner =
         (await this.#scope.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
@@ -69,6 +71,7 @@ export class SessionRouting {
       if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
       server = owner;
       asked = ref;
+      refuseIfDenied(opts.permissions, resourcePermissionKey(server), `completing resource template ${ref.uri} (MCP server "${server}")`);
     }
     const connection = this.#scope.connection(server);
     return this.#scope.interest(connection).during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
@@ -77,6 +80,7 @@ export class SessionRouting {
   /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
   async subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
     const owner = await this.#subscriptionOwner(uri, opts.agent ?? MAIN_AGENT);
+    refuseIfDenied(opts.permissions, resourcePermissionKey(owner), `subscribing to ${uri} (MCP server "${owner}")`);
     const connection = this.#scope.connection(owner);
     await this.#scope.interest(connection).during(opts.request, () => this.#scope.interest(connection).subscribe(uri, session, opts.signal));
     return owner;
