@@ -36,6 +36,8 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     ['remove the first server', ['mcp', 'remove', 'fs'], 'remove-fs.toml'],
     ['disable a server', ['mcp', 'disable', 'fs'], 'disable-fs.toml'],
     ['enable a Codex-style disabled server', ['mcp', 'enable', 'docs'], 'enable-docs.toml'],
+    ['set fields of a server with a sub-table: added after its last key, before the sub-table', ['mcp', 'set', 'github', '--prefix', 'gh', '--timeout', '60', '--agents', 'main,review', '--tools', 'search_code,get_issue', '--roots', '~/src', '--no-sandbox'], 'set-github.toml'],
+    ['set fields of a server with a multi-line array and comments; an unset of a field not there changes nothing', ['mcp', 'set', 'fs', '--no-roots', '--share', '--unset', 'sandbox'], 'set-fs.toml'],
   ])('%s', async (_, args, golden) => {
     const result = await runBlitz(args, { home });
     expect(result.stderr).toBe('');
@@ -88,6 +90,16 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     expect(fs.readFileSync(settings, 'utf8')).not.toBe(COMMENTED);
     await runBlitz(['mcp', 'enable', 'github'], { home });
     expect((await runBlitz(['mcp', 'get', 'github', '--json'], { home })).stdout).toContain('"enabled": true');
+    expect(fs.readFileSync(settings, 'utf8')).toBe(COMMENTED);
+  });
+
+  it('set says what it changed; set then unset gives back the same bytes', async () => {
+    const set = await runBlitz(['mcp', 'set', 'fs', '--prefix', 'files', '--timeout', '20'], { home });
+    expect(set).toMatchObject({ code: 0, stderr: '', stdout: `MCP server "fs": set prefix = "files", timeout_seconds = 20 in ${settings}.\n` });
+    expect(fs.readFileSync(settings, 'utf8')).toContain('  "/home/me/src",\n]\nprefix = "files"\ntimeout_seconds = 20\n\n# GitHub');
+    const unset = await runBlitz(['mcp', 'set', 'fs', '--unset', 'prefix', '--unset', 'timeout'], { home });
+    expect(unset.stdout).toBe(`MCP server "fs": removed prefix, timeout_seconds in ${settings}.\n`);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(COMMENTED);
   });
 
   it('arguments after -- may start with -, and unknown options before belong to the command', async () => {
@@ -117,6 +129,15 @@ describe('refusals change nothing', () => {
     ['a tool name no pattern can hold', ['mcp', 'approve', 'fs', 'a b'], /"mcp:fs:a b" is not a pattern of the form mcp:<server>:<tool>/],
     ['a relative root', ['mcp', 'add', 'r', '--roots', 'src', 'npx'], /roots: "src" is not an absolute path \(start it with "\/" or "~\/"\)/],
     ['Blitz itself, as a client runs it', ['mcp', 'add', 'hub', '--', 'blitz', 'connect', '--workspace', '.'], /command: runs Blitz itself \(blitz connect\): that is how a client reaches Blitz/],
+    ['set: a bad prefix, as add says it', ['mcp', 'set', 'fs', '--prefix', 'a.b'], /MCP server "fs" is not valid\n {2}prefix: "a.b" may use only letters, digits, "-" and "_"/],
+    ['set: a bad timeout, as add says it', ['mcp', 'set', 'fs', '--timeout', 'soon'], /^blitz: --timeout must be a number of seconds \(at least 1\), not "soon"\n$/],
+    ['set: a relative root', ['mcp', 'set', 'fs', '--roots', 'src'], /roots: "src" is not an absolute path/],
+    ['set: an unknown exposure', ['mcp', 'set', 'fs', '--exposure', 'lazy'], /exposure: "lazy" is not an exposure/],
+    ['set: a command-only field on a URL server', ['mcp', 'set', 'docs', '--sandbox-write', '/w'], /sandbox_write: is only for command \(stdio\) servers/],
+    ['set: an unknown server', ['mcp', 'set', 'nope', '--prefix', 'p'], /no MCP server named "nope" in .*settings\.toml/],
+    ['set: nothing to change', ['mcp', 'set', 'fs'], /give at least one setting to change/],
+    ['set: a field set and unset at once', ['mcp', 'set', 'fs', '--prefix', 'p', '--unset', 'prefix'], /prefix is both set and unset/],
+    ['set: unset of a field it does not change', ['mcp', 'set', 'fs', '--unset', 'command'], /--unset "command": not a field blitz mcp set changes/],
   ])('%s', async (_, args, message) => {
     fs.writeFileSync(settings, COMMENTED);
     const result = await runBlitz(args, { home });

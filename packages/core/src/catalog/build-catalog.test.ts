@@ -45,26 +45,38 @@ describe('buildCatalog', () => {
       'a tool shadowing a built-in is skipped, with advice to use a prefix',
       [server('a', ['read_mcp_resource', 'x'])],
       ['a:x→x'],
-      { a: ['tool "read_mcp_resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it'] },
+      { a: ['tool "read_mcp_resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a'] },
     ],
     ['a prefix avoids shadowing a built-in', [server('a', ['read_mcp_resource'], { prefix: 'a' })], ['a:read_mcp_resource→a__read_mcp_resource'], {}],
     [
       'a name that shadows a built-in only once sanitized is skipped too',
       [server('a', ['read.mcp.resource'])],
       [],
-      { a: ['tool "read.mcp.resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it'] },
+      { a: ['tool "read.mcp.resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a'] },
     ],
     [
       'the same name from two servers: the first in settings order wins',
       [server('a', ['search']), server('b', ['search', 'other'])],
       ['a:search→search', 'b:other→other'],
-      { b: ['tool "search" is skipped: server "a" already offers "search"; give server "b" a prefix to offer it'] },
+      { b: ['tool "search" is skipped: server "a" already offers "search"; give server "b" a prefix to offer it: blitz mcp set b --prefix b'] },
+    ],
+    [
+      "a project's server is told where its prefix goes, not a command that edits settings.toml",
+      [server('a', ['search']), server('my.proj', ['search'], { project: true })],
+      ['a:search→search'],
+      { 'my.proj': ['tool "search" is skipped: server "a" already offers "search"; give server "my.proj" a prefix in its .mcp.json to offer it'] },
+    ],
+    [
+      'the advice gives a prefix the server name makes, with only the characters a prefix may use',
+      [server('a', ['search']), server('my.srv', ['search'])],
+      ['a:search→search'],
+      { 'my.srv': ['tool "search" is skipped: server "a" already offers "search"; give server "my.srv" a prefix to offer it: blitz mcp set my.srv --prefix my_srv'] },
     ],
     [
       'settings order decides, not names',
       [server('b', ['search']), server('a', ['search'])],
       ['b:search→search'],
-      { a: ['tool "search" is skipped: server "b" already offers "search"; give server "a" a prefix to offer it'] },
+      { a: ['tool "search" is skipped: server "b" already offers "search"; give server "a" a prefix to offer it: blitz mcp set a --prefix a'] },
     ],
     [
       'a prefix on the later server avoids the clash',
@@ -96,7 +108,7 @@ describe('buildCatalog', () => {
       [],
       {
         a: [
-          'tool "read_mcp_resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it',
+          'tool "read_mcp_resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a',
           'tool "read_mcp_resource" is offered twice; the first is kept',
         ],
       },
@@ -109,7 +121,7 @@ describe('buildCatalog', () => {
       ['c:x→x', 'b:ok→ok'],
       {
         c: ['tool "x" is offered twice; the first is kept'],
-        a: ['tool "x" is skipped: server "c" already offers "x"; give server "a" a prefix to offer it', 'tools lists "gone", which the server does not offer'],
+        a: ['tool "x" is skipped: server "c" already offers "x"; give server "a" a prefix to offer it: blitz mcp set a --prefix a', 'tools lists "gone", which the server does not offer'],
       },
     ],
   ])('%s', (_title, servers, entries, warnings) => {

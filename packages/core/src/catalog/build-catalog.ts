@@ -9,6 +9,8 @@ import { unmatchedSettings, type UnmatchedSetting } from './unmatched-settings.j
 export interface ServerTools {
   server: string;
   prefix?: string;
+  /** A project's server (.mcp.json): see NamedSource. */
+  project?: boolean;
   /** The server's `tools` setting: original names to keep; undefined keeps every tool. */
   allow?: readonly string[];
   /** The server's `exposure` and `tool_exposure` settings (issue 16). */

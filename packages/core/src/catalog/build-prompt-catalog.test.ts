@@ -18,7 +18,7 @@ describe('buildPromptCatalog', () => {
       'the same name from two servers: the first wins',
       [server('a', ['review']), server('b', ['review'])],
       ['a:review→review'],
-      { b: ['prompt "review" is skipped: server "a" already offers "review"; give server "b" a prefix to offer it'] },
+      { b: ['prompt "review" is skipped: server "a" already offers "review"; give server "b" a prefix to offer it: blitz mcp set b --prefix b'] },
     ],
     ['a prefix avoids the clash', [server('a', ['review']), server('b', ['review'], 'b')], ['a:review→review', 'b:review→b__review'], {}],
     [
@@ -41,6 +41,6 @@ describe('buildPromptCatalog', () => {
   it('a prompt may not shadow a built-in prompt', () => {
     const { entries, warnings } = buildPromptCatalog([server('a', ['help'])], ['help']);
     expect(entries).toEqual([]);
-    expect(warnings.get('a')).toEqual(['prompt "help" is skipped: "help" is a built-in prompt; give server "a" a prefix to offer it']);
+    expect(warnings.get('a')).toEqual(['prompt "help" is skipped: "help" is a built-in prompt; give server "a" a prefix to offer it: blitz mcp set a --prefix a']);
   });
 });

@@ -5,6 +5,8 @@ import { addWarning, type ServerWarnings } from './server-warnings.js';
 export interface NamedSource<T extends { name: string }> {
   server: string;
   prefix?: string;
+  /** A project's server (.mcp.json), which `blitz mcp set` does not edit: the advice differs. */
+  project?: boolean;
   /**
    * Original names to keep; undefined keeps every item, `[]` keeps none. A name the server does
    * not offer is no warning here: the caller words it with where it is written (unmatched-settings.ts).
@@ -60,7 +62,7 @@ export function buildNamedCatalog<T extends { name: string }>(
   for (const source of sources) {
     const warn = (text: string): void => addWarning(warnings, source.server, text);
     // A clash a prefix would avoid says so; with a prefix already set that advice is no help.
-    const hint = source.prefix ? '' : `; give server "${source.server}" a prefix to offer it`;
+    const hint = source.prefix ? '' : prefixAdvice(source);
     const allow = source.allow === undefined ? undefined : new Set(source.allow);
     // Exposed name → original name, for everything this server offered, kept or not.
     const claimed = new Map<string, string>();
@@ -102,4 +104,11 @@ export function buildNamedCatalog<T extends { name: string }>(
     }
   }
   return { entries, warnings };
+}
+
+/** How to give a server the prefix that would avoid a clash: the command, or where a project's server is written. */
+function prefixAdvice(source: { server: string; project?: boolean }): string {
+  if (source.project) return `; give server "${source.server}" a prefix in its .mcp.json to offer it`;
+  const prefix = source.server.replace(/[^A-Za-z0-9_-]/g, '_');
+  return `; give server "${source.server}" a prefix to offer it: blitz mcp set ${source.server} --prefix ${prefix}`;
 }

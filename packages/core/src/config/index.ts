@@ -28,6 +28,7 @@ export {
   locateNamedTables,
   describeTomlError,
   parseTomlText,
+  type FieldChanges,
   type ServerEntry,
   type TomlValue,
 } from './toml-edit/index.js';

@@ -10,14 +10,17 @@ import {
   removeServerEntry,
   replaceServerEntry,
   editPermissionList,
-  setServerDisabled,
+  disabledChanges,
+  setServerFields,
   setServerFlag,
+  parseTomlText,
   withPermissionList,
   withServerAdded,
-  withServerDisabled,
+  withServerFields,
   withServerFlag,
   withServerRemoved,
   withServerReplaced,
+  type FieldChanges,
   type PatternChange,
   type PermissionKind,
   type ServerEntry,
@@ -64,10 +67,10 @@ export class SettingsEditor {
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
-    await this.#edit(() => ({
-      edit: (text) => setServerDisabled(text, name, !enabled, this.file),
-      intended: (doc) => withServerDisabled(doc, name, !enabled, this.file),
-    }));
+    await this.#edit((_found, text) => {
+      const changes = disabledChanges(text, name, !enabled, this.file);
+      return { edit: (t) => setServerFields(t, name, changes, this.file), intended: (doc) => withServerFields(doc, name, changes, this.file) };
+    });
   }
 
   /** `auto_approve` of one server: every tool of it runs without asking (MCP-30). */
@@ -76,6 +79,19 @@ export class SettingsEditor {
       edit: (text) => setServerFlag(text, name, 'auto_approve', on, this.file),
       intended: (doc) => withServerFlag(doc, name, 'auto_approve', on, this.file),
     }));
+  }
+
+  /**
+   * Sets and removes top-level fields of one server in place (`blitz mcp set`): the entry
+   * they leave is judged as `add` judges a new one, and refused with every problem at once.
+   */
+  async setFields(name: string, changes: FieldChanges): Promise<void> {
+    await this.#edit((found, text) => {
+      const next = withServerFields(parseTomlText(text, this.file), name, changes, this.file);
+      const entry = ((next['mcp'] as { servers: Array<Record<string, unknown>> }).servers).find((s) => s['name'] === name) as ServerEntry;
+      this.#assertSavable(entry, found, name);
+      return { edit: (t) => setServerFields(t, name, changes, this.file), intended: (doc) => withServerFields(doc, name, changes, this.file) };
+    });
   }
 
   /** Adds and removes `mcp:<server>:<tool>` patterns of `[permissions] <kind>`. */
@@ -107,13 +123,13 @@ export class SettingsEditor {
    * One edit under the file's lock: `plan` judges the file as it is then (parsed once) and
    * says the text edit and the settings it must leave.
    */
-  async #edit(plan: (found: ParsedSettings) => PlannedEdit): Promise<void> {
+  async #edit(plan: (found: ParsedSettings, text: string) => PlannedEdit): Promise<void> {
     let planned: PlannedEdit | undefined;
     await editSettingsFile(
       this.file,
       (before) => {
         const found = parseSettings(before, this.file);
-        planned = plan(found);
+        planned = plan(found, before);
         const after = planned.edit(before);
         this.#assertNoNewErrors(found, after);
         return after;

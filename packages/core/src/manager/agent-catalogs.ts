@@ -102,6 +102,7 @@ function catalogSource(c: ServerConnection, tools: Tool[]): ServerTools {
   return {
     server: c.name,
     ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }),
+    ...(c.config.source.kind === 'project' ? { project: true } : {}),
     ...(c.config.tools === undefined ? {} : { allow: c.config.tools }),
     ...(c.config.exposure === undefined ? {} : { exposure: c.config.exposure }),
     ...(c.config.toolExposure === undefined ? {} : { toolExposure: c.config.toolExposure }),

@@ -43,16 +43,24 @@ export function buildAddEntry(name: string, target: readonly string[], opts: Add
   if (opts.roots === false) entry.roots = false;
   else if (opts.roots?.length) entry.roots = [...opts.roots];
   if (opts.prefix !== undefined) entry.prefix = opts.prefix;
-  if (opts.agents !== undefined) entry.agents = opts.agents.split(',').map((a) => a.trim()).filter(Boolean);
-  if (opts.timeout !== undefined) {
-    const seconds = Number(opts.timeout);
-    if (!Number.isFinite(seconds) || seconds < 1) throw new CliError(`--timeout must be a number of seconds (at least 1), not ${JSON.stringify(opts.timeout)}`);
-    entry.timeout_seconds = seconds;
-  }
+  if (opts.agents !== undefined) entry.agents = parseList(opts.agents);
+  if (opts.timeout !== undefined) entry.timeout_seconds = parseSeconds('--timeout', opts.timeout);
   if (opts.autoApprove) entry.auto_approve = true;
   if (opts.share) entry.share = true;
   if (opts.disabled) entry.disabled = true;
   return entry;
+}
+
+/** `--timeout 60`: a number of seconds, at least 1. */
+export function parseSeconds(flag: string, value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1) throw new CliError(`${flag} must be a number of seconds (at least 1), not ${JSON.stringify(value)}`);
+  return seconds;
+}
+
+/** `--agents main, rev`: the comma-separated names, trimmed. */
+export function parseList(value: string): string[] {
+  return value.split(',').map((a) => a.trim()).filter(Boolean);
 }
 
 function parsePairs(items: readonly string[], separator: string, flag: string, shape: string): Record<string, string> {

@@ -9,12 +9,14 @@ import { registerList } from './list.js';
 import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerRestart } from './restart.js';
+import { registerSet } from './set.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   const mcp = program.command('mcp').description('configure MCP servers (edits settings.toml in place, comments kept)');
   registerAdd(mcp, ctx);
   registerList(mcp, ctx);
   registerGet(mcp, ctx);
+  registerSet(mcp, ctx);
   registerRemove(mcp, ctx);
   registerToggle(mcp, ctx, true);
   registerToggle(mcp, ctx, false);

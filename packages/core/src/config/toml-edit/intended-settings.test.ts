@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withServerAdded, withServerDisabled, withServerRemoved, withServerReplaced } from './intended-settings.js';
+import { withServerAdded, withServerFields, withServerRemoved, withServerReplaced } from './intended-settings.js';
 
 const settings = () => ({
   daemon: { port: 1 },
@@ -21,18 +21,18 @@ describe('intended settings', () => {
     expect(withServerReplaced(settings(), 'a', { name: 'z', url: 'v' })['mcp']).toEqual({ servers: [{ name: 'z', url: 'v' }, { name: 'b', url: 'u' }] });
   });
 
-  it('sets the flags the entry has, else adds disabled = true', () => {
+  it('sets fields under the spelling the entry has, else the field, and removes every spelling', () => {
     const servers = (s: Record<string, unknown>) => (s['mcp'] as { servers: unknown[] }).servers;
-    expect(servers(withServerDisabled(settings(), 'a', true))[0]).toEqual({ name: 'a', command: 'x', enabled: false });
-    expect(servers(withServerDisabled(settings(), 'a', false))[0]).toEqual({ name: 'a', command: 'x', enabled: true });
-    expect(servers(withServerDisabled(settings(), 'b', true))[1]).toEqual({ name: 'b', url: 'u', disabled: true });
-    expect(servers(withServerDisabled(settings(), 'b', false))[1]).toEqual({ name: 'b', url: 'u' });
+    const codex = { mcp: { servers: [{ name: 'a', command: 'x', tool_timeout_sec: 5, enabled_tools: ['t'] }] } };
+    expect(servers(withServerFields(codex, 'a', { timeout_seconds: 9, prefix: 'p' }))[0]).toEqual({ name: 'a', command: 'x', tool_timeout_sec: 9, enabled_tools: ['t'], prefix: 'p' });
+    expect(servers(withServerFields(codex, 'a', { tools: undefined, enabled: true }))[0]).toEqual({ name: 'a', command: 'x', tool_timeout_sec: 5, enabled: true });
+    expect(servers(withServerFields(settings(), 'b', { disabled: true }))[1]).toEqual({ name: 'b', url: 'u', disabled: true });
   });
 
   it('leaves its argument alone', () => {
     const before = settings();
     withServerRemoved(before, 'a');
-    withServerDisabled(before, 'b', true);
+    withServerFields(before, 'b', { disabled: true, url: undefined });
     withServerAdded(before, { name: 'c' });
     expect(before).toEqual(settings());
   });

@@ -2,6 +2,8 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import { DEFAULT_FILE_LABEL } from './locate-servers.js';
 import { orderedFields, type ServerEntry } from './format-server-entry.js';
 import type { TomlValue } from './format-value.js';
+import { spellingIn, type FieldChanges } from './set-server-fields.js';
+import { fieldSpellings } from '../server-entry.js';
 
 /**
  * What each text edit must do to the parsed settings, computed on data rather than text.
@@ -29,15 +31,15 @@ export function withServerReplaced(settings: Table, name: string, entry: ServerE
   });
 }
 
-/** Mirrors `setServerDisabled`: set whichever of `disabled`/`enabled` exist, else add `disabled = true`. */
-export function withServerDisabled(settings: Table, name: string, disabled: boolean, file: string = DEFAULT_FILE_LABEL): Table {
+/** Mirrors `setServerFields`: each field set under the spelling the entry uses, or removed in every spelling. */
+export function withServerFields(settings: Table, name: string, changes: FieldChanges, file: string = DEFAULT_FILE_LABEL): Table {
   return withServers(settings, (servers) => {
     const i = indexOf(servers, name, file);
     const server = { ...(servers[i] as Table) };
-    const hasFlag = 'disabled' in server || 'enabled' in server;
-    if ('disabled' in server) server['disabled'] = disabled;
-    if ('enabled' in server) server['enabled'] = !disabled;
-    if (!hasFlag && disabled) server['disabled'] = true;
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) for (const key of fieldSpellings(field)) delete server[key];
+      else server[spellingIn(server, field)] = plain(value);
+    }
     return servers.map((s, j) => (j === i ? server : s));
   });
 }

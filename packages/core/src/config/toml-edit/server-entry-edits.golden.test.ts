@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { addServerEntry } from './add-server-entry.js';
 import { firstDifference } from './first-difference.js';
 import type { ServerEntry } from './format-server-entry.js';
-import { withServerAdded, withServerDisabled, withServerRemoved, withServerReplaced } from './intended-settings.js';
+import { withServerAdded, withServerFields, withServerRemoved, withServerReplaced } from './intended-settings.js';
 import { removeServerEntry } from './remove-server-entry.js';
 import { replaceServerEntry } from './replace-server-entry.js';
-import { setServerDisabled } from './set-server-disabled.js';
+import { disabledChanges, setServerDisabled } from './set-server-disabled.js';
 
 /**
  * Each edit of a richly commented settings file, checked byte for byte against a golden
@@ -63,10 +63,10 @@ const cases: Case[] = [
     edit: (t) => ['last', 'github', 'remote', 'files'].reduce((text, n) => removeServerEntry(text, n), t),
     intended: (s) => ['last', 'github', 'remote', 'files'].reduce((settings, n) => withServerRemoved(settings, n), s),
   },
-  { name: 'disable-github', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'github', true), intended: (s) => withServerDisabled(s, 'github', true) },
-  { name: 'disable-files', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'files', true), intended: (s) => withServerDisabled(s, 'files', true) },
-  { name: 'enable-remote', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'remote', false), intended: (s) => withServerDisabled(s, 'remote', false) },
-  { name: 'disable-last', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'last', true), intended: (s) => withServerDisabled(s, 'last', true) },
+  { name: 'disable-github', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'github', true), intended: (s) => withServerFields(s, 'github', disabledChanges(read('settings.toml'), 'github', true)) },
+  { name: 'disable-files', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'files', true), intended: (s) => withServerFields(s, 'files', disabledChanges(read('settings.toml'), 'files', true)) },
+  { name: 'enable-remote', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'remote', false), intended: (s) => withServerFields(s, 'remote', disabledChanges(read('settings.toml'), 'remote', false)) },
+  { name: 'disable-last', input: 'settings.toml', edit: (t) => setServerDisabled(t, 'last', true), intended: (s) => withServerFields(s, 'last', disabledChanges(read('settings.toml'), 'last', true)) },
   { name: 'replace-github', input: 'settings.toml', edit: (t) => replaceServerEntry(t, 'github', http), intended: (s) => withServerReplaced(s, 'github', http) },
   {
     name: 'replace-remote',

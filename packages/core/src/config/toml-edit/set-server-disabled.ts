@@ -1,33 +1,33 @@
 import { DEFAULT_FILE_LABEL, findServer, locateServers } from './locate-servers.js';
-import type { TomlLine } from './scan-lines.js';
-
-type KeyLine = Extract<TomlLine, { kind: 'key-value' }>;
+import { setServerFields, type FieldChanges } from './set-server-fields.js';
 
 /**
- * Disables or enables an entry in place. An existing `disabled = …` gets the new value, an
- * `enabled = …` (Codex alias) the inverse, each keeping its comment. Without either key,
- * disabling adds `disabled = true` after the entry's last key (before its sub-tables), and
- * enabling changes nothing.
+ * Disables or enables an entry in place, through the field changes `disabledChanges` plans.
  */
 export function setServerDisabled(text: string, name: string, disabled: boolean, file: string = DEFAULT_FILE_LABEL): string {
+  return setServerFields(text, name, disabledChanges(text, name, disabled, file), file);
+}
+
+/**
+ * What turning an entry off or on changes. Off: an existing `disabled` becomes true and an
+ * `enabled` (Codex alias) false, each keeping its comment; with neither, `disabled = true` is
+ * added. On: `enabled` becomes true and `disabled` goes (false is the default, so disable then
+ * enable gives the file back) — unless its line carries a comment, which is the user's: then
+ * it is set to false.
+ */
+export function disabledChanges(text: string, name: string, disabled: boolean, file: string = DEFAULT_FILE_LABEL): FieldChanges {
   const layout = locateServers(text, file);
   const block = findServer(layout, name, file);
-  const keyLines = layout.lines.slice(block.headerLine + 1, block.mainEnd).filter((l): l is KeyLine => l.kind === 'key-value');
-  const flags = keyLines.filter((l) => l.path.length === 1 && (l.path[0] === 'disabled' || l.path[0] === 'enabled'));
-
-  if (flags.length > 0) {
-    // Re-enabling writes `disabled = false` rather than deleting the key: the user's comment on it survives and toggling is reversible.
-    let out = text;
-    for (const line of [...flags].reverse()) {
-      const value = line.path[0] === 'disabled' ? disabled : !disabled;
-      out = out.slice(0, line.valueStart) + String(value) + out.slice(line.valueEnd);
-    }
-    return out;
+  const flags = layout.lines.slice(block.headerLine + 1, block.mainEnd).flatMap((l) => (l.kind === 'key-value' && l.path.length === 1 ? [l] : []));
+  const enabledLine = flags.find((l) => l.path[0] === 'enabled');
+  const disabledLine = flags.find((l) => l.path[0] === 'disabled');
+  const changes: Record<string, boolean | undefined> = {};
+  if (enabledLine) changes['enabled'] = !disabled;
+  if (disabled) {
+    if (disabledLine || !enabledLine) changes['disabled'] = true;
+  } else if (disabledLine) {
+    const commented = text.slice(disabledLine.valueEnd, disabledLine.end).includes('#');
+    changes['disabled'] = commented ? false : undefined;
   }
-  if (!disabled) return text;
-
-  const anchor = keyLines.at(-1) ?? layout.lines[block.headerLine]!;
-  const indent = anchor.kind === 'key-value' ? anchor.indent : '';
-  const newline = anchor.terminated ? '' : layout.eol;
-  return text.slice(0, anchor.end) + newline + `${indent}disabled = true${layout.eol}` + text.slice(anchor.end);
+  return changes;
 }
