@@ -198,9 +198,12 @@ describe('project servers in a live workspace', () => {
     const ws = await daemon.client.openWorkspace(workspace);
     const names = async () => (await daemon!.client.listWorkspaceServers(ws.id)).map((s) => s.name);
     expect(await names()).toEqual(['steady', 'other', 'remote', 'proj']);
-    // An edit to the project file: it is no longer trusted as it is, so its servers leave.
+    const pid = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'proj')?.pid;
+    expect(pid).toBeGreaterThan(0);
+    // An edit to the project file: it is no longer trusted as it is, so its servers leave and their processes stop.
     fs.writeFileSync(path.join(workspace, '.mcp.json'), mcpJson(['proj', 'proj2']));
     await expectPoll(names, ['steady', 'other', 'remote']);
+    await expect.poll(() => isAlive(pid!), { timeout: 10_000 }).toBe(false);
     // Trusting it again brings both in, without touching the daemon.
     expect((await runBlitz(['trust', workspace], { home })).code).toBe(0);
     await expectPoll(names, ['steady', 'other', 'remote', 'proj', 'proj2']);

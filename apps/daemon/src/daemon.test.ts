@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BlitzClient } from '@blitz/client';
-import { blitzPaths, TrustStore } from '@blitz/core';
+import { blitzPaths, readProjectConfig, TrustStore } from '@blitz/core';
 import type { Daemon } from './daemon.js';
 import { startInProcessDaemon, type InProcessDaemon } from './testing/in-process-daemon.js';
 
@@ -206,7 +206,7 @@ describe('the control API in-process', () => {
 }
 `,
       );
-      await new TrustStore(blitzPaths(home).trust).trust(project);
+      await new TrustStore(blitzPaths(home).trust).trust(readProjectConfig(project));
       const ws = await client.openWorkspace(project);
       const proj = (await client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'proj');
       expect(proj?.warnings).toEqual([`tools lists "gone", which the server does not offer (${file}:5)`, `tool_exposure "pr_*" matches no tool the server offers (${file}:7)`]);

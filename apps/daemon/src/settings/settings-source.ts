@@ -77,7 +77,7 @@ export class SettingsSource {
     const problems = [...project.problems];
     let trusted = false;
     try {
-      trusted = project.files.length > 0 && new TrustStore(this.paths.trust).isTrusted(root);
+      trusted = project.files.length > 0 && new TrustStore(this.paths.trust).isTrusted(project);
     } catch (err) {
       // A broken trust file trusts nobody; the workspace still opens with the global servers.
       if (!(err instanceof BlitzError)) throw err;

@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
-import { PROJECT_FILE_MAX_BYTES, readTextFileSync } from '../files/index.js';
+import { PROJECT_FILE_MAX_BYTES, readBoundedRegularFileSync, textOf, type FileRead } from '../files/index.js';
 import { isTable } from './field-reader.js';
 import { JsonLocator } from './json-locator.js';
 import { fieldSpellings, parseServerEntry } from './server-entry.js';
@@ -20,6 +21,12 @@ export interface ProjectConfig {
    */
   problems: Problem[];
   /**
+   * SHA-256 of exactly the bytes these servers were parsed from (and of each refusal): what
+   * trust is given to and checked against. Never the hash of a second read, which a racer
+   * could have swapped in between (issue 25).
+   */
+  hash: string;
+  /**
    * The line of a project server's entry in its file, or of one of its fields (the entry's
    * line when the field is not written there): for what is found once the server runs (a
    * `tool_exposure` key matching none of its tools). Undefined for a server not read here.
@@ -32,23 +39,37 @@ type ServerLines = (name: string, field?: string) => number | undefined;
 
 const URL_KEYS = ['url', 'httpUrl', 'serverUrl'] as const;
 
+export interface ProjectReadOptions {
+  /** Reads one project file, bounded; a test's reader may swap the file right after, as a racer would. */
+  read?: (file: string) => FileRead;
+}
+
+const readBounded = (file: string): FileRead => readBoundedRegularFileSync(file, { maxBytes: PROJECT_FILE_MAX_BYTES });
+
 /**
- * Reads `.mcp.json` and `.agents/mcp_config.json` in a workspace root (MCP-04). They are
- * read before any trust check and a cloned repository controls them (git keeps symlinks and
- * files of any size): nothing in them may block or exhaust the reader.
+ * Reads `.mcp.json` and `.agents/mcp_config.json` in a workspace root (MCP-04), each once:
+ * the servers and the `hash` come from the same bytes. They are read before any trust check
+ * and a cloned repository controls them (git keeps symlinks and files of any size): nothing
+ * in them may block or exhaust the reader.
  */
-export function readProjectConfig(root: string): ProjectConfig {
+export function readProjectConfig(root: string, options: ProjectReadOptions = {}): ProjectConfig {
   const lines = new Map<string, ServerLines>();
+  const hash = crypto.createHash('sha256');
   const result: ProjectConfig = {
     root,
     files: [],
     servers: [],
     problems: [],
+    hash: '',
     serverLine: (config, field) => (config.source.kind === 'project' ? lines.get(config.source.file)?.(config.name, field) : undefined),
   };
   for (const rel of PROJECT_CONFIG_FILES) {
     const file = path.join(root, rel);
-    const read = readTextFileSync(file, { maxBytes: PROJECT_FILE_MAX_BYTES });
+    const bytes = (options.read ?? readBounded)(file);
+    // The same names and layout trust.json hashes have always had: trust given before stays good.
+    if (bytes.kind === 'read') hash.update(`${rel}\0${bytes.bytes.length}\0`).update(bytes.bytes);
+    else if (bytes.kind === 'refused') hash.update(`${rel}\0refused\0${bytes.refusal}\0`);
+    const read = textOf(bytes);
     if (read.kind === 'missing') continue;
     result.files.push(file);
     if (read.kind === 'refused') {
@@ -65,6 +86,7 @@ export function readProjectConfig(root: string): ProjectConfig {
       }
     }
   }
+  result.hash = hash.digest('hex');
   return result;
 }
 

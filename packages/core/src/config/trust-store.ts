@@ -1,10 +1,9 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlitzError } from '../errors/blitz-error.js';
-import { PROJECT_FILE_MAX_BYTES, readBoundedRegularFileSync, readTextFileSync, SETTINGS_FILE_MAX_BYTES } from '../files/index.js';
+import { readTextFileSync, SETTINGS_FILE_MAX_BYTES } from '../files/index.js';
 import { isTable } from './field-reader.js';
-import { PROJECT_CONFIG_FILES } from './project-config.js';
+import { readProjectConfig, type ProjectConfig } from './project-config.js';
 import { writeTextAtomic } from './write-text-atomic.js';
 
 interface TrustFile {
@@ -25,20 +24,11 @@ export function canonicalProject(dir: string): string {
 }
 
 /**
- * Hash of every MCP config file of a project (names and contents); any edit changes it. A
- * file read refuses (a FIFO, a device, past 1 MB) counts by its refusal, never by reading it.
+ * `$BLITZ_HOME/state/trust.json`: trusted projects by canonical path and config hash (MCP-04).
+ * Trust is given to, and checked against, a `ProjectConfig` as it was read — the hash of the
+ * very bytes its servers were parsed from — never to a second read of the files, which a
+ * process could swap in between (issue 25).
  */
-export function projectConfigHash(root: string): string {
-  const hash = crypto.createHash('sha256');
-  for (const rel of PROJECT_CONFIG_FILES) {
-    const read = readBoundedRegularFileSync(path.join(root, rel), { maxBytes: PROJECT_FILE_MAX_BYTES });
-    if (read.kind === 'read') hash.update(`${rel}\0${read.bytes.length}\0`).update(read.bytes);
-    else if (read.kind === 'refused') hash.update(`${rel}\0refused\0${read.refusal}\0`);
-  }
-  return hash.digest('hex');
-}
-
-/** `$BLITZ_HOME/state/trust.json`: trusted projects by canonical path and config hash (MCP-04). */
 export class TrustStore {
   readonly #file: string;
 
@@ -46,16 +36,17 @@ export class TrustStore {
     this.#file = file;
   }
 
-  isTrusted(dir: string): boolean {
-    const root = canonicalProject(dir);
-    const entry = this.#read().projects[root];
-    return entry !== undefined && entry.hash === projectConfigHash(root);
+  /** Whether the user trusted exactly what `project` was read as. */
+  isTrusted(project: ProjectConfig): boolean {
+    const entry = this.#read().projects[canonicalProject(project.root)];
+    return entry !== undefined && entry.hash === project.hash;
   }
 
-  async trust(dir: string, now = new Date()): Promise<string> {
-    const root = canonicalProject(dir);
+  /** Trusts the project as it was read (what the user was shown), not as it may be by now. */
+  async trust(project: ProjectConfig, now = new Date()): Promise<string> {
+    const root = canonicalProject(project.root);
     const data = this.#read();
-    data.projects[root] = { hash: projectConfigHash(root), trustedAt: now.toISOString() };
+    data.projects[root] = { hash: project.hash, trustedAt: now.toISOString() };
     await this.#write(data);
     return root;
   }
@@ -74,7 +65,7 @@ export class TrustStore {
     return Object.entries(this.#read().projects).map(([root, entry]) => ({
       path: root,
       trustedAt: entry.trustedAt,
-      current: fs.existsSync(root) && entry.hash === projectConfigHash(root),
+      current: fs.existsSync(root) && entry.hash === readProjectConfig(root).hash,
     }));
   }
 

@@ -9,14 +9,15 @@ export type TextRead =
 
 /** A bounded regular file (see `readBoundedRegularFile`) as UTF-8 text; bad UTF-8 is refused with its line. */
 export async function readTextFile(file: string, bounds: ReadBounds): Promise<TextRead> {
-  return asText(await readBoundedRegularFile(file, bounds));
+  return textOf(await readBoundedRegularFile(file, bounds));
 }
 
 export function readTextFileSync(file: string, bounds: ReadBounds): TextRead {
-  return asText(readBoundedRegularFileSync(file, bounds));
+  return textOf(readBoundedRegularFileSync(file, bounds));
 }
 
-function asText(read: FileRead): TextRead {
+/** A bounded read (`readBoundedRegularFile`) as UTF-8 text: for a caller that needs the bytes too (to hash exactly what it parses). */
+export function textOf(read: FileRead): TextRead {
   if (read.kind !== 'read') return read;
   const decoded = decodeUtf8(read.bytes);
   if (decoded.kind === 'text') return decoded;

@@ -27,7 +27,7 @@ export function registerShow(config: Command, ctx: CliContext): void {
       const asked = opts.workspace === undefined ? undefined : path.resolve(ctx.cwd, opts.workspace);
       const root = asked === undefined ? undefined : requireFolder(asked, (problem) => `the workspace ${asked} ${problem} (--workspace)`);
       const project = root === undefined ? undefined : readProjectConfig(root);
-      const trusted = root !== undefined && project!.files.length > 0 && new TrustStore(ctx.paths.trust).isTrusted(root);
+      const trusted = root !== undefined && project!.files.length > 0 && new TrustStore(ctx.paths.trust).isTrusted(project!);
       const effective = effectiveServers(settings.servers, project && { config: project, trusted }, ctx.env);
       const servers = effective.configured.map((config, i) => view(config, effective.servers[i]!.unavailable));
       const result = {

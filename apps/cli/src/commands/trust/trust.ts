@@ -28,7 +28,8 @@ export function registerTrust(program: Command, ctx: CliContext): void {
       requireFolder(root, (problem) => `${root} ${problem}; nothing to trust`);
       const project = readProjectConfig(root);
       if (project.files.length === 0) throw new CliError(`${root} has no MCP config (.mcp.json or .agents/mcp_config.json); nothing to trust`);
-      const trusted = await store.trust(root);
+      // Trusted as read and shown here: the hash is of these bytes, not of a second read.
+      const trusted = await store.trust(project);
       const names = project.servers.map((s) => s.name);
       ctx.out(`Trusted ${trusted}: ${names.length === 0 ? 'no MCP servers' : `${names.length} MCP server${names.length === 1 ? '' : 's'} (${names.join(', ')})`}.`);
       for (const p of project.problems) ctx.err(formatProblem(p));
