@@ -11,7 +11,7 @@ function server(name: string, command: string, kind: 'global' | 'project' = 'glo
   });
 }
 
-const project: ProjectConfig = { root: '/p', files: ['/p/.mcp.json'], servers: [server('b', 'project-b', 'project'), server('c', 'c', 'project')], problems: [], serverLine: () => undefined };
+const project: ProjectConfig = { root: '/p', files: ['/p/.mcp.json'], servers: [server('b', 'project-b', 'project'), server('c', 'c', 'project')], problems: [], hash: 'h', serverLine: () => undefined };
 const global = [server('a', 'a'), server('b', 'global-b')];
 
 describe('effectiveServers', () => {
