@@ -253,6 +253,29 @@ describe('a signed-in server in the daemon', () => {
     expect((await connectRemote()).remote.state).toBe('connected');
   });
 
+  it('a login clears "needs sign-in" at once: mcp list, mcp get and GET /v1/status show the server connected before any client calls it (issue 26.2)', async () => {
+    await setUp();
+    daemon = await startDaemonProcess(home);
+    const hub = await connectHub(daemon.state, { workspace });
+    try {
+      await hub.listTools();
+      expect((await daemon.client.status()).servers.find((s) => s.name === 'remote')!.state).toBe('needsSignIn');
+      const calls = fixture.log().filter((e) => e.kind === 'mcp').length;
+
+      await signIn();
+      // No client called the server since: the login itself reconnected it.
+      expect((await daemon.client.status()).servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'connected' });
+      const list = await runBlitz(['mcp', 'list'], { home });
+      expect(list.stdout).toMatch(/^remote\s+http\s+\S+\s+1\s+connected, signed in$/m);
+      expect(list.stdout).not.toContain('needs sign-in');
+      expect((await runBlitz(['mcp', 'get', 'remote'], { home })).stdout).not.toContain('needs sign-in');
+      expect(fixture.log().filter((e) => e.kind === 'mcp').length).toBeGreaterThan(calls);
+      expect(textOf(await hub.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toContain('hi');
+    } finally {
+      await hub.close();
+    }
+  });
+
   it('a server answering 401 with no sign-in: needs sign-in, never paused, no registration and no retry storm', async () => {
     await setUp();
     daemon = await startDaemonProcess(home);

@@ -326,7 +326,8 @@ export class Daemon {
 
   /**
    * `blitz mcp login` or `logout` changed a server's sign-in: no cached token of it is used
-   * again, and its live connections close, so the next request carries the new sign-in or none.
+   * again, its live connections close and forget a wanted sign-in, so the next request carries
+   * the new sign-in or none; workspaces with clients reconnect it at once.
    */
   async #credentialsChanged(server: string): Promise<{ server: string; restarted: number }> {
     this.#credentials.forget();
@@ -337,6 +338,8 @@ export class Daemon {
     this.#catalogCacheInUse()?.forget(server);
     const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
     await Promise.all(holding.map((w) => w.manager.restart(server)));
+    // Where clients are connected it reconnects at once, so what they and `mcp list` see is the new sign-in's outcome (issue 26.2).
+    await Promise.all(holding.filter((w) => w.clients > 0).map((w) => w.manager.connection(server).tools().catch(() => undefined)));
     this.log.info('sign-in changed', { server, restarted: holding.length });
     return { server, restarted: holding.length };
   }

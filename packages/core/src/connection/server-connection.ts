@@ -369,6 +369,15 @@ export class ServerConnection {
     await state.link.close();
   }
 
+  /**
+   * Stops it for a fresh start at the next use, and forgets that it wanted a sign-in: the user
+   * may have given one since (`blitz mcp login`), so it no longer says to (issue 26.2).
+   */
+  async restart(): Promise<void> {
+    await this.stop();
+    if (this.#state.kind === 'needsSignIn') this.#transition({ kind: 'stopped' });
+  }
+
   /** Stops for good: the connection is being removed. */
   async dispose(): Promise<void> {
     this.breaker.dispose();

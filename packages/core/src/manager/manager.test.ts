@@ -304,6 +304,18 @@ describe('Manager', () => {
     expect(events.filter((e) => e.type === 'catalog')).toHaveLength(1);
   });
 
+  it('restart forgets a server wanted a sign-in: it shows idle, and the next listing tries afresh (issue 26.2)', async () => {
+    const signIn: FakeServer = { ...tools('x'), needsSignIn: true };
+    const { manager } = setup({ a: signIn });
+    await manager.update({ servers: [server('a')] });
+    await manager.listTools();
+    expect(manager.states()[0]!.state).toBe('needsSignIn');
+    signIn.needsSignIn = false;
+    await manager.restart('a');
+    expect(manager.states()[0]!.state).toBe('idle');
+    expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['x']);
+  });
+
   it('restart stops a server so the next listing starts it afresh; an unknown name is NOT_FOUND', async () => {
     const { manager, fake } = setup({ a: tools('x') });
     await manager.update({ servers: [server('a')] });

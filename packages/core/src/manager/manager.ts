@@ -248,7 +248,7 @@ export class Manager {
 
   /** Stops a server; it starts afresh at the next listing (MCP-47). A shared server stops for every workspace. */
   async restart(name: string): Promise<void> {
-    await this.#get(name).stop();
+    await this.#get(name).restart();
     this.#catalogChanged();
   }
 
