@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
@@ -110,6 +110,32 @@ async function addServer(name: string): Promise<void> {
   await expect.poll(() => page.locator('a.server-name').allTextContents(), SLOW).toContain(name);
 }
 
+/** WCAG's contrast ratio of two computed `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: string) => {
+    const [r, g, bl] = rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** The computed background of an element (the test's types have no DOM). */
+function background(element: Locator): Promise<string> {
+  return element.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+}
+
+/** What has the focus: its tag, class and text. */
+function focused(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const el = (globalThis as unknown as { document: { activeElement: { tagName: string; className: string; textContent: string } | null } }).document.activeElement;
+    return el ? `${el.tagName.toLowerCase()}.${el.className} ${el.textContent}` : 'nothing';
+  });
+}
+
 const row = (p: Page, name: string) => p.locator('li.server', { has: p.locator(`a.server-name:text-is("${name}")`) });
 
 async function toolNames(): Promise<string[]> {
@@ -158,6 +184,13 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     expect(await row(page, 'remote').textContent()).toContain('https://mcp.example.com/mcp');
     await expect.poll(() => page.locator('.notice').count(), SLOW).toBeGreaterThan(0);
     expect(await page.locator('.notice').first().textContent()).toContain('broken');
+    // One tab stop per place: no row has two links to the same view.
+    for (const name of ['everything', 'broken', 'remote']) {
+      const hrefs = await row(page, name).locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      expect(hrefs, name).toEqual([...new Set(hrefs)]);
+    }
+    const icon = await page.locator('link[rel=icon]').getAttribute('href');
+    expect((await page.request.get(new URL(icon!, `${base}/settings/`).href)).headers()['content-type']).toBe('image/svg+xml');
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, 'list');
   });
@@ -283,6 +316,12 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await page.keyboard.press('Space');
     await expect.poll(() => row(page, 'everything').locator('.state').textContent(), SLOW).toBe('off');
     expect(await toggle.isChecked()).toBe(false);
+    // The off switch stands out from its card, 3:1 at least (WCAG 1.4.11), light and dark.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(contrast(await background(row(page, 'everything').locator('.track')), await background(row(page, 'everything'))), scheme).toBeGreaterThanOrEqual(3);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     expect((await daemon.client.status()).servers.find((s) => s.name === 'everything')?.state).toBe('disabled');
     await expect.poll(toolNames, SLOW).not.toContain('ev__echo');
     expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(/name = "everything"[\s\S]*disabled = true[\s\S]*name = "broken"/);
@@ -436,6 +475,8 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await row(page, 'leaving').getByRole('button', { name: 'Remove leaving' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await expect.poll(() => page.locator('a.server-name').allTextContents(), SLOW).toEqual(others);
+    // The focus goes to the server now in its place (here the last), not to the page's body.
+    await expect.poll(() => focused(page), SLOW).toBe(`a.server-name ${others.at(-1)}`);
     const text = fs.readFileSync(settingsFile, 'utf8');
     expect(text).not.toContain('name = "leaving"');
     expect(text).toContain('# The reference server.');

@@ -9,7 +9,7 @@ import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js'
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { fakeOpener, nodeServer, startTray, stopLeftDaemon, type RunningTray } from './tray-process.js';
+import { fakeNotifySend, fakeOpener, nodeServer, startTray, stopLeftDaemon, type RunningTray } from './tray-process.js';
 
 const SETTINGS = `# my servers, kept by every edit
 [daemon]
@@ -123,6 +123,23 @@ describe('blitz tray with a fake systray helper', () => {
     helper.click(await waitFor(() => helper.idOf('Start daemon') !== undefined && helper.idOf('Open settings'), 'the daemon-down menu', 15_000, tray.output));
     await waitFor(() => opened()[1], 'xdg-open to be run again', 15_000, tray.output);
     expect(opened()[1]).toEqual([path.join(home, 'settings.toml')]);
+  });
+
+  it('Open settings with no browser to open says what to do instead, and never shows the one-time code', async () => {
+    const helper = new FakeHelper(home);
+    const binDir = path.join(cwd, 'bin');
+    const notifySend = fakeNotifySend(binDir);
+    // An xdg-open that finds no browser, as on a desktop without one (its exit code 3).
+    fs.writeFileSync(path.join(binDir, 'xdg-open'), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+    daemon = await startDaemonProcess(home);
+    tray = startTray({ home, cwd, binDir });
+    helper.click(await waitFor(() => helper.idOf('Open settings'), 'the menu', 20_000, tray.output));
+    const told = await waitFor(() => notifySend.calls().find((argv) => argv.includes('Could not open the settings')), 'the notification', 15_000, tray.output);
+    const text = told.join(' ');
+    expect(text).toContain('blitz settings --print');
+    expect(text).toContain('xdg-open exited with code 3');
+    expect(text).not.toMatch(/code=|settings\/\?/);
+    expect(tray.output()).not.toMatch(/code=[\w-]{20}/);
   });
 
   it('says when the daemon is down, recovers by itself when it is back, and starts it on request', async () => {

@@ -29,6 +29,16 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
   const servers: McpServerConfig[] = snapshot.config?.servers ?? (snapshot.status?.servers ?? []).map((s) => ({ name: s.name, ...(s.enabled ? {} : { disabled: true }), ...(s.transport === 'http' ? { url: '' } : {}) }));
   const projects = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.source !== 'global'));
   const removeButton = useRef<HTMLButtonElement | null>(null);
+  /** Where the removed server stood: the focus goes to the one now there (or the last, or the heading). */
+  const focusAfter = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (focusAfter.current === undefined) return;
+    const names = document.querySelectorAll<HTMLAnchorElement>('ul.servers a.server-name');
+    const next = names[Math.min(focusAfter.current, names.length - 1)];
+    focusAfter.current = undefined;
+    if (next) next.focus();
+    else (headingRef as { current: HTMLHeadingElement | null }).current?.focus();
+  }, [servers.length]);
 
   const act = async (what: () => Promise<unknown>): Promise<boolean> => {
     setError(undefined);
@@ -78,7 +88,11 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
                 title: `Remove ${config.name}?`,
                 message: `The server "${config.name}" is taken out of settings.toml. A sign-in it has is kept (blitz mcp logout ${config.name} forgets it).`,
                 confirm: 'Remove',
-                onConfirm: async () => void (await act(() => api.remove(config.name))),
+                onConfirm: async () => {
+                  // Set before the list changes: the new list may be drawn before act() returns.
+                  focusAfter.current = servers.indexOf(config);
+                  if (!(await act(() => api.remove(config.name)))) focusAfter.current = undefined;
+                },
               });
             }}
           />
@@ -114,6 +128,7 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
           request={confirm}
           onClose={() => {
             setConfirm(undefined);
+            // Back where it was (Cancel); after a removal the effect above moves it on.
             removeButton.current?.focus();
           }}
         />
@@ -175,9 +190,6 @@ function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }:
       )}
       {status?.error && <p class="server-error">{status.error}</p>}
       <div class="actions">
-        <a class="button" href={hrefOf({ view: 'server', name: config.name })} aria-label={`Details of ${config.name}`}>
-          Details
-        </a>
         {!readOnly && (
           <>
             <a class="button" href={hrefOf({ view: 'edit', name: config.name })} aria-label={`Edit ${config.name}`}>

@@ -43,12 +43,15 @@ export function openFile(file: string, platform: NodeJS.Platform = process.platf
   return runOpener(openCommand(file, platform));
 }
 
-/** Opens the address in the default browser; rejects when the opener is missing or says it failed. */
+/**
+ * Opens the address in the default browser; rejects when the opener is missing or says it
+ * failed, without the address in the error: it may hold a one-time code.
+ */
 export function openUrl(url: string, platform: NodeJS.Platform = process.platform): Promise<void> {
-  return runOpener(openUrlCommand(url, platform));
+  return runOpener({ ...openUrlCommand(url, platform), quiet: true });
 }
 
-function runOpener({ command, args, verbatim }: { command: string; args: string[]; verbatim?: boolean }): Promise<void> {
+function runOpener({ command, args, verbatim, quiet }: { command: string; args: string[]; verbatim?: boolean; quiet?: boolean }): Promise<void> {
   return new Promise((resolve, reject) => {
     // Detached: the editor it starts belongs to the desktop, not to the tray.
     const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true, windowsVerbatimArguments: verbatim ?? false });
@@ -59,12 +62,12 @@ function runOpener({ command, args, verbatim }: { command: string; args: string[
     timer.unref();
     child.once('error', (err) => {
       clearTimeout(timer);
-      reject(new Error(`${command}: ${err.message}`));
+      reject(new Error((err as NodeJS.ErrnoException).code === 'ENOENT' ? `${command} is not installed` : `${command}: ${err.message}`));
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(' ')} exited with code ${code}`));
+      else reject(new Error(`${quiet ? command : `${command} ${args.join(' ')}`} exited with code ${code}`));
     });
   });
 }

@@ -80,7 +80,12 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
       const state = readDaemonState(opts.home);
       if (state) {
         const { url } = await new BlitzClient(state, { timeoutMs: 5_000 }).settingsCode();
-        return (opts.openUrl ?? ((address) => openUrl(address, platform)))(url);
+        try {
+          return await (opts.openUrl ?? ((address) => openUrl(address, platform)))(url);
+        } catch (err) {
+          // The address is spent on nobody: the user gets a new one from the terminal.
+          throw new Error(`no browser opened (${(err as Error).message}). Run "blitz settings --print" in a terminal and open the address it prints`, { cause: err });
+        }
       }
       // The page is the daemon's: with none running, settings.toml itself is the settings.
       // An editor cannot open a file that is not there yet; an empty settings file is valid.

@@ -163,8 +163,8 @@ describe('the tray app', () => {
     await h.app.handle({ kind: 'toggleServer', server: 'gone', enable: true });
     await h.app.handle({ kind: 'openSettings' });
     expect(h.notified).toEqual([
-      { title: 'Blitz', message: 'Could not switch gone on: no MCP server named "gone"' },
-      { title: 'Blitz', message: 'Could not open the settings: xdg-open: not found' },
+      { title: 'Could not switch gone on', message: 'no MCP server named "gone".' },
+      { title: 'Could not open the settings', message: 'xdg-open: not found.' },
     ]);
     h.app.stop(0);
   });

@@ -151,7 +151,8 @@ export class TrayApp {
       }
     } catch (err) {
       this.#deps.log(`${actionFailure(action)}: ${message(err)}`);
-      this.#deps.notifier.notify({ title: 'Blitz', message: truncate(`${actionFailure(action)}: ${message(err)}`, MESSAGE_CHARS) });
+      // The title says what failed; the message why, and what to do.
+      this.#deps.notifier.notify({ title: actionFailure(action), message: truncate(sentence(message(err)), MESSAGE_CHARS) });
     }
     // Show the effect now rather than at the next tick.
     await this.pollNow().catch((err: unknown) => this.fail(err));
@@ -290,6 +291,10 @@ function actionFailure(action: MenuAction): string {
       return _exhaustive;
     }
   }
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 function message(err: unknown): string {
