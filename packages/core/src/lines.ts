@@ -7,3 +7,4 @@ export { parseLine } from './jsonrpc/message-lines.js';
 export { whenDrained } from './jsonrpc/when-drained.js';
 export { answerId, isNotification, isRequest, looksLikeMessage } from './jsonrpc/jsonrpc-shape.js';
 export { MAX_MESSAGE_DEPTH, refuseTooDeep } from './jsonrpc/message-depth.js';
+export { refuseClientMessage, type ClientMessageRefusal } from './jsonrpc/client-message-refusal.js';

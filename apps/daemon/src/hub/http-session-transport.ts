@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseTooDeep, tooDeepMessage } from '@blitz/core';
+import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseClientMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import { rpcErrorAnswer } from '../http/error-answer.js';
 import { readBody } from '../http/read-body.js';
@@ -111,15 +111,15 @@ export class HttpSessionTransport implements Transport {
     }
     const raw = Array.isArray(body) ? body : [body];
     const messages: JSONRPCMessage[] = [];
-    /** Answers to requests nested too deep: they go to this client only, and never further. */
-    const refusals: Array<JSONRPCMessage & { id: RequestId }> = [];
+    /** Answers to malformed requests (a bad id or params, too deep): they go to this client only, and never further. */
+    const refusals: JSONRPCMessage[] = [];
     // The shape only: the SDK server validates each message fully when it handles it.
     for (const item of raw) {
       if (!looksLikeMessage(item)) return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: not a JSON-RPC message', { reason: 'NOT_JSON_RPC' }));
-      const refusal = refuseTooDeep(item, MAX_MESSAGE_DEPTH);
+      const refusal = refuseClientMessage(item, MAX_MESSAGE_DEPTH);
       if (refusal === undefined) messages.push(item);
-      else if (refusal) refusals.push(refusal as JSONRPCMessage & { id: RequestId });
-      else this.onerror?.(new Error(tooDeepMessage(MAX_MESSAGE_DEPTH)));
+      else if (refusal.answer) refusals.push(refusal.answer as JSONRPCMessage);
+      else this.onerror?.(new Error(refusal.why));
     }
     if (messages.some((m) => isRequest(m) && m.method === 'initialize')) {
       if (this.sessionId !== undefined) return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: this session is already initialized', { reason: 'ALREADY_INITIALIZED' }));
@@ -128,13 +128,18 @@ export class HttpSessionTransport implements Transport {
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
     const pending = new Set<RequestId>();
     for (const message of messages) if (isRequest(message)) pending.add(message.id);
-    for (const refusal of refusals) pending.add(refusal.id);
-    if (pending.size === 0) {
+    if (pending.size === 0 && refusals.length === 0) {
       answer(res, 202, this.#head());
       for (const message of messages) this.onmessage?.(message, extra);
       return;
     }
-    const stream: PostStream = { res, pending, held: [], batch: Array.isArray(body), sse: false, open: true };
+    // The refusals are answered with what the SDK server answers: held until the last of those, or all there is.
+    const stream: PostStream = { res, pending, held: refusals, batch: Array.isArray(body), sse: false, open: true };
+    if (pending.size === 0) {
+      answer(res, 200, this.#head('content-type', 'application/json'), JSON.stringify(stream.batch ? refusals : refusals[0]));
+      for (const message of messages) this.onmessage?.(message, extra);
+      return;
+    }
     for (const id of pending) this.#streams.set(id, stream);
     for (const message of messages) this.onmessage?.(message, extra);
     // In the same turn as the messages went on, so no close is missed; after them, so they go on first.
@@ -142,7 +147,6 @@ export class HttpSessionTransport implements Transport {
       stream.open = false;
       for (const id of stream.pending) this.#streams.delete(id);
     });
-    for (const refusal of refusals) if (stream.open) this.#deliver(stream, refusal, true);
   }
 
   #get(res: ServerResponse): void {

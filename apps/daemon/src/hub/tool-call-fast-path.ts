@@ -1,7 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type CallToolRequest, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { CallCancellation } from '@blitz/core';
+import { BlitzError, CallCancellation, isRequest } from '@blitz/core';
+import { rpcErrorAnswer } from '../http/error-answer.js';
+import { paramsRefusal } from './request-params.js';
 import type { ToolCallHandler } from './tools-handlers.js';
 
 /**
@@ -15,7 +17,9 @@ import type { ToolCallHandler } from './tools-handlers.js';
  * ever, errors included. A call that comes while `initialize` is still unanswered (a client
  * that writes its handshake and its first call at once) waits for that answer: the SDK answers
  * initialize a few microtasks on, and a call's own messages (search_tools' list_changed) must
- * not reach the client before it.
+ * not reach the client before it. Two refusals are made here too, for every request: one
+ * before `initialize` (other than `ping`) is refused, as the protocol says, and one whose
+ * params its method's schema refuses is answered -32602 in one line (request-params.ts).
  */
 export class ToolCallFastPath implements Transport {
   readonly #inner: Transport;
@@ -24,6 +28,8 @@ export class ToolCallFastPath implements Transport {
   readonly #inFlight = new Map<RequestId, CallCancellation>();
   /** The id of the `initialize` the SDK server has not answered yet, and the calls held until it has. */
   #initializing: { id: RequestId; held: Array<JSONRPCRequest & Pick<CallToolRequest, 'params'>> } | undefined;
+  /** `initialize` was sent (and is answered, or being answered): requests may come. */
+  #initialized = false;
   #onmessage: Transport['onmessage'];
 
   constructor(inner: Transport, server: Server, handler: ToolCallHandler) {
@@ -85,17 +91,35 @@ export class ToolCallFastPath implements Transport {
   }
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    const refusal = isRequest(message) ? this.#refusal(message) : undefined;
+    if (refusal) {
+      void this.#inner.send(refusal).catch((err: unknown) => this.#inner.onerror?.(new Error(`Failed to send response: ${String(err)}`)));
+      return;
+    }
     if (isPlainToolCall(message)) {
       if (this.#initializing) this.#initializing.held.push(message);
       else void this.#call(message);
       return;
     }
-    if ('method' in message && message.method === 'initialize' && 'id' in message) this.#initializing = { id: message.id, held: [] };
+    if ('method' in message && message.method === 'initialize' && 'id' in message) {
+      this.#initializing = { id: message.id, held: [] };
+      this.#initialized = true;
+    }
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (id !== undefined) this.#cancel(id, (message.params as { reason?: unknown }).reason);
     }
     this.#onmessage?.(message, extra);
+  }
+
+  /** The answer to a request refused before anything runs: one before `initialize`, or with params its method does not take. */
+  #refusal(request: JSONRPCRequest): JSONRPCMessage | undefined {
+    if (!this.#initialized && request.method !== 'initialize' && request.method !== 'ping') {
+      const { error } = rpcErrorAnswer(new BlitzError('FAILED_PRECONDITION', `Bad Request: ${request.method.slice(0, 100)} before initialize; send initialize first`, { reason: 'NO_SESSION' }));
+      return { jsonrpc: '2.0', id: request.id, error };
+    }
+    // A plain tools/call is in the shape its schema takes (isPlainToolCall): it is not parsed twice.
+    return isPlainToolCall(request) ? undefined : paramsRefusal(request);
   }
 
   /** A call cancelled while held never runs; one in flight is aborted. */

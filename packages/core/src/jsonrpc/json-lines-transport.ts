@@ -5,9 +5,9 @@ import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../errors/blitz-error.js';
 import { batchWrites } from './batch-writes.js';
 import type { OversizeLine } from './bounded-lines.js';
+import { refuseClientMessage } from './client-message-refusal.js';
 import { invalidLineRefusal, oversizeMessage, oversizeRefusal, type LineRefusal } from './line-refusals.js';
 import { MessageLines, type MessageLine } from './message-lines.js';
-import { refuseTooDeep, tooDeepMessage } from './message-depth.js';
 import { whenDrained } from './when-drained.js';
 
 
@@ -20,7 +20,8 @@ export interface JsonLinesOptions {
   maxMessageBytes: number;
   /**
    * The deepest message read from the peer (`MAX_MESSAGE_DEPTH` for a client): a deeper request
-   * is answered with -32602 and never passed on, a deeper notification or response dropped.
+   * is answered with -32602 and never passed on, a deeper notification or response dropped;
+   * so is a request with a bad id or params (refuseClientMessage).
    * No bound when absent: what the daemon sends the bridge is bounded where it is made.
    */
   maxDepth?: number;
@@ -145,14 +146,15 @@ export class JsonLinesTransport implements Transport {
     else this.#deliverBounded(item.message, this.#maxDepth);
   }
 
+  /** A client's message: one that is malformed (a bad id or params, too deep) is answered here, never passed on. */
   #deliverBounded(message: JSONRPCMessage, maxDepth: number): void {
-    const refusal = refuseTooDeep(message, maxDepth);
+    const refusal = refuseClientMessage(message, maxDepth);
     if (refusal === undefined) {
       this.onmessage?.(message);
       return;
     }
-    this.onerror?.(new Error(tooDeepMessage(maxDepth)));
-    if (refusal && !this.closed) this.#output.write(`${JSON.stringify(refusal)}\n`);
+    this.onerror?.(new Error(refusal.why));
+    if (refusal.answer) this.#refuse(refusal.answer);
   }
 
   /** A line past the limit was skipped: a request is answered, so its sender hears why at once. */
