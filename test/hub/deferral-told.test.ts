@@ -66,10 +66,11 @@ beforeAll(async () => {
   home = tempDir('blitz-deferral-');
   workspace = tempDir('blitz-deferral-ws-');
   project = fs.realpathSync(tempDir('blitz-deferral-project-'));
-  // "grow" (echo, add_tool) is offered to agent grow alone; add_tool adds tools while the daemon runs.
+  // "grow" (echo, add_tool) is offered to agent grow alone; add_tool adds tools while the daemon runs
+  // (pin = false: tools added so are not held for review, issue 31).
   settings =
     `[daemon]\nport = 0\n\n[hub]\nlist_wait_ms = 60000\n\n[hub.clients."grow-test"]\nmax_tools = ${GROW_LIMIT}\n\n[hub.clients."small-test"]\nmax_tools = ${SMALL_LIMIT}\n\n` +
-    entry('grow', 'changing-tools', 'agents = ["grow"]') +
+    entry('grow', 'changing-tools', 'agents = ["grow"]\npin = false') +
     entry('env', 'env-dump', 'agents = ["main"]\nexposure = "direct"');
   writeSettings(home, settings);
   const { command, args } = fixtureCommand('env-dump');

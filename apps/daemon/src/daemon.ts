@@ -5,6 +5,7 @@ import {
   blitzPaths,
   CatalogCache,
   createConnector,
+  PinStore,
   ServerSignIns,
   emptySettings,
   formatProblem,
@@ -90,6 +91,8 @@ export class Daemon {
    */
   #catalogCache: CatalogCache | undefined;
   readonly #connector: Connector;
+  /** Each server's pinned tool definitions (state/pins.jsonl, issue 31), read at start. */
+  readonly pins: PinStore;
   /** The settings page's one-time codes and cookie sessions. */
   readonly #pageSessions: PageSessions;
   #stopping: Promise<void> | undefined;
@@ -140,6 +143,7 @@ export class Daemon {
       managerOptions: (root) => this.hub.managerOptions(root),
       home: homeRoot(),
       catalogCache: () => this.#catalogCacheInUse(),
+      pins: () => this.pins,
       sharedOptions: (home) => this.hub.sharedOptions(home),
       onSharedEvent: (event, workspaces) => this.#events.fromShared(event, workspaces),
       onResolved: (servers) => this.#secrets.addServers(servers.map((s) => s.config)),
@@ -164,6 +168,12 @@ export class Daemon {
       (after) => daemonStatus({ version: opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after }),
       this.#redactor,
     );
+    this.pins = new PinStore({
+      file: this.paths.pins,
+      clock: this.#clock,
+      // A pin file that cannot be read or written is the user's to hear of, not only the log's.
+      warn: (message) => this.#ownNotice('review', message),
+    });
     this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
@@ -297,6 +307,7 @@ export class Daemon {
       await this.registry.closeAll();
       // Writes only begin while the cache is on (#catalogCacheInUse); those under way finish here.
       await this.#catalogCache?.flush();
+      await this.pins.flush();
       await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });
@@ -316,6 +327,13 @@ export class Daemon {
     if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
     this.#secrets.addServers(this.source.settings.servers);
     return applied;
+  }
+
+  /** A notice of Blitz's own (its pin file, its audit log), naming no server: the log, the feed and the tray hear it. */
+  #ownNotice(kind: 'review' | 'audit', message: string): void {
+    this.log.warn(message);
+    this.notices.push({ server: '', kind, message, time: this.#clock.now() });
+    this.#statusCache.changed();
   }
 
   /** The catalog cache while `[hub] catalog_cache` is on, its file read the first time; undefined while it is off. */

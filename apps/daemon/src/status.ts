@@ -24,7 +24,14 @@ export function globalServerStatus(config: ServerConfig, running: readonly Serve
     ...(worst.retryAt === undefined ? {} : { retryAt: new Date(worst.retryAt).toISOString() }),
     ...(worst.scope === undefined ? {} : { scope: worst.scope }),
     ...warningsOf(running),
+    ...reviewOf(running),
   };
+}
+
+/** The tools of every copy held for review, each once (a global server's pins are every workspace's). */
+function reviewOf(running: readonly ServerStatus[]): Pick<GlobalServerStatus, 'review'> {
+  const byTool = new Map(running.flatMap((s) => s.review ?? []).map((r) => [r.tool, r]));
+  return byTool.size > 0 ? { review: [...byTool.values()] } : {};
 }
 
 /** The warnings of every copy (a listing of no tools, one cut short, a setting matching no tool), each once. */

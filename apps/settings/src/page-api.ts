@@ -3,6 +3,7 @@ import type {
   ErrorBody,
   McpServerConfig,
   McpServerConfigList,
+  ReviewAccepted,
   ServerProblems,
   ServerTestResult,
   SettingsSession,
@@ -79,6 +80,11 @@ export class PageApi {
 
   restart(workspace: string, name: string): Promise<WorkspaceServer> {
     return this.#change('POST', `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/restart`);
+  }
+
+  /** Pins the definitions of a server's tools held for review (issue 31): they are offered again. */
+  acceptReview(workspace: string, name: string): Promise<ReviewAccepted> {
+    return this.#change('POST', `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/review/accept`, {});
   }
 
   #get<T>(path: string): Promise<T> {

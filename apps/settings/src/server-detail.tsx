@@ -134,6 +134,17 @@ function WorkspaceCard({ api, workspace, root, name, at, readOnly, refresh }: { 
     api.workspaceServer(workspace, name).then(setDetail, (err: unknown) => setMessage((err as Error).message));
   }, [api, workspace, name, at]);
 
+  const accept = async () => {
+    setMessage(undefined);
+    try {
+      const { accepted } = await api.acceptReview(workspace, name);
+      setMessage(`Pinned the new definitions of ${accepted.join(', ')}: offered again.`);
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+    await refresh();
+  };
+
   const restart = async () => {
     setMessage(undefined);
     try {
@@ -171,6 +182,19 @@ function WorkspaceCard({ api, workspace, root, name, at, readOnly, refresh }: { 
                 <li key={w}>{w}</li>
               ))}
             </ul>
+          )}
+          {detail.review && detail.review.length > 0 && (
+            <div class="review" role="group" aria-label={`${name}: tools held for review`}>
+              <p>
+                Held for review — not as pinned when the server was first trusted (see <code>blitz mcp review {name}</code>):{' '}
+                {detail.review.map((t) => `${t.tool} (${t.change})`).join(', ')}
+              </p>
+              {!readOnly && (
+                <button type="button" onClick={accept} aria-label={`Accept the new tool definitions of ${name}`}>
+                  Accept
+                </button>
+              )}
+            </div>
           )}
           {detail.exposedTools.length > 0 && (
             <div class="table-wrap">

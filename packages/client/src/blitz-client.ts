@@ -6,7 +6,9 @@ import type {
   McpServerConfig,
   McpServerConfigList,
   OAuthChange,
+  ReviewAccepted,
   ServerProblems,
+  ServerReview,
   ServerTestResult,
   SettingsCode,
   StatusResponse,
@@ -107,6 +109,16 @@ export class BlitzClient {
 
   restartServer(id: string, name: string): Promise<WorkspaceServer> {
     return this.#request('POST', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/restart`);
+  }
+
+  /** A server's tools held for review in a workspace, each with what changed field by field (issue 31). */
+  serverReview(id: string, name: string): Promise<ServerReview> {
+    return this.#request('GET', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/review`);
+  }
+
+  /** Pins the definitions of a server's tools in review (only these, when named). */
+  acceptReview(id: string, name: string, tools?: readonly string[]): Promise<ReviewAccepted> {
+    return this.#request('POST', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/review/accept`, tools === undefined ? {} : { tools: [...tools] });
   }
 
   /** Tells the daemon a server's sign-in changed (login, logout): it drops the old tokens at once. */

@@ -4,6 +4,7 @@ export * from './files/index.js';
 export * from './redact/index.js';
 export * from './catalog/index.js';
 export * from './catalog-cache/index.js';
+export * from './pins/index.js';
 export * from './connection/index.js';
 export * from './jsonrpc/index.js';
 export * from './manager/index.js';

@@ -22,7 +22,9 @@ import type {
   ExposedTool,
   McpServerConfig,
   OAuthChange,
+  ReviewAccepted,
   ServerProblems,
+  ServerReview,
   ServerTestResult,
   SettingsCode,
   SettingsSession,
@@ -162,6 +164,24 @@ export function controlApi(deps: ControlApiDeps): Router {
       await workspace.manager.restart(params.name!);
       return { body: workspaceServers(workspace).find((s) => s.name === params.name)! };
     })
+    .on('GET', '/v1/workspaces/:id/mcp-servers/:name/review', ({ params }) => {
+      const workspace = findWorkspace(deps.registry, params.id!);
+      const review: ServerReview = { server: params.name!, workspace: workspace.root, tools: workspace.manager.reviews(params.name!) };
+      return { body: review };
+    })
+    .on('POST', '/v1/workspaces/:id/mcp-servers/:name/review/accept', async ({ params, body }) => {
+      const workspace = findWorkspace(deps.registry, params.id!);
+      const input = await body();
+      const tools = isTable(input) ? input.tools : undefined;
+      if (!isTable(input) || (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string')))) {
+        throw new BlitzError('INVALID_ARGUMENT', 'body must be {} or {"tools": ["<tool>", …]}', { problems: ['tools: must be a list of tool names'] });
+      }
+      const accepted = workspace.manager.acceptReview(params.name!, tools as string[] | undefined);
+      // A global server's pins are every workspace's: each one's catalog follows.
+      for (const other of deps.registry.list()) if (other !== workspace) other.manager.pinsChanged();
+      const answer: ReviewAccepted = { server: params.name!, accepted };
+      return { body: answer };
+    })
     .on('POST', '/v1/oauth/:name/changed', async ({ params }) => ({ body: await deps.credentialsChanged(params.name!) }))
     .on('POST', '/v1/settings/code', ({ caller }) => {
       // Only the token's holder hands out codes: a page session cannot make itself more.
@@ -254,6 +274,7 @@ function workspaceServers(w: Workspace): WorkspaceServer[] {
       ...(s.pid === undefined ? {} : { pid: s.pid }),
       source: c.config.source.kind === 'global' ? 'global' : c.config.source.file,
       shared: w.manager.isShared(c.name),
+      ...(s.review ? { review: s.review } : {}),
     };
   });
 }

@@ -25,9 +25,11 @@ export class Approver {
 
   /** `requestId`: the client's call being decided, so the question travels on its stream. */
   /** `inSettings`: the server is an entry of settings.toml (not a project's), so `blitz mcp approve NAME` can set its auto_approve. */
-  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; inSettings: boolean; permissions: Permissions; requestId: RequestId; signal?: CallSignal }): Promise<Approval> {
+  /** `inReview`: the tool's definition is not the one pinned (`[hub] pin_review = "ask"`): every call is asked, whatever allows it, until the review is accepted. */
+  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; inSettings: boolean; permissions: Permissions; requestId: RequestId; signal?: CallSignal; inReview?: boolean }): Promise<Approval> {
     const key = permissionKey(opts.server, opts.tool);
     const verdict = decide(opts.permissions, key, opts.autoApprove);
+    if (opts.inReview && verdict.kind !== 'deny') return this.#ask(key, opts, verdict.kind === 'ask' ? verdict.rule : undefined);
     switch (verdict.kind) {
       case 'allow':
         return { ok: true };
@@ -43,14 +45,15 @@ export class Approver {
     }
   }
 
-  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: CallSignal }, askRule: string | undefined): Promise<Approval> {
-    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howToAllow(opts.server, opts.tool, askRule, opts.inSettings)}` });
+  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: CallSignal; inReview?: boolean }, askRule: string | undefined): Promise<Approval> {
+    const howTo = opts.inReview ? `its definition changed since it was pinned: see blitz mcp review ${opts.server}, and accept it with --accept` : howToAllow(opts.server, opts.tool, askRule, opts.inSettings);
+    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howTo}` });
     if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
     let answer;
     try {
       answer = await this.#client.elicitInput(
         {
-          message: `Run ${approvalDetail(opts.tool, opts.server, opts.args)}`,
+          message: `${opts.inReview ? `The definition of this tool changed since it was pinned (blitz mcp review ${opts.server}). ` : ''}Run ${approvalDetail(opts.tool, opts.server, opts.args)}`,
           requestedSchema: {
             type: 'object',
             properties: {
@@ -72,7 +75,8 @@ export class Approver {
       return refused(`the approval question failed (${(err as Error).message})`);
     }
     const decision = answer.action === 'accept' ? answer.content?.decision : undefined;
-    if (decision === 'allow_session') this.#allowed.add(key);
+    // A tool in review is asked at every call: "for this session" is not remembered for it.
+    if (decision === 'allow_session' && !opts.inReview) this.#allowed.add(key);
     if (decision === 'allow_once' || decision === 'allow_session') return { ok: true };
     return refused(answer.action === 'accept' ? 'denied' : `the question was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`);
   }

@@ -69,6 +69,7 @@ export class HubEndpoint {
       builtIns: [...RESOURCE_TOOL_NAMES, ...DEFERRED_TOOL_NAMES],
       capabilities: SERVER_CAPABILITIES,
       prepareClient: serverRequests({ roots: [root], log: this.#opts.log }),
+      pinReview: () => this.#opts.settings().hub.pinReview,
     };
   }
 

@@ -70,14 +70,16 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
   async function call(name: string, args: Record<string, unknown>, request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra): Promise<CallToolResult> {
     if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
     if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
-    let tool: ResolvedTool;
+    let resolved: ResolvedTool;
     try {
-      tool = await manager.resolveTool(agent, name);
+      resolved = await manager.resolveTool(agent, name);
     } catch (err) {
-      // A paused server's tool is refused as its calls are (MCP-32): a tool error in the breaker's words.
-      if (isBlitzError(err, 'SERVER_UNAVAILABLE')) return toolError(err.message);
+      // A paused server's tool is refused as its calls are (MCP-32): a tool error in the breaker's words; so is a tool held for review (issue 31).
+      if (isBlitzError(err, 'SERVER_UNAVAILABLE') || (isBlitzError(err, 'FAILED_PRECONDITION') && err.reason === 'TOOL_IN_REVIEW')) return toolError(err.message);
       throw passedOn(err);
     }
+    // Its definition as the server lists it now, against its pins (issue 31): refused or marked to be asked when in review.
+    const tool = await manager.admitTool(resolved);
     const { entry, config } = tool;
     const approval = await ctx.approver.approve({
       server: entry.server,
@@ -88,6 +90,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
       permissions: ctx.settings().permissions,
       requestId: extra.requestId,
       signal: extra.signal,
+      ...(tool.inReview ? { inReview: true } : {}),
     });
     if (!approval.ok) return toolError(approval.message);
     const progressToken = request.params._meta?.progressToken;

@@ -4,6 +4,7 @@ import {
   BlitzError,
   formatProblem,
   type CatalogCache,
+  type PinStore,
   Manager,
   SharedServers,
   type ConnectionEvent,
@@ -34,6 +35,8 @@ export interface RegistryDeps {
   managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
   /** The catalog cache, while `[hub] catalog_cache` is on: each workspace's manager answers cold starts from it. */
   catalogCache?(): CatalogCache | undefined;
+  /** The daemon's pinned tool definitions (issue 31). */
+  pins?(): PinStore | undefined;
   /** Where shared servers (`share = true`) run: the user's home. */
   home: string;
   /** The hub's hooks for shared servers' connections. */
@@ -128,6 +131,7 @@ export class WorkspaceRegistry {
         ...this.#deps.managerOptions?.(root),
         shared: this.shared,
         ...(this.#deps.catalogCache ? { catalogCache: this.#deps.catalogCache } : {}),
+        ...(this.#deps.pins ? { pins: this.#deps.pins } : {}),
         settingLine: (config, field) => this.#deps.source.serverLine(config, field),
         onEvent: (event) => this.#deps.onEvent(workspace, event),
       }),

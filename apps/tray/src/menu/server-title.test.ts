@@ -11,6 +11,8 @@ describe('server titles', () => {
     expect(serverTitle({ ...base, state: 'failed' }, now)).toBe('github — failed');
     expect(serverTitle({ ...base, state: 'needsSignIn' }, now)).toBe('github — needs sign-in');
     expect(serverTitle({ ...base, state: 'needsMoreAccess', scope: 'repo admin:org' }, now)).toBe('github — needs more access (repo admin:org)');
+    // Issue 31: tools held back since their definitions changed.
+    expect(serverTitle({ ...base, state: 'connected', review: [{ tool: 'read', change: 'changed' }] }, now)).toBe('github — tools to review');
   });
 
   it('keeps an error to its first non-empty line, squeezed and cut', () => {

@@ -10,6 +10,8 @@ const ERROR_CHARS = 60;
  */
 export function serverTitle(server: GlobalServerStatus, now: number): string {
   const { name } = server;
+  // Tools held back since their definitions changed (issue 31) need the user whatever the state.
+  if (server.review && server.review.length > 0 && (server.state === 'connected' || server.state === 'idle')) return `${name} — tools to review`;
   switch (server.state) {
     case 'disabled':
     case 'idle':

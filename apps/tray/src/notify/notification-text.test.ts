@@ -9,6 +9,9 @@ describe('notifications for notices', () => {
     expect(noticeNotification(notice(1, 'failed', 'github failed: spawn npx ENOENT'))).toEqual({ title: 'Blitz: github failed', message: 'github failed: spawn npx ENOENT' });
     expect(noticeNotification(notice(2, 'paused')).title).toBe('Blitz: github paused');
     expect(noticeNotification(notice(3, 'recovered')).title).toBe('Blitz: github recovered');
+    expect(noticeNotification(notice(4, 'review')).title).toBe('Blitz: github tools held for review');
+    // Blitz's own notices (its audit log, its pin file) name no server.
+    expect(noticeNotification({ ...notice(5, 'audit'), server: '' }).title).toBe('Blitz: audit log stopped');
   });
 
   it('keep the reason short, on one line, with no bearer token', () => {

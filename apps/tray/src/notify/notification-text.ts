@@ -17,7 +17,8 @@ export const MAX_NOTIFICATIONS_PER_POLL = 4;
 
 /** A notice as a desktop notification: the server's name and what happened in the title, the reason below. */
 export function noticeNotification(notice: Notice): DesktopNotification {
-  return { title: `Blitz: ${notice.server} ${kindWord(notice.kind)}`, message: cleanMessage(notice.message) };
+  // A notice of Blitz's own (its audit log, its pin file) names no server.
+  return { title: `Blitz: ${[notice.server, kindWord(notice.kind)].filter(Boolean).join(' ')}`, message: cleanMessage(notice.message) };
 }
 
 /** One notification a notice, but never a flood: past the limit, one more says how many were left out. */
@@ -41,6 +42,10 @@ function kindWord(kind: NoticeKind): string {
       return 'paused';
     case 'recovered':
       return 'recovered';
+    case 'review':
+      return 'tools held for review';
+    case 'audit':
+      return 'audit log stopped';
     default: {
       const _exhaustive: never = kind;
       return _exhaustive;

@@ -1,7 +1,8 @@
 /** `GET /v1/status`: what the tray polls — global servers, settings problems and notices. */
 import type { ServerState } from '@blitz/server-state';
 
-export type NoticeKind = 'failed' | 'paused' | 'recovered';
+/** `review`: a server's tools held for review since they were pinned (issue 31); `audit`: the audit log stopped. */
+export type NoticeKind = 'failed' | 'paused' | 'recovered' | 'review' | 'audit';
 
 /** Something the user should hear (MCP-33); ids grow, so a poller asks for those after its last. */
 export interface Notice {
@@ -26,8 +27,16 @@ export interface GlobalServerStatus {
   scope?: string;
   /** Its copies' warnings, each once (a listing of no tools, one cut short, a setting matching no tool); absent when none. */
   warnings?: string[];
+  /** Its tools held for review since their definitions were pinned (issue 31): `blitz mcp review NAME`; absent when none. */
+  review?: ReviewedTool[];
   /** The copies of it running now (set by every daemon since `share`): one per workspace, or one shared by all. */
   copies?: ServerCopy[];
+}
+
+/** A tool in review: its definition changed since it was pinned, or it is new in a pinned server. */
+export interface ReviewedTool {
+  tool: string;
+  change: 'changed' | 'new';
 }
 
 /** One running copy of a server — a process (stdio) or a session (HTTP) — and the workspaces it serves. */

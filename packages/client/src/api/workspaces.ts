@@ -1,5 +1,6 @@
 /** `/v1/workspaces`: the workspaces the daemon hosts and their servers. */
 import type { ServerState } from '@blitz/server-state';
+import type { ReviewedTool } from './status.js';
 
 export interface WorkspaceSummary {
   id: string;
@@ -23,6 +24,8 @@ export interface WorkspaceServer {
   source: string;
   /** Its connection is shared with other workspaces (`share = true`). */
   shared: boolean;
+  /** Its tools held for review since their definitions were pinned (issue 31); absent when none. */
+  review?: ReviewedTool[];
 }
 
 /** One tool of a server as clients are offered it (a server's detail). */

@@ -26,7 +26,11 @@ export function blitzPaths(home: string) {
     secrets: path.join(home, 'state', 'secrets.json'),
     /** Each server's last listing, for cold starts (catalog-cache.ts). */
     catalogCache: path.join(home, 'state', 'catalog-cache.json'),
+    /** Each server's pinned tool definitions, a JSON line a server (pin-store.ts). */
+    pins: path.join(home, 'state', 'pins.jsonl'),
     logs: path.join(home, 'logs'),
+    /** Every call through the hub, a JSON line each (audit-log.ts). */
+    audit: path.join(home, 'logs', 'audit.jsonl'),
   };
 }
 

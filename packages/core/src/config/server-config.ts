@@ -62,6 +62,8 @@ export interface ServerConfig {
   roots?: string[] | false;
   /** One process (or session) serves every workspace, instead of one per workspace. Global servers only. */
   share: boolean;
+  /** `pin = false`: its tool definitions are never pinned nor held for review (issue 31); unset pins them. */
+  pin?: boolean;
   oauth?: OAuthConfig;
   source: ServerSource;
 }

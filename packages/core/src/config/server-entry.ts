@@ -100,6 +100,7 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
       error(field, `uses ${value}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference`);
     }
   }
+  const pin = r.boolean('pin');
   const oauth = parseOAuth(r.table('oauth'), error, report);
   if (oauth && headers && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     error('headers', 'a static Authorization header cannot be combined with oauth; remove one of them');
@@ -131,6 +132,7 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   if (oauth !== undefined) config.oauth = oauth;
   if (roots !== undefined) config.roots = roots;
   if (sandboxWrite !== undefined) config.sandboxWrite = sandboxWrite;
+  if (pin === false) config.pin = false;
   return config;
 }
 

@@ -31,6 +31,7 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
   if (config.roots !== undefined) entry.roots = config.roots === false ? false : [...config.roots];
   if (config.sandboxWrite !== undefined) entry.sandbox_write = [...config.sandboxWrite];
   if (config.share) entry.share = true;
+  if (config.pin === false) entry.pin = false;
   if (config.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) entry.timeout_seconds = config.timeoutSeconds;
   if (config.startupTimeoutSeconds !== DEFAULT_STARTUP_TIMEOUT_SECONDS) entry.startup_timeout_seconds = config.startupTimeoutSeconds;
   if (config.disabled) entry.disabled = true;

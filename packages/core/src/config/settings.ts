@@ -34,8 +34,20 @@ export const DEFERRED_MODES = ['auto', 'always', 'never'] as const;
 /** `[hub] deferred`: `auto` defers past the session's limit, `always` defers every tool not marked direct, `never` lists them all. */
 export type DeferredMode = (typeof DEFERRED_MODES)[number];
 
+/** `[hub] pin_review`: a tool in review is not offered (`hide`), or offered with every call asked (`ask`) (issue 31). */
+export const PIN_REVIEW_MODES = ['hide', 'ask'] as const;
+export type PinReviewMode = (typeof PIN_REVIEW_MODES)[number];
+/** `[hub] audit_max_mb`: the audit log's size before it is rotated. */
+export const DEFAULT_AUDIT_MAX_MB = 10;
+
 export interface HubSettings {
   maxResultMb: number;
+  /** `pin_review`: what becomes of a tool whose definition changed since it was pinned. */
+  pinReview: PinReviewMode;
+  /** `audit_arguments`: the audit log keeps each call's arguments, redacted (otherwise their hash only). */
+  auditArguments: boolean;
+  /** `audit_max_mb`: `logs/audit.jsonl` is rotated past this size. */
+  auditMaxMb: number;
   /** `list_wait_ms`: how long a client's listing waits for servers still starting. */
   listWaitMs: number;
   /** `catalog_cache`: answer a cold start from each server's last listing while it starts (issue 18). */
@@ -87,7 +99,7 @@ export function emptySettings(): Settings {
     servers: [],
     permissions: { allow: [], ask: [], deny: [] },
     daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
-    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {}, listWaitMs: DEFAULT_LIST_WAIT_MS, catalogCache: true },
+    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {}, listWaitMs: DEFAULT_LIST_WAIT_MS, catalogCache: true, pinReview: 'hide', auditArguments: false, auditMaxMb: DEFAULT_AUDIT_MAX_MB },
     oauth: {},
   };
 }
@@ -200,6 +212,12 @@ export function parseSettings(text: string, file: string): ParsedSettings {
     }
     settings.hub.listWaitMs = r.number('list_wait_ms', { min: 0, max: 600_000, integer: true }) ?? settings.hub.listWaitMs;
     settings.hub.catalogCache = r.boolean('catalog_cache') ?? settings.hub.catalogCache;
+    const pinReview = r.string('pin_review');
+    if (pinReview !== undefined && !(PIN_REVIEW_MODES as readonly string[]).includes(pinReview)) {
+      problems.push({ severity: 'error', file, line: at.table('hub', 'pin_review'), field: 'hub.pin_review', message: `${JSON.stringify(pinReview)} is not a mode: use "hide" or "ask"` });
+    } else if (pinReview !== undefined) settings.hub.pinReview = pinReview as PinReviewMode;
+    settings.hub.auditArguments = r.boolean('audit_arguments') ?? settings.hub.auditArguments;
+    settings.hub.auditMaxMb = r.number('audit_max_mb', { min: 0.001 }) ?? settings.hub.auditMaxMb;
     warnUnread(r, 'hub', at, file, problems);
   }
 

@@ -3,7 +3,7 @@ export type { Caller, RequestOwner } from './caller.js';
 export type { ConnectOptions, Connector } from './connector.js';
 export { CallCancellation, callSignalOf, type CallSignal } from './call-signal.js';
 export { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from './server-connection.js';
-export { toServerStatus, type ServerStatus } from './server-status.js';
+export { toServerStatus, type ReviewedTool, type ServerStatus } from './server-status.js';
 export { listingWarnings, NO_TOOLS_WARNING } from './listing-warnings.js';
 export { LIST_LIMITS, listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';
 export { createConnector, type ConnectorDeps } from './create-connector.js';

@@ -19,6 +19,14 @@ export interface ServerStatus {
   pid?: number;
   /** While `needsMoreAccess`: the scope the server asked for. */
   scope?: string;
+  /** Its tools held for review since their definitions were pinned (issue 31); absent when none. */
+  review?: ReviewedTool[];
+}
+
+/** A tool in review: its definition changed since it was pinned, or it is new in a pinned server. */
+export interface ReviewedTool {
+  tool: string;
+  change: 'changed' | 'new';
 }
 
 /** Inputs of the public status; the connection's private state maps onto these (`toView`). */

@@ -27,6 +27,8 @@ export interface AgentCatalogsScope {
   cached: CachedCatalogs;
   /** The hub's own tool names; no server tool may shadow them (MCP-20). */
   builtIns: readonly string[];
+  /** Which of a listing's tools are offered: those not held for review (pinned-tools.ts). */
+  pinned(connection: ServerConnection, tools: Tool[]): Tool[];
 }
 
 /**
@@ -64,7 +66,10 @@ export class AgentCatalogs {
     if (known) return known;
     const offered = this.#scope.offeredTo(agent);
     // A server not up yet may be listed from the catalog cache; undefined: it lists nothing.
-    const listed = offered.map((c) => (c.ready ? c.currentTools() : this.#scope.cached.servable(c)?.tools));
+    const listed = offered.map((c) => {
+      const tools = c.ready ? c.currentTools() : this.#scope.cached.servable(c)?.tools;
+      return tools && this.#scope.pinned(c, tools);
+    });
     const tools = listed.map((t) => t ?? []);
     offered.forEach((c, i) => {
       if (tools[i]!.length > 0) this.#lastTools.set(c, tools[i]!);
@@ -87,13 +92,16 @@ export class AgentCatalogs {
     return built;
   }
 
-  /** The server whose tool `exposedName` would be with the `paused` servers' last tools in the catalog of `usable`. */
-  ownerAsLastListed(usable: readonly ServerConnection[], paused: ReadonlySet<ServerConnection>, exposedName: string): string | undefined {
+  /**
+   * The entry `exposedName` would be with every tool the servers of `usable` listed, those held
+   * for review included, and the `paused` servers' last tools.
+   */
+  entryAsListed(usable: readonly ServerConnection[], paused: ReadonlySet<ServerConnection>, exposedName: string): CatalogEntry | undefined {
     const { entries } = buildCatalog(
       usable.map((c) => catalogSource(c, paused.has(c) ? (this.#lastTools.get(c) ?? []) : c.currentTools())),
       this.#scope.builtIns,
     );
-    return entries.find((e) => e.exposedName === exposedName)?.server;
+    return entries.find((e) => e.exposedName === exposedName);
   }
 }
 

@@ -3,7 +3,9 @@ import type { ServerStatus } from '../connection/server-status.js';
 import type { UpstreamNotification } from './server-interest.js';
 
 /** A notice as the user hears it (MCP-33), stamped with its time. */
-export interface ManagerNotice extends BreakerNotice {
+export interface ManagerNotice extends Omit<BreakerNotice, 'kind'> {
+  /** The breaker's kinds, and `review`: a server's tools held for review since they were pinned (issue 31). */
+  kind: BreakerNotice['kind'] | 'review';
   time: number;
 }
 

@@ -17,6 +17,9 @@ import type { CallOptions, ConnectionDeps, ConnectionEvent, ServerConnection } f
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CatalogCache } from '../catalog-cache/catalog-cache.js';
+import type { PinReviewMode } from '../config/settings.js';
+import type { PinStore, ToolReview } from '../pins/pin-store.js';
+import { PinnedTools } from './pinned-tools.js';
 import { AgentCatalogs } from './agent-catalogs.js';
 import { ConnectionHolder } from './connection-holder.js';
 import { CachedCatalogs } from './cached-catalogs.js';
@@ -58,6 +61,13 @@ export interface ManagerOptions {
    * launch config is cached is listed from it at once (cached-catalogs.ts).
    */
   catalogCache?: () => CatalogCache | undefined;
+  /**
+   * The daemon's pinned tool definitions (issue 31): a server's first listing pins its tools;
+   * a tool whose definition changed since, or new since, is held for review.
+   */
+  pins?: () => PinStore | undefined;
+  /** `[hub] pin_review`: a tool in review is not offered (`hide`, the default) or every call of it is asked (`ask`). */
+  pinReview?: () => PinReviewMode;
   /** The line of a server's field in the file it was read from, where the settings loader knows it: a warning found once the server runs names it. */
   settingLine?(config: ServerConfig, field: string): number | undefined;
 }
@@ -71,6 +81,8 @@ export interface OfferedServer {
 /** A tool call resolved once (MCP-21): its catalog entry, and its server's config and connection. */
 export interface ResolvedTool extends OfferedServer {
   entry: CatalogEntry;
+  /** The tool is in review and offered (`[hub] pin_review = "ask"`): its call is asked whatever the rules say. */
+  inReview?: boolean;
 }
 
 /** How a listing treats servers still starting. */
@@ -102,6 +114,8 @@ export class Manager {
   readonly #holder: ConnectionHolder;
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
+  /** Which listed tools are held for review (pinned-tools.ts). */
+  readonly #pins: PinnedTools;
   /** The tool catalog of each agent, with the warnings found building it (agent-catalogs.ts). */
   readonly #catalogs: AgentCatalogs;
   /** Starts the servers the cache answered for, once the client has read its answers (start-soon.ts). */
@@ -139,7 +153,18 @@ export class Manager {
       },
     });
     this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
-    this.#catalogs = new AgentCatalogs({ offeredTo: (agent) => this.#offeredTo(agent), cached: this.#cached, builtIns: opts.builtIns ?? [] });
+    this.#pins = new PinnedTools({
+      store: opts.pins ?? (() => undefined),
+      mode: opts.pinReview ?? (() => 'hide'),
+      workspace: opts.workspace,
+      onReview: (connection, tools) => this.#inReview(connection, tools),
+    });
+    this.#catalogs = new AgentCatalogs({
+      offeredTo: (agent) => this.#offeredTo(agent),
+      cached: this.#cached,
+      builtIns: opts.builtIns ?? [],
+      pinned: (connection, tools) => this.#pins.offered(connection, tools),
+    });
     this.#lists = new PromptsAndResources({
       listable: (agent, waitMs) => this.#listable(agent, waitMs),
       resolveServer: (agent, name) => this.resolveServer(agent, name),
@@ -231,7 +256,9 @@ export class Manager {
       const status = c.status();
       const worded = (unmatched.get(c.name) ?? []).map((u) => unmatchedSettingWarning(u, c.config.source.file, this.#opts.settingLine?.(c.config, unmatchedField(u))));
       const more = [...(warnings.get(c.name) ?? []), ...worded];
-      return more.length > 0 ? { ...status, warnings: [...status.warnings, ...more] } : status;
+      const held = this.#pins.held(c);
+      const review = held.size > 0 ? { review: [...held].map(([tool, change]) => ({ tool, change })) } : {};
+      return more.length > 0 ? { ...status, ...review, warnings: [...status.warnings, ...more] } : { ...status, ...review };
     });
   }
 
@@ -288,9 +315,49 @@ export class Manager {
    */
   async resolveTool(agent: string, exposedName: string): Promise<ResolvedTool> {
     const entry = this.catalog(agent).byExposedName(exposedName) ?? (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
-    if (!entry) throw this.#pausedRefusal(agent, exposedName) ?? new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
+    if (!entry) throw this.#pausedRefusal(agent, exposedName) ?? this.#reviewRefusal(agent, exposedName) ?? new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
     const connection = this.#get(entry.server);
     return { entry, config: connection.config, connection };
+  }
+
+  /**
+   * A resolved tool checked against its server's pins (issue 31) before it is approved and
+   * called: a server listed from the catalog cache, or not started yet, is started first (as
+   * its call would), so the definition checked is the one it lists now. Held for review, the
+   * tool is refused (`[hub] pin_review = "hide"`) or marked to be asked (`"ask"`).
+   */
+  async admitTool(tool: ResolvedTool): Promise<ResolvedTool> {
+    const { connection, entry } = tool;
+    if (!this.#pins.watches(connection)) return tool;
+    const tools = connection.ready ? connection.currentTools() : await connection.tools();
+    this.#pins.offered(connection, tools);
+    const change = this.#pins.held(connection).get(entry.originalName);
+    if (change === undefined) return tool;
+    if (this.#pins.mustAsk(connection, entry.originalName)) return { ...tool, inReview: true };
+    throw reviewRefusal(entry.exposedName, entry.server, change);
+  }
+
+  /** The tools of a server in review, each with its changes field by field (`blitz mcp review`). */
+  reviews(name: string): ToolReview[] {
+    const connection = this.#get(name);
+    return this.#opts.pins?.()?.reviews(this.#pins.key(connection).id) ?? [];
+  }
+
+  /** Pins the definitions of a server's tools in review (these only, when named); returns the tools pinned. */
+  acceptReview(name: string, tools?: readonly string[]): string[] {
+    const connection = this.#get(name);
+    const store = this.#opts.pins?.();
+    if (!store) return [];
+    const accepted = store.accept(this.#pins.key(connection).id, tools);
+    if (accepted.length > 0) this.pinsChanged();
+    return accepted;
+  }
+
+  /** The pin store changed (a review accepted, here or in another workspace): catalogs and statuses follow. */
+  pinsChanged(): void {
+    this.#catalogs.changed();
+    for (const c of this.#connections) if (c.ready && !this.#holder.isShared(c)) this.#emit({ type: 'status', status: c.status() });
+    this.#catalogChanged();
   }
 
   /** A server the agent may use, by name: its config and connection (what the resource tools approve and call). */
@@ -386,9 +453,31 @@ export class Manager {
     const usable = this.#connections.filter((c) => !c.config.disabled && agentMayUse(c.config.agents, agent));
     const paused = new Set(usable.filter((c) => !offersTools(c.breaker.status())));
     if (paused.size === 0) return undefined;
-    const owner = this.#catalogs.ownerAsLastListed(usable, paused, exposedName);
+    const owner = this.#catalogs.entryAsListed(usable, paused, exposedName)?.server;
     return [...paused].find((c) => c.name === owner)?.breaker.refusal();
   }
+
+  /** A tool held for review is refused by its name, saying why and how to accept it (issue 31). */
+  #reviewRefusal(agent: string, exposedName: string): BlitzError | undefined {
+    const usable = this.#offeredTo(agent).filter((c) => this.#pins.held(c).size > 0);
+    if (usable.length === 0) return undefined;
+    const entry = this.#catalogs.entryAsListed(this.#offeredTo(agent), new Set(), exposedName);
+    const connection = usable.find((c) => c.name === entry?.server);
+    const change = entry && connection && this.#pins.held(connection).get(entry.originalName);
+    if (!entry || !change) return undefined;
+    return reviewRefusal(exposedName, entry.server, change);
+  }
+
+  /** A listing put these tools in review first: the user hears it once (MCP-33), and the server's status shows them. */
+  #inReview(connection: ServerConnection, tools: readonly string[]): void {
+    if (this.#closed || !this.#connections.includes(connection)) return;
+    const held = this.#pins.held(connection);
+    const items = tools.map((t) => `"${t}" (${held.get(t) === 'new' ? 'new' : 'changed'})`).join(', ');
+    const message = `MCP server ${connection.name}: ${tools.length === 1 ? 'tool' : 'tools'} ${items} held for review: not what was pinned when the server was first trusted; see blitz mcp review ${connection.name}`;
+    this.#emit({ type: 'notice', notice: { server: connection.name, kind: 'review', message, time: this.#opts.clock.now() } });
+    if (!this.#holder.isShared(connection)) this.#emit({ type: 'status', status: connection.status() });
+  }
+
 
   #offeredTo(agent: string): ServerConnection[] {
     return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
@@ -471,4 +560,10 @@ export class Manager {
   #emit(event: ManagerEvent): void {
     this.#opts.onEvent?.(event);
   }
+}
+
+/** A call of a tool held for review (issue 31): refused, saying why and how to accept it. */
+function reviewRefusal(exposedName: string, server: string, change: 'changed' | 'new'): BlitzError {
+  const what = change === 'new' ? 'is new in MCP server' : 'changed its definition in MCP server';
+  return new BlitzError('FAILED_PRECONDITION', `${exposedName} ${what} "${server}" since its tools were pinned, and is held for review: see blitz mcp review ${server}, then accept it with blitz mcp review ${server} --accept`, { reason: 'TOOL_IN_REVIEW' });
 }

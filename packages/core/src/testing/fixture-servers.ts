@@ -23,7 +23,8 @@ export type FixtureName =
   | 'gated-initialize'
   | 'gated-tools'
   | 'protocol'
-  | 'ask-together';
+  | 'ask-together'
+  | 'rug-pull';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

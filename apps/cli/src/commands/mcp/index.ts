@@ -10,6 +10,7 @@ import { registerLogin } from './login.js';
 import { registerLogout } from './logout.js';
 import { registerRestart } from './restart.js';
 import { registerSet } from './set.js';
+import { registerReview } from './review.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   const mcp = program.command('mcp').description('configure MCP servers (edits settings.toml in place, comments kept)');
@@ -22,6 +23,7 @@ export function registerMcp(program: Command, ctx: CliContext): void {
   registerToggle(mcp, ctx, false);
   registerApprove(mcp, ctx);
   registerRestart(mcp, ctx);
+  registerReview(mcp, ctx);
   registerLogin(mcp, ctx);
   registerLogout(mcp, ctx);
 }

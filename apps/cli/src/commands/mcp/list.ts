@@ -27,6 +27,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}), ...(state.scope ? { scope: state.scope } : {}) } : {}),
           ...(state?.copies ? { copies: state.copies } : {}),
           ...(state?.warnings ? { warnings: state.warnings } : {}),
+          ...(state?.review ? { review: state.review } : {}),
           ...(signIns && maySignIn(s) ? { signedIn: signIns.servers.has(s.name) } : {}),
         };
       });
@@ -54,6 +55,12 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         if (running.length > 0) ctx.out(`Running copies:\n${renderRows(running).replace(/^/gm, '  ')}`);
         // A warning is no failure: the server runs, but not as it might be meant to (a listing of no tools, …).
         for (const r of rows) for (const w of r.warnings ?? []) ctx.out(`warning: ${r.name}: ${w}`);
+        // Held back from clients until the user looks (issue 31).
+        for (const r of rows) {
+          if (!r.review) continue;
+          const tools = r.review.map((t) => `"${t.tool}" (${t.change})`).join(', ');
+          ctx.out(`review: ${r.name}: ${tools} not as pinned, held for review: blitz mcp review ${r.name}`);
+        }
       } else {
         ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
         ctx.out('(the daemon is not running: showing settings only)');
