@@ -116,7 +116,9 @@ describe('blitz config show and blitz trust', () => {
     expect(untrusted.workspace.problems).toEqual([expect.stringContaining('server "legacy", field "type": skipped: Blitz speaks stdio and streamable HTTP, not SSE')]);
 
     const trust = await runBlitz(['trust', project], { home });
-    expect(trust.stdout).toBe(`Trusted ${project}: 2 MCP servers (github, local).\n`);
+    // The sse entry is left out: named as a server not used, not only as a problem (issue 25 point 12).
+    expect(trust.stdout).toBe(`Trusted ${project}: 2 MCP servers (github, local); 1 MCP server not used for errors (legacy), see below.\n`);
+    expect(trust.stderr).toContain(`server "legacy", field "type": skipped: `);
     const trusted = JSON.parse((await runBlitz(['config', 'show', '--workspace', project, '--json'], { home })).stdout);
     expect(trusted.workspace.trusted).toBe(true);
     expect(trusted.servers.map((s: { source: string; entry: { name: string } }) => [s.entry.name, s.source])).toEqual([
@@ -231,8 +233,8 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
     );
     expect((await runBlitz(['trust', project], { home })).code).toBe(0);
     const shown = await runBlitz(['config', 'show', '--workspace', project], { home });
-    expect(shown.stdout).toContain(`#   ${file}:4: warning: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`);
-    expect(shown.stdout).toContain(`#   ${file}:5: warning: server "odder", field "tool_exposure.x": skipped: "soon" is not an exposure: use "direct", "deferred" or "hidden"`);
+    expect(shown.stdout).toContain(`#   ${file}:4: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`);
+    expect(shown.stdout).toContain(`#   ${file}:5: server "odder", field "tool_exposure.x": skipped: "soon" is not an exposure: use "direct", "deferred" or "hidden"`);
     expect(shown.stdout).toContain(`[[mcp.servers]]  # from ${file}\nname = "docs"\ncommand = "docs-mcp"\nexposure = "hidden"\ntool_exposure = { search = "direct" }\n`);
     expect(shown.stdout).not.toContain('name = "odd"');
   });

@@ -128,6 +128,27 @@ describe.skipIf(!onLinux)('a hostile project file', () => {
     expect((JSON.parse(show.stdout) as { workspace: { problems: string[] } }).workspace.problems).toEqual([expect.stringMatching(says)]);
   });
 
+  it('.mcp.json linked to a file of the user\'s that is not JSON: named by line and column; its bytes are in no answer and no log (issue 25 point 10)', async () => {
+    writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
+    daemon = await startDaemonProcess(home);
+    const project = workspace();
+    const secret = path.join(workspace(), 'shadow');
+    fs.writeFileSync(secret, 'root:*:20251:0:99999:7:::\nuser:$y$j9T$secret-hash-71b:20251:0:99999:7:::\n');
+    const mcpJson = path.join(project, '.mcp.json');
+    fs.symlinkSync(secret, mcpJson);
+    const said = `${mcpJson}:1: not valid JSON: expected a value at line 1, column 1`;
+    expect((await daemon.client.openWorkspace(project)).problems).toEqual([said]);
+    expect((await daemon.client.listWorkspaces()).find((w) => w.root === project)?.problems).toEqual([said]);
+    const show = await runBlitz(['config', 'show', '--workspace', project], { home });
+    expect(show.stdout).toContain(`#   ${said}`);
+    const trust = await runBlitz(['trust', project], { home });
+    await daemon.stop();
+    daemon = undefined;
+    const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
+    expect(log).toContain('not valid JSON: expected a value at line 1, column 1');
+    for (const text of [show.stdout, show.stderr, trust.stdout, trust.stderr, log]) expect(text).not.toMatch(/root:|20251|secret-hash/);
+  });
+
   it('a state/trust.json that is a FIFO trusts nobody, is named, and is not written over', async () => {
     writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
     const trustFile = path.join(home, 'state', 'trust.json');

@@ -53,11 +53,11 @@ describe('readProjectConfig', () => {
     expect(project.servers.map((s) => s.name)).toEqual(['ok']);
     const file = path.join(root, '.mcp.json');
     expect(project.problems.map(formatProblem)).toEqual([
-      `${file}:3: warning: server "old", field "type": skipped: Blitz speaks stdio and streamable HTTP, not SSE ("type": "sse")`,
-      `${file}:4: warning: server "none": skipped: has neither a command nor a URL`,
-      `${file}:5: warning: server "both": skipped: has both a command and a URL`,
-      `${file}:6: warning: server "twourls": skipped: has more than one URL (url, httpUrl)`,
-      `${file}:7: warning: server "badtype", field "args": skipped: must be an array of strings, not the string "y"`,
+      `${file}:3: server "old", field "type": skipped: Blitz speaks stdio and streamable HTTP, not SSE ("type": "sse")`,
+      `${file}:4: server "none": skipped: has neither a command nor a URL`,
+      `${file}:5: server "both": skipped: has both a command and a URL`,
+      `${file}:6: server "twourls": skipped: has more than one URL (url, httpUrl)`,
+      `${file}:7: server "badtype", field "args": skipped: must be an array of strings, not the string "y"`,
     ]);
   });
 
@@ -95,6 +95,44 @@ describe('readProjectConfig', () => {
     expect(formatProblem(project.problems[0]!)).toMatch(new RegExp(`^${path.join(root, '.mcp.json')}:3: not valid JSON`));
   });
 
+  it('a file that is not JSON is named by line and column, never by its bytes (a .mcp.json linked to a secret file, issue 25)', () => {
+    const secret = path.join(root, 'shadow');
+    fs.writeFileSync(secret, 'root:*:20251:0:99999:7:::\ndaemon:*:20251:0:99999:7:::\n');
+    fs.symlinkSync(secret, path.join(root, '.mcp.json'));
+    const project = readProjectConfig(root);
+    expect(project.problems.map(formatProblem)).toEqual([`${path.join(root, '.mcp.json')}:1: not valid JSON: expected a value at line 1, column 1`]);
+    expect(JSON.stringify(project.problems)).not.toMatch(/root:|20251|daemon/);
+    write('.agents/mcp_config.json', '{\n  "mcpServers": {\n    "a": { "command": "secret-value-9f3" "args": [] }\n  }\n}\n');
+    expect(formatProblem(readProjectConfig(root).problems[1]!)).toBe(`${path.join(root, '.agents', 'mcp_config.json')}:3: not valid JSON: expected "," or "}" at line 3, column 42`);
+  });
+
+  it('reads a file that starts with a UTF-8 byte order mark, as client files are read', () => {
+    write('.mcp.json', '\ufeff{\n  "mcpServers": {\n    "a": { "command": "x", "tool_exposure": { "p*": "odd" } }\n  }\n}\n');
+    write('.agents/mcp_config.json', '\ufeff{"mcpServers": {"b": {"command": "y"}}}');
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => s.name)).toEqual(['b']);
+    // Lines are still the file's own.
+    expect(project.problems.map(formatProblem)).toEqual([expect.stringMatching(/\.mcp\.json:3: server "a", field "tool_exposure\.p\*": skipped: /)]);
+  });
+
+  it('warns of a key written twice, naming the file and both lines; JSON.parse keeps the last', () => {
+    write('.mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "safe" },\n    "a": {\n      "command": "other",\n      "command": "last"\n    }\n  }\n}\n');
+    const project = readProjectConfig(root);
+    expect(project.servers.map((s) => s.transport.kind === 'stdio' && s.transport.command)).toEqual(['last']);
+    const file = path.join(root, '.mcp.json');
+    expect(project.problems.map(formatProblem)).toEqual([
+      `${file}:4: warning: key "a" is written twice (first on line 3); the last one is used`,
+      `${file}:6: warning: key "command" is written twice (first on line 5); the last one is used`,
+    ]);
+  });
+
+  it('a server left out for one field is that server\'s error, not a warning', () => {
+    write('.mcp.json', '{\n  "mcpServers": {\n    "evil": { "command": "sh", "sandbox": false, "sandbox_write": ["/tmp"] }\n  }\n}\n');
+    const project = readProjectConfig(root);
+    expect(project.servers).toEqual([]);
+    expect(project.problems).toEqual([expect.objectContaining({ severity: 'error', server: 'evil', field: 'sandbox_write', line: 3 })]);
+  });
+
   it("a project's server is never shared: share is a warning and the server is kept, unshared", () => {
     write('.mcp.json', '{\n  "mcpServers": {\n    "mine": { "command": "x", "share": true }\n  }\n}\n');
     const project = readProjectConfig(root);
@@ -109,7 +147,7 @@ describe('readProjectConfig', () => {
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => [s.name, s.exposure, s.toolExposure])).toEqual([['docs', 'deferred', { 'search_*': 'direct' }]]);
     expect(project.problems.map(formatProblem)).toEqual([
-      `${path.join(root, '.mcp.json')}:4: warning: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`,
+      `${path.join(root, '.mcp.json')}:4: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`,
     ]);
   });
 
@@ -138,7 +176,7 @@ describe('readProjectConfig', () => {
     const file = path.join(root, '.mcp.json');
     expect(project.problems.map(formatProblem)).toEqual([
       expect.stringContaining(`${file}:9: warning: server "gh", field "share": `),
-      `${file}:13: warning: server "bad", field "timeout_seconds": skipped: must be at least 1, not 0`,
+      `${file}:13: server "bad", field "timeout_seconds": skipped: must be at least 1, not 0`,
     ]);
     const gh = project.servers.find((s) => s.name === 'gh')!;
     expect(project.serverLine(gh, 'tools')).toBe(5);

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PROJECT_FILE_MAX_BYTES, readBoundedRegularFileSync, textOf, type FileRead } from '../files/index.js';
 import { isTable } from './field-reader.js';
 import { JsonLocator } from './json-locator.js';
+import { runsBlitzConnect } from './runs-blitz.js';
+import { jsonSyntaxError } from './json-syntax-error.js';
 import { fieldSpellings, parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
 import type { ServerConfig } from './server-config.js';
@@ -94,15 +96,20 @@ export function readProjectConfig(root: string, options: ProjectReadOptions = {}
 export function parseProjectFile(text: string, file: string, problems: Problem[]): { servers: ServerConfig[]; serverLine: ServerLines } {
   const none = { servers: [], serverLine: () => undefined };
   let doc: unknown;
+  // A UTF-8 byte order mark, as some Windows editors write, is no part of the JSON (client files with one are read too).
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    const position = /position (\d+)/.exec((err as Error).message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
-    problems.push({ severity: 'error', file, ...(line === undefined ? {} : { line }), message: `not valid JSON: ${(err as Error).message}` });
+    doc = JSON.parse(json);
+  } catch {
+    // V8's message quotes the text, and the file may be a link to any file of the user's: only where, and what was expected.
+    const { line, column, what } = jsonSyntaxError(json);
+    problems.push({ severity: 'error', file, line, message: `not valid JSON: ${what} at line ${line}, column ${column}` });
     return none;
   }
-  const at = new JsonLocator(text);
+  const at = new JsonLocator(json);
+  for (const d of at.duplicates) {
+    problems.push({ severity: 'warning', file, line: d.line, message: `key ${JSON.stringify(d.key)} is written twice (first on line ${d.firstLine}); the last one is used` });
+  }
   const serverLine: ServerLines = (name, field) => fieldLine(at, name, field);
   const servers = isTable(doc) ? doc.mcpServers : undefined;
   if (servers === undefined) return none;
@@ -112,8 +119,9 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
   }
   const out: ServerConfig[] = [];
   for (const [name, raw] of Object.entries(servers)) {
+    // An entry not used is its server's error, not a field's warning: `blitz trust` must not say "no MCP servers" and leave it there.
     const skip = (message: string, field?: string) =>
-      problems.push({ severity: 'warning', file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message: `skipped: ${message}` });
+      problems.push({ severity: 'error', file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message: `skipped: ${message}` });
     if (!isTable(raw)) {
       skip('must be an object');
       continue;
@@ -143,11 +151,14 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
       skip('has neither a command nor a URL');
       continue;
     }
+    const args = Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string') ? (entry.args as string[]) : [];
+    // The entry the project's clients reach Blitz by, not a broken server: a warning, as it always was.
+    const clientsOwn = typeof entry.command === 'string' && runsBlitzConnect(entry.command, args);
     const reasons: Problem[] = [];
     const config = parseServerEntry(entry, { kind: 'project', file }, (field, message, severity = 'error') =>
       reasons.push({ severity, file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message }),
     );
-    for (const p of reasons) problems.push(p.severity === 'error' ? { ...p, severity: 'warning', message: `skipped: ${p.message}` } : p);
+    for (const p of reasons) problems.push(p.severity === 'error' ? { ...p, ...(clientsOwn ? { severity: 'warning' } : {}), message: `skipped: ${p.message}` } : p);
     if (config) out.push(config);
   }
   return { servers: out, serverLine };

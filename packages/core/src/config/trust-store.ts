@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BlitzError } from '../errors/blitz-error.js';
 import { readTextFileSync, SETTINGS_FILE_MAX_BYTES } from '../files/index.js';
 import { isTable } from './field-reader.js';
+import { jsonSyntaxError } from './json-syntax-error.js';
 import { readProjectConfig, type ProjectConfig } from './project-config.js';
 import { writeTextAtomic } from './write-text-atomic.js';
 
@@ -77,8 +78,9 @@ export class TrustStore {
     let data: unknown;
     try {
       data = JSON.parse(read.text);
-    } catch (err) {
-      throw this.#unusable(`is not valid JSON (${(err as Error).message})`);
+    } catch {
+      const { line, column, what } = jsonSyntaxError(read.text);
+      throw this.#unusable(`is not valid JSON (${what} at line ${line}, column ${column})`);
     }
     const projects = isTable(data) ? (data.projects ?? {}) : undefined;
     if (!isTable(projects)) throw this.#unusable('does not hold {"projects": {…}}');

@@ -31,7 +31,11 @@ export function registerTrust(program: Command, ctx: CliContext): void {
       // Trusted as read and shown here: the hash is of these bytes, not of a second read.
       const trusted = await store.trust(project);
       const names = project.servers.map((s) => s.name);
-      ctx.out(`Trusted ${trusted}: ${names.length === 0 ? 'no MCP servers' : `${names.length} MCP server${names.length === 1 ? '' : 's'} (${names.join(', ')})`}.`);
+      // A server left out for an error is named here too, not only in the problems below.
+      const broken = [...new Set(project.problems.flatMap((p) => (p.severity === 'error' && p.server !== undefined ? [p.server] : [])))];
+      const count = (n: number) => `${n} MCP server${n === 1 ? '' : 's'}`;
+      const used = names.length === 0 ? 'no MCP servers' : `${count(names.length)} (${names.join(', ')})`;
+      ctx.out(`Trusted ${trusted}: ${used}${broken.length === 0 ? '' : `; ${count(broken.length)} not used for errors (${broken.join(', ')}), see below`}.`);
       for (const p of project.problems) ctx.err(formatProblem(p));
     });
 }
