@@ -279,34 +279,69 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await expect.poll(() => row(page, 'added').locator('.state').textContent(), SLOW).toBe('connected');
   });
 
-  it('lists every problem of a form with a command and a URL, a taken name and a bad timeout, and writes nothing', async () => {
+  it('lists every problem of a form in the order of its fields, each a link to its field, in plain words, and writes nothing', async () => {
     await showList();
     const before = fs.readFileSync(settingsFile, 'utf8');
     await page.getByRole('link', { name: 'Add server' }).click();
     await page.getByLabel('Name', { exact: true }).fill('everything');
-    await page.getByLabel('Command', { exact: true }).fill('node');
-    await page.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/mcp');
+    // The transport comes first, and only its own fields are shown: no sandbox for a web address.
+    expect(await page.getByLabel('URL', { exact: true }).count()).toBe(0);
+    await page.getByLabel('A web address (streamable HTTP)').check();
+    expect(await page.getByLabel('Command', { exact: true }).count()).toBe(0);
+    expect(await page.getByLabel('Run it in the OS sandbox').count()).toBe(0);
+    await page.getByLabel('URL', { exact: true }).fill('localhost:9/mcp');
     await page.getByLabel('Timeout of one call, in seconds').fill('soon');
     await page.getByRole('button', { name: 'Save' }).click();
     const problems = page.locator('#form-problems li');
     await expect.poll(() => problems.count(), SLOW).toBe(3);
     const texts = await problems.allTextContents();
-    expect(texts).toEqual(
-      expect.arrayContaining([
-        'has both command and url; a server is either a command (stdio) or a url (streamable HTTP)',
-        `name: an MCP server named "everything" already exists in ${settingsFile}`,
-        expect.stringMatching(/^timeout_seconds: /),
-      ]),
-    );
+    expect(texts).toEqual([`name: an MCP server named "everything" already exists in ${settingsFile}`, 'url: needs http:// or https:// in front, such as http://localhost:9/mcp', expect.stringMatching(/^timeout_seconds: /)]);
     // The same words as the CLI, which validates with the same code.
     const cli = await runBlitz(['mcp', 'add', 'everything', 'node'], { home });
-    expect(cli.stderr).toContain(texts.find((t) => t.startsWith('name: '))!.slice('name: '.length));
+    expect(cli.stderr).toContain(texts[0]!.slice('name: '.length));
+    await problems.nth(1).getByRole('link').click();
+    expect(await page.getByLabel('URL', { exact: true }).evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
+    expect(page.url()).toMatch(/#\/add$/);
     expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Timeout of one call, in seconds').getAttribute('aria-invalid')).toBe('true');
     expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, 'form');
+    // An empty name is "required", not a quoted "".
+    await page.getByLabel('Name', { exact: true }).fill('');
+    await page.getByLabel('URL', { exact: true }).fill('https://mcp.example.com/mcp');
+    await page.getByLabel('Timeout of one call, in seconds').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => problems.allTextContents(), SLOW).toEqual(['name: is required']);
+    expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
     await page.getByRole('link', { name: 'Cancel' }).click();
+  });
+
+  it('fills the form from a server’s JSON pasted from a README, and saves it with a prefix', async () => {
+    await showList();
+    await page.getByRole('link', { name: 'Add server' }).click();
+    const { command, args } = fixtureCommand('env-dump');
+    const readme = JSON.stringify({ mcpServers: { pasted: { command, args, env: { GREETING: 'pasted' }, alwaysAllow: ['env'] }, another: { command: 'npx' } } }, null, 2);
+    await page.getByText('Paste a server’s JSON from its README').click();
+    await page.getByLabel(/^Its JSON/).fill('not json at all');
+    await page.getByRole('button', { name: 'Fill the form' }).click();
+    await expect.poll(() => page.getByTestId('paste-note').textContent(), SLOW).toContain('Nothing filled: this is not JSON');
+    await page.getByLabel(/^Its JSON/).fill(readme);
+    await page.getByRole('button', { name: 'Fill the form' }).click();
+    const note = await page.getByTestId('paste-note').textContent();
+    expect(note).toContain('server "pasted"');
+    expect(note).toContain('1 more (another)');
+    expect(note).toContain('Not used here: alwaysAllow');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('pasted');
+    expect(await page.getByLabel('Command', { exact: true }).inputValue()).toBe(command);
+    expect(await page.getByLabel('Arguments, one a line').inputValue()).toBe(args.join('\n'));
+    expect(await page.getByLabel('Environment, NAME=value lines').inputValue()).toBe('GREETING=pasted');
+    await page.getByLabel('Run it in the OS sandbox').uncheck();
+    await page.getByLabel('Prefix of its tool names').fill('pst');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/#\/server\/pasted$/);
+    expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(/name = "pasted"[\s\S]*prefix = "pst"/);
+    await expect.poll(toolNames, SLOW).toContain('pst__env');
   });
 
   it('switched off by keyboard: the page, the status API and a connected MCP client agree', async () => {
@@ -335,6 +370,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await row(page, 'remote').getByRole('link', { name: 'Edit remote' }).click();
     const headers = page.getByLabel('Headers, "Name: value" lines');
     await expect.poll(() => headers.inputValue(), SLOW).toBe('X-Key: ***');
+    // An HTTP server: its transport chosen, and no sandbox box (ticked or not) to mislead.
+    expect(await page.getByLabel('A web address (streamable HTTP)').isChecked()).toBe(true);
+    expect(await page.getByLabel('Run it in the OS sandbox').count()).toBe(0);
     await page.getByLabel('Timeout of one call, in seconds').fill('30');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/server\/remote$/);

@@ -1,8 +1,13 @@
 import type { FieldProblem, McpServerConfig } from '@blitz/client/api-types';
+import type { PastedServer } from './pasted-server.js';
+
+export type Transport = 'stdio' | 'http';
 
 /** What the Add / Edit form holds (MCP-46), one string per text field as the user typed it. */
 export interface FormValues {
   name: string;
+  /** Chosen first: only its own fields are shown and saved. */
+  transport: Transport;
   command: string;
   /** One argument a line. */
   args: string;
@@ -12,6 +17,8 @@ export interface FormValues {
   url: string;
   /** `Name: value` lines. */
   headers: string;
+  /** Its tools are offered as `PREFIX__tool`; empty: by their own names. */
+  prefix: string;
   autoApprove: boolean;
   /** Seconds for one call; empty: the default. */
   timeout: string;
@@ -19,15 +26,34 @@ export interface FormValues {
   agents: string;
   /** The tool allow-list, one original name a line; empty: every tool. */
   tools: string;
-  /** Fields the form does not show (cwd, prefix, oauth, disabled, …): saved back unchanged. */
+  /** Fields the form does not show (cwd, oauth, disabled, …): saved back unchanged. */
   rest: Record<string, unknown>;
 }
 
 /** The form's own fields: everything else of an entry rides along in `rest`. */
-const SHOWN = ['name', 'command', 'args', 'env', 'sandbox', 'url', 'headers', 'auto_approve', 'timeout_seconds', 'tool_timeout_sec', 'agents', 'tools', 'enabled_tools'];
+const SHOWN = ['name', 'command', 'args', 'env', 'sandbox', 'url', 'headers', 'prefix', 'auto_approve', 'timeout_seconds', 'tool_timeout_sec', 'agents', 'tools', 'enabled_tools'];
+/** Fields of the other transport the form does not show: left behind when the transport changes. */
+const ONLY_FOR: Record<Transport, string[]> = { stdio: ['cwd', 'sandbox_write', 'roots'], http: ['oauth'] };
+
+/** The form's controls in the order they are shown: the summary of problems follows it. */
+export const CONTROL_ORDER: Array<keyof FormValues> = ['name', 'transport', 'command', 'args', 'env', 'sandbox', 'url', 'headers', 'prefix', 'autoApprove', 'timeout', 'agents', 'tools'];
 
 export function emptyForm(): FormValues {
-  return { name: '', command: '', args: '', env: '', sandbox: true, url: '', headers: '', autoApprove: false, timeout: '', agents: '', tools: '', rest: {} };
+  return { name: '', transport: 'stdio', command: '', args: '', env: '', sandbox: true, url: '', headers: '', prefix: '', autoApprove: false, timeout: '', agents: '', tools: '', rest: {} };
+}
+
+/** The form filled from a server pasted as JSON; what the form already says of its tools is kept. */
+export function formFromPasted(form: FormValues, pasted: PastedServer): FormValues {
+  return {
+    ...form,
+    name: pasted.name ?? form.name,
+    transport: pasted.transport,
+    command: pasted.command ?? '',
+    args: (pasted.args ?? []).join('\n'),
+    env: Object.entries(pasted.env ?? {}).map(([k, v]) => `${k}=${v}`).join('\n'),
+    url: pasted.url ?? '',
+    headers: Object.entries(pasted.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
+  };
 }
 
 /** The form filled from a server as the daemon gives it (secret values already masked). */
@@ -36,12 +62,14 @@ export function formFromConfig(config: McpServerConfig): FormValues {
   const timeout = config.timeout_seconds ?? config.tool_timeout_sec;
   return {
     name: config.name,
+    transport: typeof config.url === 'string' ? 'http' : 'stdio',
     command: typeof config.command === 'string' ? config.command : '',
     args: strings(config.args).join('\n'),
     env: Object.entries(table(config.env)).map(([k, v]) => `${k}=${String(v)}`).join('\n'),
     sandbox: config.sandbox !== false,
     url: typeof config.url === 'string' ? config.url : '',
     headers: Object.entries(table(config.headers)).map(([k, v]) => `${k}: ${String(v)}`).join('\n'),
+    prefix: typeof config.prefix === 'string' ? config.prefix : '',
     autoApprove: config.auto_approve === true,
     timeout: timeout === undefined ? '' : String(timeout),
     agents: strings(config.agents).join(', '),
@@ -57,18 +85,24 @@ export function formFromConfig(config: McpServerConfig): FormValues {
  */
 export function formToEntry(form: FormValues): { entry: McpServerConfig; problems: FieldProblem[] } {
   const problems: FieldProblem[] = [];
-  const entry: McpServerConfig = { ...form.rest, name: form.name.trim() };
-  const command = form.command.trim();
-  if (command !== '') entry.command = command;
-  const args = lines(form.args);
-  if (args.length > 0) entry.args = args;
-  const env = pairs(form.env, '=', 'env', 'NAME=value', problems);
-  if (Object.keys(env).length > 0) entry.env = env;
-  if (!form.sandbox) entry.sandbox = false;
-  const url = form.url.trim();
-  if (url !== '') entry.url = url;
-  const headers = pairs(form.headers, ':', 'headers', 'Name: value', problems);
-  if (Object.keys(headers).length > 0) entry.headers = headers;
+  const other: Transport = form.transport === 'stdio' ? 'http' : 'stdio';
+  const rest = Object.fromEntries(Object.entries(form.rest).filter(([key]) => !ONLY_FOR[other].includes(key)));
+  const entry: McpServerConfig = { ...rest, name: form.name.trim() };
+  if (form.transport === 'stdio') {
+    // The command is sent even when empty, so the daemon says it must not be.
+    entry.command = form.command.trim();
+    const args = lines(form.args);
+    if (args.length > 0) entry.args = args;
+    const env = pairs(form.env, '=', 'env', 'NAME=value', problems);
+    if (Object.keys(env).length > 0) entry.env = env;
+    if (!form.sandbox) entry.sandbox = false;
+  } else {
+    entry.url = form.url.trim();
+    const headers = pairs(form.headers, ':', 'headers', 'Name: value', problems);
+    if (Object.keys(headers).length > 0) entry.headers = headers;
+  }
+  const prefix = form.prefix.trim();
+  if (prefix !== '') entry.prefix = prefix;
   if (form.autoApprove) entry.auto_approve = true;
   const timeout = form.timeout.trim();
   // Not a number: sent as typed, so the daemon names the problem as it does for the file.
@@ -92,6 +126,7 @@ export function controlFor(field: string | undefined): keyof FormValues | undefi
     case 'agents':
     case 'tools':
     case 'sandbox':
+    case 'prefix':
       return field;
     case 'enabled_tools':
       return 'tools';

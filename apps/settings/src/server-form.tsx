@@ -4,7 +4,8 @@ import type { FieldProblem } from '@blitz/client/api-types';
 import { ApiError } from '@blitz/client/api-error';
 import type { PageApi } from './page-api.js';
 import { go, hrefOf } from './route.js';
-import { controlFor, emptyForm, formFromConfig, formToEntry, type FormValues } from './server-form-model.js';
+import { CONTROL_ORDER, controlFor, emptyForm, formFromConfig, formFromPasted, formToEntry, type FormValues, type Transport } from './server-form-model.js';
+import { readPastedServer } from './pasted-server.js';
 import { stateText } from './state-text.js';
 import type { Snapshot } from './use-snapshot.js';
 
@@ -18,7 +19,10 @@ interface Props {
   headingRef: Ref<HTMLHeadingElement>;
 }
 
-type TextField = 'name' | 'command' | 'args' | 'env' | 'url' | 'headers' | 'timeout' | 'agents' | 'tools';
+type TextField = 'name' | 'command' | 'args' | 'env' | 'url' | 'headers' | 'prefix' | 'timeout' | 'agents' | 'tools';
+
+/** Where a problem's link in the summary takes the focus. */
+const controlId = (control: keyof FormValues | undefined, form: FormValues) => (control === 'transport' ? `field-transport-${form.transport}` : `field-${control}`);
 
 /**
  * Add server / Edit (MCP-46), field for field. Nothing is saved while the daemon's own
@@ -30,6 +34,8 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  const [pasted, setPasted] = useState('');
+  const [pasteNote, setPasteNote] = useState<{ ok: boolean; text: string } | undefined>(undefined);
 
   useEffect(() => {
     if (editing === undefined) return;
@@ -42,6 +48,21 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
   const status = editing === undefined ? undefined : snapshot.status?.servers.find((s) => s.name === editing);
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setForm((f) => (f ? { ...f, [key]: value } : f));
   const problemsOf = (control: keyof FormValues) => problems.filter((p) => controlFor(p.field) === control);
+  // The summary lists them as the form shows its fields, the form's own first.
+  const ordered = [...problems].sort((a, b) => CONTROL_ORDER.indexOf(controlFor(a.field)!) - CONTROL_ORDER.indexOf(controlFor(b.field)!));
+
+  const fillFromJson = () => {
+    const found = readPastedServer(pasted);
+    if ('error' in found) return setPasteNote({ ok: false, text: `Nothing filled: ${found.error}.` });
+    setForm((f) => (f ? formFromPasted(f, found) : f));
+    setProblems([]);
+    const notes = [
+      `Filled from the JSON${found.name ? ` (server "${found.name}")` : ''}; check it and Save.`,
+      found.others.length ? `It has ${found.others.length} more (${found.others.join(', ')}): paste them one at a time.` : '',
+      found.ignored.length ? `Not used here: ${found.ignored.join(', ')}.` : '',
+    ];
+    setPasteNote({ ok: true, text: notes.filter(Boolean).join(' ') });
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -125,25 +146,51 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
       {readOnly && <p class="banner error">settings.toml has problems: fix them in the file before changing servers here.</p>}
       {form && (
         <form onSubmit={submit} noValidate>
-          {text('name', 'Name', { hint: 'Letters, digits, ".", "-" and "_"; not the name of another server.' })}
-          <fieldset>
-            <legend>A command (stdio)</legend>
-            {text('command', 'Command', { placeholder: 'npx' })}
-            {text('args', 'Arguments, one a line', { multiline: true })}
-            {text('env', 'Environment, NAME=value lines', { multiline: true, hint: 'Values shown as *** are kept unless you replace them.' })}
-            {check('sandbox', 'Run it in the OS sandbox', 'On by default; written to the file only when switched off.')}
-          </fieldset>
-          <fieldset>
-            <legend>Or a web address (streamable HTTP)</legend>
-            {text('url', 'URL', { placeholder: 'https://example.com/mcp' })}
-            {text('headers', 'Headers, "Name: value" lines', { multiline: true, hint: 'Values shown as *** are kept unless you replace them.' })}
-            <p class="hint">
-              To sign in to a server that uses OAuth, run <code>blitz mcp login {name}</code> in a terminal.
-              {status && status.transport === 'http' && <> Sign-in: {status.state === 'needsSignIn' ? 'needed' : `not asked for now (${stateText(status, snapshot.at)})`}.</>}
+          <details class="paste">
+            <summary>Paste a server’s JSON from its README</summary>
+            <div class="field">
+              <label for="field-paste">Its JSON, such as {'{"mcpServers": {"name": {"command": …}}}'}</label>
+              <textarea id="field-paste" rows={4} value={pasted} spellcheck={false} onInput={(e) => setPasted(e.currentTarget.value)} />
+            </div>
+            <button type="button" onClick={fillFromJson} disabled={pasted.trim() === ''}>
+              Fill the form
+            </button>
+            <p aria-live="polite" class={pasteNote?.ok === false ? 'server-error' : 'hint'} data-testid="paste-note">
+              {pasteNote?.text}
             </p>
+          </details>
+          {text('name', 'Name', { hint: 'Letters, digits, ".", "-" and "_"; not the name of another server.' })}
+          <fieldset class="transport">
+            <legend>How it runs</legend>
+            {(['stdio', 'http'] as Transport[]).map((t) => (
+              <div class="field check" key={t}>
+                <input type="radio" id={`field-transport-${t}`} name="transport" value={t} checked={form.transport === t} onChange={() => set('transport', t)} />
+                <label for={`field-transport-${t}`}>{t === 'stdio' ? 'A command on this computer (stdio)' : 'A web address (streamable HTTP)'}</label>
+              </div>
+            ))}
           </fieldset>
+          {form.transport === 'stdio' ? (
+            <fieldset>
+              <legend>The command</legend>
+              {text('command', 'Command', { placeholder: 'npx' })}
+              {text('args', 'Arguments, one a line', { multiline: true })}
+              {text('env', 'Environment, NAME=value lines', { multiline: true, hint: 'Values shown as *** are kept unless you replace them.' })}
+              {check('sandbox', 'Run it in the OS sandbox', 'On by default; written to the file only when switched off.')}
+            </fieldset>
+          ) : (
+            <fieldset>
+              <legend>The web address</legend>
+              {text('url', 'URL', { placeholder: 'https://example.com/mcp' })}
+              {text('headers', 'Headers, "Name: value" lines', { multiline: true, hint: 'Values shown as *** are kept unless you replace them.' })}
+              <p class="hint">
+                To sign in to a server that uses OAuth, run <code>blitz mcp login {name}</code> in a terminal.
+                {status && status.transport === 'http' && <> Sign-in: {status.state === 'needsSignIn' ? 'needed' : `not asked for now (${stateText(status, snapshot.at)})`}.</>}
+              </p>
+            </fieldset>
+          )}
           <fieldset>
             <legend>Its tools</legend>
+            {text('prefix', 'Prefix of its tool names', { hint: 'Its tools are offered as PREFIX__tool, which keeps them apart from another server’s of the same name; empty: their own names.' })}
             {check('autoApprove', 'Run its tools without asking', 'auto_approve: calls run without a question; a permission rule still applies.')}
             {text('timeout', 'Timeout of one call, in seconds', { hint: 'Empty: 300 seconds.', inputMode: 'numeric' })}
             {text('agents', 'Agents offered its tools', { hint: 'Comma-separated agent names; empty: main only; * for every agent.' })}
@@ -154,9 +201,25 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
               <>
                 <h3>Nothing was saved; fix {problems.length === 1 ? 'this problem' : `these ${problems.length} problems`}:</h3>
                 <ul>
-                  {problems.map((p, i) => (
-                    <li key={i}>{p.text}</li>
-                  ))}
+                  {ordered.map((p, i) => {
+                    const control = controlFor(p.field);
+                    if (control === undefined) return <li key={i}>{p.text}</li>;
+                    const id = controlId(control, form);
+                    return (
+                      <li key={i}>
+                        <a
+                          href={`#${id}`}
+                          onClick={(e) => {
+                            // The address's #fragment is the page's route: the focus moves, the route stays.
+                            e.preventDefault();
+                            document.getElementById(id)?.focus();
+                          }}
+                        >
+                          {p.text}
+                        </a>
+                      </li>
+                    );
+                  })}
                 </ul>
               </>
             )}

@@ -38,7 +38,7 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   const r = new FieldReader(raw, error);
 
   const name = r.string('name');
-  if (!r.has('name')) error('name', 'is required');
+  if (!r.has('name') || name?.trim() === '') error('name', 'is required');
   else if (name !== undefined && !SERVER_NAME.test(name)) error('name', `${JSON.stringify(name)} may use only letters, digits, ".", "-" and "_"`);
   // As a path segment of the control API (/v1/config/mcp-servers/NAME) these name no server.
   else if (name === '.' || name === '..') error('name', `${JSON.stringify(name)} is not a name: use a letter, digit, "-" or "_" too`);
