@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContainment } from '@blitz/core';
 import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { runBlitz, tempDir } from '../support/blitz-cli.js';
@@ -124,10 +125,12 @@ describe('the daemon over real HTTP', () => {
     expect(start).toMatchObject({ code: 0, stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}, version ${daemon.state.version}) on http://127.0.0.1:${daemon.state.port}\n` });
   });
 
-  it('servers a killed daemon left running are ended by the next daemon', async () => {
+  it('servers a killed daemon left running are ended by the next daemon (no pid namespace)', async () => {
     // Most servers end when their stdin closes with the daemon; this one ignores that.
     writeSettings(home, `[daemon]\nport = 0\n\n${stdio('stubborn', 'ignore-sigterm', 'env = { QUIET = "1" }')}`);
-    daemon = await startDaemonProcess(home);
+    // A PATH with neither bwrap nor unshare: the server runs as it is, not in a pid namespace that dies with the daemon.
+    const bare = tempDir('blitz-bare-path-');
+    daemon = await startDaemonProcess(home, { PATH: bare });
     const ws = await daemon.client.openWorkspace(workspace);
     const pids = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).flatMap((s) => (s.pid ? [s.pid] : []));
     expect(pids).toHaveLength(1);
@@ -138,6 +141,19 @@ describe('the daemon over real HTTP', () => {
     // …until the next daemon starts.
     for (const pid of pids) await expectPoll(async () => isAlive(pid), false);
     expect(fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')).toContain('ended MCP server processes a killed daemon left running');
+    fs.rmSync(bare, { recursive: true, force: true });
+  });
+
+  it.skipIf(process.platform !== 'linux' || createContainment().kind() !== 'bwrap')('in bubblewrap’s pid namespace, a server that ignores the end of stdin ends with a daemon killed hard', async () => {
+    writeSettings(home, `[daemon]\nport = 0\n\n${stdio('stubborn', 'ignore-sigterm', 'env = { QUIET = "1" }')}`);
+    daemon = await startDaemonProcess(home);
+    const ws = await daemon.client.openWorkspace(workspace);
+    const pids = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).flatMap((s) => (s.pid ? [s.pid] : []));
+    expect(pids).toHaveLength(1);
+    expect(await daemon.stop('SIGKILL')).toBe(null);
+    daemon = undefined;
+    // bwrap --die-with-parent: its parent, the daemon, is gone, so the sandbox goes.
+    for (const pid of pids) await expectPoll(async () => isAlive(pid), false);
   });
 
   it('a stale daemon.json and lock from a killed daemon are replaced', async () => {

@@ -3,6 +3,7 @@ import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from './connector.js';
 import { connectHttp } from './http/connect-http.js';
+import { createContainment } from './stdio/containment.js';
 import { createSandbox } from './stdio/sandbox.js';
 import { connectStdio } from './stdio/connect-stdio.js';
 
@@ -28,14 +29,16 @@ export interface ConnectorDeps {
   onDescendants?: (leader: number, descendants: ReadonlyArray<{ pid: number; start?: string }>) => void;
 }
 
-/** The production connector: an owned (sandboxed) process for stdio servers, streamable HTTP for URLs. */
+/** The production connector: an owned (sandboxed, or pid-namespaced) process for stdio servers, streamable HTTP for URLs. */
 export function createConnector(deps: ConnectorDeps): Connector {
+  const containment = createContainment({ warn: deps.warn });
   const sandbox = createSandbox({ blitzHome: deps.blitzHome, warn: deps.warn, ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }) });
   return (config, opts) => {
     switch (config.transport.kind) {
       case 'stdio':
         return connectStdio(config, opts, {
           sandbox,
+          containment,
           clock: deps.clock,
           clientVersion: deps.clientVersion,
           ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),

@@ -125,7 +125,8 @@ describe('fixture servers', () => {
     const err = (await manager.connection('stuck').tools().catch((e: unknown) => e)) as { code?: string };
     expect(err.code).toBe('TIMEOUT');
     // It ignores the end of stdin and SIGTERM: only the SIGKILL after two grace periods ends it.
-    const stopping = liveDescendants().filter((p) => p.command.includes('hang-initialize'));
+    // The server itself, not the pid namespace's bubblewrap around it.
+    const stopping = liveDescendants().filter((p) => p.command.startsWith(`${process.execPath} `) && p.command.includes('hang-initialize'));
     expect(stopping).toHaveLength(1);
     await manager.close();
     expect(isAlive(stopping[0]!.pid)).toBe(false);
@@ -201,10 +202,12 @@ describe('fixture servers', () => {
     if (parent.config.transport.kind === 'stdio') parent.config.transport.env = { GRANDCHILD_PID_FILE: pidFile };
     await manager.update({ servers: [fixture('stubborn', 'ignore-sigterm'), parent] });
     await manager.listTools();
-    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
-    expect(isAlive(grandchild)).toBe(true);
+    expect(fs.readFileSync(pidFile, 'utf8')).not.toBe('');
+    // Its pid as we see it: in the server's pid namespace the file holds another.
+    const [grandchild] = liveDescendants().filter((p) => p.command === `${process.execPath} -e setInterval(() => {}, 1000)`).map((p) => p.pid);
+    expect(isAlive(grandchild!)).toBe(true);
     await manager.close();
-    expect(isAlive(grandchild)).toBe(false);
+    expect(isAlive(grandchild!)).toBe(false);
   });
 
   it("a server's tools/list_changed reaches the catalog", async () => {

@@ -91,3 +91,20 @@ export async function assertNoOrphans(options: { rootPid?: number; sessions?: It
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * Live processes run as `node -e SCRIPT MARK`: how a test finds, by its pid outside, a helper
+ * that ran inside a pid namespace (where the pid it knows itself by means nothing to us).
+ */
+export function helpersMarked(mark: string): number[] {
+  return listProcesses()
+    .filter((p) => {
+      try {
+        const argv = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        return argv[1] === '-e' && argv.at(-1) === mark;
+      } catch {
+        return false;
+      }
+    })
+    .map((p) => p.pid);
+}

@@ -7,6 +7,7 @@ import { withDeadline } from '../deadline.js';
 import { DirectToolCalls } from '../direct-tool-calls.js';
 import { untilAborted } from '../until-aborted.js';
 import type { Link } from '../link.js';
+import type { Containment } from './containment.js';
 import type { Sandbox } from './sandbox.js';
 import { explainSandboxDenial } from './sandbox-denial.js';
 import { createStdioTransport, type SpawnServerDeps } from './spawn-server.js';
@@ -14,6 +15,7 @@ import { LazySchemaValidator } from '../lazy-schema-validator.js';
 
 export interface StdioConnectDeps {
   sandbox: Sandbox;
+  containment?: Containment;
   clock: Clock;
   clientVersion: string;
   parentEnv?: Readonly<Record<string, string | undefined>>;
@@ -27,6 +29,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   const transport = createStdioTransport(config, {
     workspaceDir: opts.workspace,
     sandbox: deps.sandbox,
+    ...(deps.containment ? { containment: deps.containment } : {}),
     clock: deps.clock,
     ...(deps.parentEnv ? { parentEnv: deps.parentEnv } : {}),
     ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),

@@ -1,5 +1,15 @@
 export { baseEnv, childEnv } from './child-env.js';
 export { commandLine, type CommandLine } from './command-line.js';
+export {
+  bwrapContainArgs,
+  createContainment,
+  describeContainment,
+  unshareContainArgs,
+  type Containment,
+  type ContainmentDeps,
+  type ContainmentKind,
+  type LaunchLine,
+} from './containment.js';
 export { groupMembers, signalGroup } from './process-group.js';
 export { descendantsOf, isSameProcess, parsePsPairs, signalProcesses, type ProcessId } from './process-tree.js';
 export { DEFAULT_DRAIN_MS, DEFAULT_GRACE_MS, OwnedProcess, type OwnedProcessOptions, type ProcessExit } from './owned-process.js';

@@ -40,6 +40,8 @@ export interface OwnedProcessOptions extends CommandLine {
   onStderr?: (chunk: Buffer) => void;
   /** The leader only wraps the server (bubblewrap): SIGTERM goes to the rest of its group. */
   leaderIsWrapper?: boolean;
+  /** The server runs in a pid namespace that ends with it (see `Containment`): the tree is not looked at while it runs. */
+  contained?: boolean;
   /**
    * Hears the descendants known so far whenever they change, e.g. to record them for a
    * daemon that restarts after being killed (`state/children.json`).
@@ -124,7 +126,8 @@ export class OwnedProcess {
       child.once('spawn', () => {
         started = true;
         resolve();
-        const every = options.treeScanMs ?? DEFAULT_TREE_SCAN_MS;
+        // Contained, an orphaned helper is still in the namespace that dies with the server.
+        const every = options.contained ? 0 : (options.treeScanMs ?? DEFAULT_TREE_SCAN_MS);
         if (this.#platform === 'linux' && every > 0) this.#scanEvery(every, every);
       });
       child.once('error', (err) => {

@@ -141,8 +141,8 @@ describe('createSandbox', () => {
   it('passes the command through on Windows, warning once', () => {
     const warnings: string[] = [];
     const sandbox = createSandbox({ ...base, warn: (m) => warnings.push(m), platform: 'win32' });
-    expect(sandbox.wrap('a', line, 'C:\\w')).toEqual({ ...line, leaderIsWrapper: false });
-    expect(sandbox.wrap('b', line, 'C:\\w')).toEqual({ ...line, leaderIsWrapper: false });
+    expect(sandbox.wrap('a', line, 'C:\\w')).toEqual({ ...line, leaderIsWrapper: false, contained: false });
+    expect(sandbox.wrap('b', line, 'C:\\w')).toEqual({ ...line, leaderIsWrapper: false, contained: false });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('no sandbox on win32');
   });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
+import type { LaunchLine } from './containment.js';
 import { findOnPath } from './find-on-path.js';
 
 /** Where a sandboxed server may write, and what it must not see at all. */
@@ -97,10 +98,7 @@ export interface SandboxDeps {
 }
 
 /** A command line inside the sandbox. */
-export interface SandboxedLine extends CommandLine {
-  /** The process we start only wraps the server and does not pass signals on (bubblewrap). */
-  leaderIsWrapper: boolean;
-}
+export type SandboxedLine = LaunchLine;
 
 /** Wraps a server's command line in the platform's sandbox. */
 export interface Sandbox {
@@ -133,17 +131,17 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
           const bwrap = which('bwrap');
           if (!bwrap) throw sandboxUnavailable(serverName);
           for (const p of extraWritable) if (!exists(p)) makeDir(p);
-          return { command: bwrap, args: bwrapArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: true };
+          return { command: bwrap, args: bwrapArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: true, contained: true };
         }
         case 'darwin':
           // sandbox-exec execs the command in its place: no wrapper process remains.
-          return { command: '/usr/bin/sandbox-exec', args: sandboxExecArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: false };
+          return { command: '/usr/bin/sandbox-exec', args: sandboxExecArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: false, contained: false };
         default:
           if (!warned) {
             warned = true;
             deps.warn(`no sandbox on ${platform}: stdio MCP servers run unsandboxed (set sandbox = false to say that is intended)`);
           }
-          return { ...line, leaderIsWrapper: false };
+          return { ...line, leaderIsWrapper: false, contained: false };
       }
     },
   };

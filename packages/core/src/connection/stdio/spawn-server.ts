@@ -5,6 +5,7 @@ import { childEnv } from './child-env.js';
 import { commandLine, resolveWindowsCommand } from './command-line.js';
 import { OwnedProcess } from './owned-process.js';
 import type { ProcessId } from './process-tree.js';
+import type { Containment } from './containment.js';
 import type { Sandbox } from './sandbox.js';
 import { StdioTransport } from './stdio-transport.js';
 
@@ -12,6 +13,8 @@ export interface SpawnServerDeps {
   /** The workspace the server belongs to: its default cwd and, sandboxed, its writable root. */
   workspaceDir: string;
   sandbox: Sandbox;
+  /** Keeps an unsandboxed server's descendants from outliving it; without it they are looked for by parent pid. */
+  containment?: Containment;
   parentEnv?: Readonly<Record<string, string | undefined>>;
   platform?: NodeJS.Platform;
   clock?: Clock;
@@ -23,7 +26,7 @@ export interface SpawnServerDeps {
   onDescendants?: (leader: number, descendants: readonly ProcessId[]) => void;
 }
 
-/** Starts a configured stdio server: scrubbed env, Windows shim routing, sandbox, own process group. */
+/** Starts a configured stdio server: scrubbed env, Windows shim routing, sandbox or pid namespace, own process group. */
 export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedProcess {
   const { transport } = config;
   if (transport.kind !== 'stdio') {
@@ -33,7 +36,9 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
   const env = childEnv(deps.parentEnv ?? process.env, platform, transport.env);
   const command = platform === 'win32' ? resolveWindowsCommand(transport.command, env) : transport.command;
   const line = commandLine(command, transport.args, platform);
-  const launch = config.sandbox ? deps.sandbox.wrap(config.name, line, deps.workspaceDir, config.sandboxWrite) : { ...line, leaderIsWrapper: false };
+  const launch = config.sandbox
+    ? deps.sandbox.wrap(config.name, line, deps.workspaceDir, config.sandboxWrite)
+    : (deps.containment?.wrap(line) ?? { ...line, leaderIsWrapper: false, contained: false });
   return OwnedProcess.spawn({
     ...launch,
     env,
