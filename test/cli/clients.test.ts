@@ -105,6 +105,24 @@ describe('blitz clients', () => {
     expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).toBe(settings);
   });
 
+  it('import: secrets in arguments are masked alike with and without --dry-run, in text and --json, and every argument is kept', async () => {
+    const args = ['-y', 'mcp-remote', '--token=SECRET_ARG_123456', '-H', 'Authorization: Bearer SECRET_BEARER_654321', '--after', 'kept-arg'];
+    fs.writeFileSync(files().claude, JSON.stringify({ mcpServers: { remote: { command: 'npx', args } } }));
+    fs.rmSync(files().cursor);
+    fs.rmSync(files().codex);
+    const shown = "npx -y mcp-remote '--token=***' -H 'Authorization: Bearer ***' --after kept-arg";
+    const dry = await blitz('clients', 'import', '--dry-run');
+    const dryJson = await blitz('clients', 'import', '--dry-run', '--json');
+    const real = await blitz('clients', 'import');
+    for (const out of [dry, dryJson, real]) {
+      expect(out.code).toBe(0);
+      expect(out.stdout + out.stderr).not.toMatch(/SECRET_ARG_123456|SECRET_BEARER_654321/);
+    }
+    expect(dry.stdout).toContain(`  + remote: ${shown} from claude-code ~/.claude.json`);
+    expect((JSON.parse(dryJson.stdout) as { wouldAdd: { server: string }[] }).wouldAdd[0]!.server).toBe(shown);
+    expect(real.stdout).toContain(`  + remote: ${shown} from claude-code ~/.claude.json`);
+  });
+
   it('connect: a masked diff first, then the files; twice changes nothing; disconnect gives back the bytes', async () => {
     await blitz('clients', 'import', 'claude-code', 'cursor');
     const dry = await blitz('clients', 'connect', '--all', '--dry-run');

@@ -1,4 +1,4 @@
-import { isTable, Redactor, type ServerEntry } from '@blitz/core';
+import { isTable, maskArgs, Redactor, type ServerEntry } from '@blitz/core';
 
 /** Every literal env and header value of these entries, to mask wherever it shows up. */
 export function redactorFor(entries: readonly ServerEntry[]): Redactor {
@@ -7,11 +7,16 @@ export function redactorFor(entries: readonly ServerEntry[]): Redactor {
   return new Redactor(secrets);
 }
 
-/** `npx -y pkg (env: TOKEN)` or `https://… (headers: Authorization)`: names of secrets, never values. */
+/**
+ * `npx -y pkg (env: TOKEN)` or `https://… (headers: Authorization)`: names of secrets, never values.
+ * Each argument is masked on its own, as `blitz mcp get` masks them (`--token=***`): a rule
+ * that runs to the end of a line (`Authorization: …`) then takes only its own argument.
+ */
 export function describeEntry(entry: ServerEntry, redactor: Redactor): string {
-  const what = entry.url !== undefined ? entry.url : [entry.command ?? '', ...(entry.args ?? [])].map(quote).join(' ');
+  const words = [entry.command ?? '', ...(maskArgs(entry.args ?? []) as string[])];
+  const what = entry.url !== undefined ? redactor.redact(entry.url) : words.map((w) => quote(redactor.redact(w))).join(' ');
   const names = (label: string, table: unknown) => (isTable(table) && Object.keys(table).length > 0 ? ` (${label}: ${Object.keys(table).join(', ')})` : '');
-  return redactor.redact(what) + names('env', entry.env) + names('headers', entry.headers);
+  return what + names('env', entry.env) + names('headers', entry.headers);
 }
 
 function quote(word: string): string {
