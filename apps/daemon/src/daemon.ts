@@ -21,6 +21,7 @@ import { DaemonServer } from './http/daemon-server.js';
 import type { JsonBytes } from './http/json-bytes.js';
 import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
+import { ToolUse } from './hub/tool-use.js';
 import type { Router } from './http/router.js';
 import { ChildRecord } from './child-record.js';
 import { CredentialStoreCache } from './credential-store-cache.js';
@@ -95,6 +96,7 @@ export class Daemon {
   readonly pins: PinStore;
   /** The settings page's one-time codes and cookie sessions. */
   readonly #pageSessions: PageSessions;
+  readonly #toolUse: ToolUse;
   #stopping: Promise<void> | undefined;
   #resolveStopped!: () => void;
   /** Settles once the daemon has stopped, whoever asked. */
@@ -174,7 +176,8 @@ export class Daemon {
       // A pin file that cannot be read or written is the user's to hear of, not only the log's.
       warn: (message) => this.#ownNotice('review', message),
     });
-    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor });
+    this.#toolUse = new ToolUse({ file: path.join(this.paths.stateDir, 'tool-use.json'), warn: (message) => this.log.warn(message) });
+    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor, toolUse: this.#toolUse });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#watched = new WatchedFiles(this.#watcher);
@@ -308,6 +311,7 @@ export class Daemon {
       // Writes only begin while the cache is on (#catalogCacheInUse); those under way finish here.
       await this.#catalogCache?.flush();
       await this.pins.flush();
+      await this.#toolUse.flush();
       await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });

@@ -31,9 +31,20 @@ describe('deferredListing', () => {
     expect(split({ mode: 'always', entries: [entry('a', 'direct'), ...many.slice(0, 2)] })).toEqual({ listed: ['a'], deferred: ['t0', 't1'], deferring: true, offersSearch: true });
   });
 
-  it('auto: lists all while the built-ins and tools fit the limit, defers past it', () => {
+  it('auto: lists all while the built-ins and tools fit the limit; past it keeps as many as fit, in server order, and defers the rest (no cliff, issue 26.7)', () => {
     expect(split({ maxTools: 7, entries: many }).deferring).toBe(false);
-    expect(split({ maxTools: 6, entries: many })).toEqual({ listed: [], deferred: ['t0', 't1', 't2', 't3', 't4'], deferring: true, offersSearch: true });
+    expect(split({ maxTools: 6, entries: many })).toEqual({ listed: ['t0', 't1', 't2', 't3'], deferred: ['t4'], deferring: true, offersSearch: true });
+    expect(split({ maxTools: 3, entries: many })).toEqual({ listed: ['t0'], deferred: ['t1', 't2', 't3', 't4'], deferring: true, offersSearch: true });
+    expect(split({ maxTools: 2, entries: many }).listed).toEqual([]);
+  });
+
+  it('auto past the limit: the most used are kept, equal counts in server order; listed in catalog order; direct and activated tools first', () => {
+    const uses = (e: CatalogEntry) => ({ t4: 3, t2: 3, t3: 1 })[e.exposedName] ?? 0;
+    expect(split({ maxTools: 5, entries: many, uses })).toEqual({ listed: ['t2', 't3', 't4'], deferred: ['t0', 't1'], deferring: true, offersSearch: true });
+    const listing = deferredListing({ mode: 'auto', maxTools: 5, builtIns: 2, entries: [...many, entry('a', 'direct')], activated: new Set(['t0']), uses });
+    expect([listing.listed.map((e) => e.exposedName), listing.kept.map((e) => e.exposedName), listing.room]).toEqual([['t0', 't2', 'a'], ['t2'], 1]);
+    // always defers what it defers: nothing is kept by use.
+    expect(split({ mode: 'always', maxTools: 100, entries: many, uses }).listed).toEqual([]);
   });
 
   it('auto: tools marked deferred do not count against the limit, tools marked direct do', () => {

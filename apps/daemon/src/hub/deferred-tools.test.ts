@@ -9,7 +9,7 @@ const listing = (listed: number, deferred: number, deferring = deferred > 0) => 
 describe('deferralText (the instructions and notices about deferred tools)', () => {
   it('says how many tools are listed and deferred, why, and how to reach them', () => {
     expect(deferralText(listing(2, 410), 'auto', 100)).toBe(
-      'Deferred tools: 2 of the 412 tools of these MCP servers are in the tool list; 410 more are deferred (this hub lists at most 100 tools to this client). ' +
+      'Deferred tools: 2 of the 412 tools of these MCP servers are in the tool list; 410 more are deferred (this hub lists at most 100 tools to this client, the most used first, then in server order). ' +
         'Use search_tools to find them by task or name (the matches join the tool list), and call_tool to call one if your tool list does not update.',
     );
     expect(deferralText(listing(1, 1), 'always', 100)).toMatch(/^Deferred tools: 1 of the 2 tools of these MCP servers is in the tool list; 1 more is deferred \(this hub defers every tool not marked direct\)\. Use search_tools/);
@@ -72,14 +72,36 @@ describe('DeferredTools: a search never grows the list past max_tools (issue 25.
     const all = entries(40);
     const catalog = new Catalog(all);
     const grew: boolean[] = [];
-    for (let i = 0; i < 14; i++) {
+    // The hub's four tools leave room for one tool, t0 by server order (issue 26.7) until a search finds another.
+    expect(deferred.tools(all).map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'search_tools', 'call_tool', 't0']);
+    for (let i = 1; i <= 14; i++) {
       const { result, activated } = deferred.search(catalog, { query: `t${i}` });
       grew.push(activated);
       expect((result.structuredContent as { tools: Array<{ name: string }> }).tools[0]?.name).toBe(`t${i}`);
       expect(deferred.tools(all).length).toBeLessThanOrEqual(5);
     }
-    // The hub's four tools leave room for one found tool: the first search's.
+    // The first search's tool takes the one place; the others stay out.
     expect(grew).toEqual([true, ...Array<boolean>(13).fill(false)]);
-    expect(deferred.tools(all).map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'search_tools', 'call_tool', 't0']);
+    expect(deferred.tools(all).map((t) => t.name)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'search_tools', 'call_tool', 't1']);
+  });
+});
+
+describe('DeferredTools: past max_tools, the most used tools stay listed (issue 26.7)', () => {
+  it('keeps as many as the limit has room for, by the use counts the session began with, then in server order', () => {
+    const settings = emptySettings();
+    settings.hub.maxTools = 8;
+    const scope = { workspace: { manager: { introduced: () => [] } }, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
+    const uses = new Map([['t7', 5], ['t3', 2]]);
+    const deferred = new DeferredTools(scope, () => 'client', (_server, tool) => uses.get(tool) ?? 0);
+    const all = entries(10);
+    const split = deferred.listing(all);
+    // Four hub tools and four of the ten: t7 and t3 by use, then t0 and t1; listed in catalog order.
+    expect(split.listed.map((e) => e.exposedName)).toEqual(['t0', 't1', 't3', 't7']);
+    expect(split.deferred).toHaveLength(6);
+    expect(deferred.toolsOf(split)).toHaveLength(8);
+    expect(deferred.told(split).text).toMatch(/^Deferred tools: 4 of the 10 tools of these MCP servers are in the tool list; 6 more are deferred \(this hub lists at most 8 tools to this client, the most used first, then in server order\)\./);
+    // A search's match takes the place of the least used kept tool: still eight.
+    expect(deferred.search(new Catalog(all), { query: 't9' }).activated).toBe(true);
+    expect(deferred.listing(all).listed.map((e) => e.exposedName)).toEqual(['t0', 't3', 't7', 't9']);
   });
 });

@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { maxToolsFor, ToolIndex, type Catalog, type CatalogEntry, type DeferredMode } from '@blitz/core';
 import { deferredListing, type DeferredListing } from './deferred-listing.js';
 import { RESOURCE_TOOLS } from './resource-tools.js';
+import type { UseCounts } from './tool-use.js';
 import type { SessionContext } from './session-context.js';
 import { toolError } from './tool-error.js';
 
@@ -70,10 +71,13 @@ export class DeferredTools {
   readonly #ctx: SessionScope;
   readonly #clientName: () => string | undefined;
   readonly #activated = new Set<string>();
+  readonly #uses: ((entry: CatalogEntry) => number) | undefined;
 
-  constructor(ctx: SessionScope, clientName: () => string | undefined) {
+  /** `uses`: how often each tool was called when the session began (ToolUse.snapshot), the most used kept listed past the limit. */
+  constructor(ctx: SessionScope, clientName: () => string | undefined, uses?: UseCounts) {
     this.#ctx = ctx;
     this.#clientName = clientName;
+    this.#uses = uses === undefined ? undefined : (entry) => uses(entry.server, entry.originalName);
   }
 
   get mode(): DeferredMode {
@@ -101,6 +105,7 @@ export class DeferredTools {
       maxTools: this.maxTools(clientName),
       builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length,
       activated: this.#activated,
+      ...(this.#uses === undefined ? {} : { uses: this.#uses }),
     });
   }
 
@@ -131,15 +136,17 @@ export class DeferredTools {
     const matches = this.#ctx.readOnly ? [] : indexOf(catalog, instructions).search(query, { limit });
     const before = this.listing(catalog.list());
     const deferred = new Set(before.deferred.map((e) => e.exposedName));
+    // A match kept listed by use is activated too, so a later activation does not push it out.
+    const kept = new Set(before.kept.map((e) => e.exposedName));
     // Only as many as the client's limit has room for join its list; the rest stay callable through call_tool.
     let room = before.room;
     let grew = false;
     const tools = matches.map((m) => {
       const entry = catalog.byExposedName(m.exposedName)!;
-      if (deferred.has(m.exposedName) && room > 0) {
+      if ((deferred.has(m.exposedName) || kept.has(m.exposedName)) && room > 0) {
         this.#activated.add(m.exposedName);
         room--;
-        grew = true;
+        grew ||= deferred.has(m.exposedName);
       }
       const { name, title, description, inputSchema } = entry.tool;
       return { name, server: entry.server, ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), inputSchema };
@@ -174,7 +181,11 @@ export function deferralText(listing: Pick<DeferredListing, 'listed' | 'deferred
     return `Deferred tools: none now; ${all}.${past}`;
   }
   const why =
-    mode === 'always' ? 'this hub defers every tool not marked direct' : listing.deferring ? `this hub lists at most ${maxTools} tools to this client` : "their servers' settings mark them deferred";
+    mode === 'always'
+      ? 'this hub defers every tool not marked direct'
+      : listing.deferring
+        ? `this hub lists at most ${maxTools} tools to this client, the most used first, then in server order`
+        : "their servers' settings mark them deferred";
   return (
     `Deferred tools: ${listed} of the ${tools(listed + deferred)} of these MCP servers ${listed === 1 ? 'is' : 'are'} in the tool list; ` +
     `${deferred} more ${deferred === 1 ? 'is' : 'are'} deferred (${why}). ` +

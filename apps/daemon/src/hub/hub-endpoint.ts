@@ -1,3 +1,4 @@
+import type { ToolUse } from './tool-use.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
@@ -32,6 +33,8 @@ export interface HubOptions {
   log: Logger;
   /** The daemon's redactor: what a session sends its client passes through it. */
   redactor: Redactor;
+  /** How often each tool was called (tool-use.ts), shared by every session. */
+  toolUse?: ToolUse;
 }
 
 interface Session {
@@ -249,7 +252,7 @@ export class HubEndpoint {
     } finally {
       this.#introducing.delete(early);
     }
-    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, clock: this.#opts.clock, settings: this.#opts.settings });
+    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, clock: this.#opts.clock, settings: this.#opts.settings, ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }) });
   }
 
   #begun(id: string, session: Session, query: SessionQuery): void {

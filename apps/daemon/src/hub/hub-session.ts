@@ -13,6 +13,7 @@ import { registerPrompts } from './prompt-handlers.js';
 import { registerResources } from './resource-handlers.js';
 import type { DeferredListing } from './deferred-listing.js';
 import { DeferredTools } from './deferred-tools.js';
+import type { ToolUse } from './tool-use.js';
 import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
 import { sameTools } from './same-tools.js';
@@ -31,6 +32,8 @@ export interface SessionOptions {
   settings(): Settings;
   /** Notices raised while the session waited for its servers: sent once it can hear them (`introduced`). */
   earlyNotices?: readonly string[];
+  /** How often each tool was called, daemon-wide: ranks the tools kept listed past `max_tools`, and counts this session's calls. */
+  toolUse?: ToolUse;
 }
 
 /**
@@ -79,6 +82,7 @@ export class HubSession {
     this.#deferred = new DeferredTools(
       { workspace: opts.workspace, agent: opts.agent, readOnly: opts.readOnly, settings: opts.settings },
       () => this.server.getClientVersion()?.name,
+      opts.toolUse?.snapshot(),
     );
     // The deferred-tools paragraph is the instructions' own: it depends on the client, known only at initialize.
     addInstructions(this.server, (clientName) => {
@@ -250,6 +254,7 @@ export class HubSession {
         this.#level = level;
       },
       deferred: this.#deferred,
+      ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }),
       toolsActivated: async () => {
         this.#shown = this.#tools();
         await this.#relisted.notifyAndWait(() => this.server.sendToolListChanged().catch(() => undefined));

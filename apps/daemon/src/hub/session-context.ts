@@ -3,6 +3,7 @@ import type { RouteOptions, Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { Approver } from './approver.js';
 import type { DeferredTools } from './deferred-tools.js';
+import type { ToolUse } from './tool-use.js';
 
 /**
  * What a session's request handlers share (one `registerX(server, ctx)` per concern, beside
@@ -23,6 +24,8 @@ export interface SessionContext {
   setLogLevel(level: LoggingLevel): void;
   /** Which tools the session lists and which it finds by search (issue 16). */
   readonly deferred: DeferredTools;
+  /** Where the session's tool calls are counted (tool-use.ts). */
+  readonly toolUse?: ToolUse;
   /** A search activated tools: the client hears `tools/list_changed` at once, and the answer waits (up to 1 s) for its listing. */
   toolsActivated(): Promise<void>;
 }

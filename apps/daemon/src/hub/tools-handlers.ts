@@ -93,6 +93,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
       ...(tool.inReview ? { inReview: true } : {}),
     });
     if (!approval.ok) return toolError(approval.message);
+    ctx.toolUse?.record(entry.server, entry.originalName);
     const progressToken = request.params._meta?.progressToken;
     const result = await manager.callTool(tool, args, {
       signal: extra.signal,
