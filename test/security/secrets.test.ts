@@ -93,7 +93,7 @@ describe('no planted secret leaves the daemon or the CLI', () => {
     const crashed = await first!.callTool({ name: 'lk__crash', arguments: {} });
     expect(crashed.isError).toBe(true);
     const toolError = textOf(crashed);
-    expect(toolError).toMatch(/^MCP server leaky exited with code 7; its stderr ends with:\nleak-secrets: \*\*\*=\*\*\*\nleak-secrets: argv --header Authorization: Bearer \*\*\*\nleak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*$/);
+    expect(toolError).toMatch(/^MCP server leaky exited with code 7; its stderr ends with:\nleak-secrets: LEAK_TOKEN=\*\*\*\nleak-secrets: argv --header Authorization: Bearer \*\*\*\nleak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*$/);
     // Every session hears the notice (MCP-33), masked.
     await expect.poll(() => logged.filter((l) => l.includes('MCP server leaky failed')).length, { timeout: 10_000 }).toBe(2);
     expect(logged.join('\n')).toContain('leak-secrets: planted ***');

@@ -148,7 +148,7 @@ export class Daemon {
       pins: () => this.pins,
       sharedOptions: (home) => this.hub.sharedOptions(home),
       onSharedEvent: (event, workspaces) => this.#events.fromShared(event, workspaces),
-      onResolved: (servers) => this.#secrets.addServers(servers.map((s) => s.config)),
+      onResolved: (workspace, servers) => this.#secrets.setServers(`workspace ${workspace.root}`, servers.map((s) => s.config)),
       onProblems: (workspace, problems) => {
         for (const problem of problems) this.log.warn(`project problem: ${problem}`, { workspace: workspace.root });
       },
@@ -274,7 +274,7 @@ export class Daemon {
           clock: this.#clock,
           env: this.#opts.env ?? process.env,
           workspace: this.paths.home,
-          onResolved: (resolved) => this.#secrets.addServers([resolved.config]),
+          onResolved: (resolved) => this.#secrets.setServers('tested', [resolved.config]),
         }),
       // After the answer is on its way: stopping closes every connection, this one too.
       shutdown: () => void setImmediate(() => void this.stop()),
@@ -329,7 +329,7 @@ export class Daemon {
     this.#statusCache.changed();
     for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));
     if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
-    this.#secrets.addServers(this.source.settings.servers);
+    this.#secrets.setServers('settings', this.source.settings.servers);
     return applied;
   }
 

@@ -11,9 +11,14 @@ export class Secrets {
     this.#log = log;
   }
 
-  /** Header and env values and OAuth client secrets are secrets: as configured, and as expanded once a workspace resolves them. */
-  addServers(servers: readonly ServerConfig[]): void {
-    this.addValues(servers.flatMap(serverSecretValues));
+  /**
+   * The secrets of a group of servers (serverSecretValues: header values, secret env values,
+   * OAuth client secrets), as configured or as expanded once a workspace resolves them. A
+   * group's set replaces its last: a removed server's values are masked no longer (issue
+   * 26.4). The logger shares this redactor, so its lines follow.
+   */
+  setServers(group: string, servers: readonly ServerConfig[]): void {
+    this.#redactor.set(group, servers.flatMap(serverSecretValues));
   }
 
   addValues(values: readonly string[]): void {

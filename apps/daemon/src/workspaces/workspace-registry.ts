@@ -29,8 +29,12 @@ export interface RegistryDeps {
   onClosed?(workspace: Workspace): void;
   /** A workspace's project problems changed (a project file not read, entries skipped); each new list once. */
   onProblems?(workspace: Workspace, problems: readonly string[]): void;
-  /** Every set of servers a workspace is about to run, expanded: their secrets must be known to the redactor first. */
-  onResolved?(servers: readonly ResolvedServer[]): void;
+  /**
+   * Every set of servers a workspace is about to run, expanded: their secrets must be known to
+   * the redactor first. Each set replaces the workspace's last one (a removed server's values
+   * are dropped); a closed workspace's is empty.
+   */
+  onResolved?(workspace: Workspace, servers: readonly ResolvedServer[]): void;
   /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
   managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
   /** The catalog cache, while `[hub] catalog_cache` is on: each workspace's manager answers cold starts from it. */
@@ -109,6 +113,7 @@ export class WorkspaceRegistry {
     this.#open.delete(workspace.root);
     this.#deps.onClosing?.(workspace);
     await workspace.close();
+    this.#deps.onResolved?.(workspace, []);
     this.#deps.onClosed?.(workspace);
   }
 
@@ -148,7 +153,7 @@ export class WorkspaceRegistry {
 
   async #update(workspace: Workspace): Promise<void> {
     const set = this.#deps.source.serversFor(workspace.root);
-    this.#deps.onResolved?.(set.servers);
+    this.#deps.onResolved?.(workspace, set.servers);
     workspace.trusted = set.trusted;
     const problems = set.projectProblems.map(formatProblem);
     if (problems.join('\n') !== workspace.problems.join('\n')) {

@@ -5,7 +5,7 @@ import {
 } from './server-config.js';
 import type { ServerEntry, TomlValue } from './toml-edit/index.js';
 import { maskArgs } from '../redact/mask-server-secrets.js';
-import { applyTextRules } from '../redact/text-rules.js';
+import { maskUrl } from '../redact/url-secrets.js';
 
 /** A server as a `[[mcp.servers]]` table (and an API body): the file's field names, defaults left out. */
 export function serverToEntry(config: ServerConfig): ServerEntry {
@@ -52,7 +52,7 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
 /** `npx -y pkg` or the URL: how a server is reached, in one line, secrets masked as `maskServerSecrets` masks them. */
 export function describeTransport(config: ServerConfig): string {
   const t = config.transport;
-  return t.kind === 'stdio' ? [t.command, ...(maskArgs(t.args) as string[])].map(shellQuote).join(' ') : applyTextRules(t.url);
+  return t.kind === 'stdio' ? [t.command, ...(maskArgs(t.args) as string[])].map(shellQuote).join(' ') : maskUrl(t.url);
 }
 
 function shellQuote(word: string): string {

@@ -1,19 +1,22 @@
 import { ENV_REFERENCE } from '../config/expand-env.js';
 import { MASK, splitCredential } from './mask.js';
 import { isReferenceOnly } from './env-reference.js';
-import { isSecretField } from './secret-names.js';
-import { applyTextRules } from './text-rules.js';
+import { isSecretEnv, isSecretField } from './secret-names.js';
+import { looksLikeCredential } from './credential-shape.js';
+import { maskUrl, urlSecrets } from './url-secrets.js';
 
 /**
  * A `[[mcp.servers]]` entry (TOML field names) for display, as `blitz config show`, `blitz
- * mcp get` and the control API return it (MCP-42): env and header values and
- * `oauth.client_secret` masked, secrets in `url` and `args` masked; everything else as it was.
+ * mcp get` and the control API return it (MCP-42): header values, `oauth.client_secret` and
+ * the env values that are secret (a secret-named variable, a credential-shaped value: issue
+ * 26.4) masked, secrets in `url` and `args` masked; everything else, paths, words and
+ * numbers included, as it was.
  */
 export function maskServerSecrets<T extends Readonly<Record<string, unknown>>>(entry: T): T {
   const copy: Record<string, unknown> = { ...entry };
-  if (isTable(entry.env)) copy.env = mapValues(entry.env, maskConfigValue);
+  if (isTable(entry.env)) copy.env = Object.fromEntries(Object.entries(entry.env).map(([name, value]) => [name, isSecretEnv(name, value) ? maskConfigValue(value) : value]));
   if (isTable(entry.headers)) copy.headers = mapValues(entry.headers, maskConfigValue);
-  if (typeof entry.url === 'string') copy.url = applyTextRules(entry.url);
+  if (typeof entry.url === 'string') copy.url = maskUrl(entry.url);
   if (Array.isArray(entry.args)) copy.args = maskArgs(entry.args);
   if (isTable(entry.oauth) && 'client_secret' in entry.oauth) {
     copy.oauth = { ...entry.oauth, client_secret: maskConfigValue(entry.oauth.client_secret) };
@@ -57,7 +60,8 @@ export function maskArgs(args: readonly unknown[]): unknown[] {
     if (typeof previous === 'string' && isSecretOption(previous) && !previous.includes('=')) return maskConfigValue(arg);
     const option = OPTION_WITH_VALUE.exec(arg);
     if (option && isSecretField(option[2]!)) return `${option[1]}${maskConfigValue(option[3])}`;
-    return applyTextRules(arg);
+    if (looksLikeCredential(arg)) return MASK;
+    return maskUrl(arg);
   });
 }
 
@@ -72,6 +76,8 @@ export function argSecrets(args: readonly string[]): string[] {
     if (previous !== undefined && isSecretOption(previous) && !previous.includes('=')) found.push(arg);
     const option = OPTION_WITH_VALUE.exec(arg);
     if (option && isSecretField(option[2]!)) found.push(option[3]!);
+    if (looksLikeCredential(arg)) found.push(arg);
+    found.push(...urlSecrets(arg));
     for (const m of arg.matchAll(SCHEME_CREDENTIAL)) found.push(m[1]!);
   });
   return found.filter((value) => value !== '' && !isReferenceOnly(value));

@@ -72,6 +72,32 @@ describe('Redactor known secrets', () => {
     expect(new Redactor(secrets).redact(text)).toBe(expected);
   });
 
+  it.each<[string, string, string]>([
+    ['a token with a known prefix in a URL path (issue 25.12)', 'GET https://h/mcp/sk-proj-4f9Qx2LmT7zR8vWk1pYd/sse failed', 'GET https://h/mcp/***/sse failed'],
+    ['a GitHub token in prose', 'pushed with ghp_16C7e42F292c6912E7710c838347Ae178B4a today', 'pushed with *** today'],
+    ['a JWT', 'token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN', 'token ***'],
+    ['a word with a prefix-like start', 'installed sk-learn and ghp_x', 'installed sk-learn and ghp_x'],
+  ])('by shape: %s', (_name, text, expected) => {
+    expect(new Redactor().redact(text)).toBe(expected);
+  });
+
+  it('set() replaces a group: a removed server\'s values are no longer masked, other groups\' and add()ed ones still are (issue 26.4)', () => {
+    const redactor = new Redactor();
+    redactor.add('oauth-token-1');
+    redactor.set('settings', ['first-secret', 'second-secret']);
+    redactor.set('workspace /a', ['second-secret', 'third-secret']);
+    expect(redactor.redact('first-secret second-secret third-secret oauth-token-1')).toBe('*** *** *** ***');
+    const version = redactor.version;
+    redactor.set('settings', ['second-secret']);
+    expect(redactor.version).toBeGreaterThan(version);
+    expect(redactor.redact('first-secret second-secret third-secret oauth-token-1')).toBe('first-secret *** *** ***');
+    redactor.set('workspace /a', []);
+    expect(redactor.redact('first-secret second-secret third-secret oauth-token-1')).toBe('first-secret *** third-secret ***');
+    const same = redactor.version;
+    redactor.set('settings', ['second-secret']);
+    expect(redactor.version).toBe(same);
+  });
+
   it('add() takes effect at once', () => {
     const redactor = new Redactor(['first-secret']);
     expect(redactor.redact('second-secret')).toBe('second-secret');

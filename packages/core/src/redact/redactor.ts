@@ -19,8 +19,12 @@ const PLAIN_WORDS = new Set(['true', 'false', 'null', 'none']);
  * secret-named parameters and fields).
  */
 export class Redactor {
-  readonly #substrings = new Set<string>();
-  readonly #wholeValues = new Set<string>();
+  /** The forms of values added for good (`add`: OAuth tokens, what a command read). */
+  readonly #kept = new Set<string>();
+  /** Each named group's forms (`set`: a settings file's servers), replaced whole. */
+  readonly #groups = new Map<string, ReadonlySet<string>>();
+  #substrings = new Set<string>();
+  #wholeValues = new Set<string>();
   #pattern: RegExp | undefined;
   #version = 0;
 
@@ -29,26 +33,57 @@ export class Redactor {
   }
 
   /**
-   * Adds a secret value, with the forms it is logged in: trimmed, JSON-escaped and
+   * Adds a secret value, for good, with the forms it is logged in: trimmed, JSON-escaped and
    * URL-encoded, and for `Bearer abc` the token `abc` alone.
    */
   add(secret: string): void {
-    // `${TOKEN}` or `Bearer ${TOKEN}` as configured names where a secret lives, and stays shown.
-    const trimmed = secret.trim();
-    if (isReferenceOnly(splitCredential(trimmed)?.credential ?? trimmed)) return;
-    const known = this.#substrings.size + this.#wholeValues.size;
-    for (const form of formsOf(secret)) {
-      if (form.length >= MIN_SUBSTRING_LENGTH && !PLAIN_WORDS.has(form.toLowerCase())) this.#substrings.add(form);
-      else this.#wholeValues.add(form);
+    const fresh = [...formsOfSecret(secret)].filter((form) => !this.#kept.has(form));
+    if (fresh.length === 0) return;
+    // Only grows: the masks are added to, not rebuilt (a settings file of many servers adds one value at a time).
+    for (const form of fresh) {
+      this.#kept.add(form);
+      this.#classify(form, this.#substrings, this.#wholeValues);
     }
-    if (this.#substrings.size + this.#wholeValues.size === known) return;
-    this.#pattern = undefined;
-    this.#version++;
+    this.#changed();
   }
 
-  /** Grows whenever a secret not known before is added: text redacted at an older version may hold it. */
+  /**
+   * Makes `secrets` the whole of a named group, dropping what it held before: a removed
+   * server's values are no longer masked (issue 26.4), while another group's are.
+   */
+  set(group: string, secrets: Iterable<string>): void {
+    const forms = new Set<string>();
+    for (const secret of secrets) for (const form of formsOfSecret(secret)) forms.add(form);
+    const before = this.#groups.get(group) ?? new Set<string>();
+    if (before.size === forms.size && [...forms].every((f) => before.has(f))) return;
+    this.#replace(group, forms);
+  }
+
+  /** Grows whenever the secrets change: text redacted at an older version may hold one. */
   get version(): number {
     return this.#version;
+  }
+
+  #replace(group: string, forms: ReadonlySet<string>): void {
+    if (forms.size === 0) this.#groups.delete(group);
+    else this.#groups.set(group, forms);
+    const substrings = new Set<string>();
+    const wholeValues = new Set<string>();
+    for (const form of this.#kept) this.#classify(form, substrings, wholeValues);
+    for (const groupForms of this.#groups.values()) for (const form of groupForms) this.#classify(form, substrings, wholeValues);
+    this.#substrings = substrings;
+    this.#wholeValues = wholeValues;
+    this.#changed();
+  }
+
+  #classify(form: string, substrings: Set<string>, wholeValues: Set<string>): void {
+    if (form.length >= MIN_SUBSTRING_LENGTH && !PLAIN_WORDS.has(form.toLowerCase())) substrings.add(form);
+    else wholeValues.add(form);
+  }
+
+  #changed(): void {
+    this.#pattern = undefined;
+    this.#version++;
   }
 
   redact(text: string): string {
@@ -118,10 +153,11 @@ export class Redactor {
   }
 }
 
-function formsOf(secret: string): Set<string> {
+/** The forms a secret is masked in; none for a reference as configured (`${TOKEN}`, `Bearer ${TOKEN}`): it names where a secret lives, and stays shown. */
+function formsOfSecret(secret: string): Set<string> {
   const forms = new Set<string>();
   const trimmed = secret.trim();
-  if (trimmed === '') return forms;
+  if (trimmed === '' || isReferenceOnly(splitCredential(trimmed)?.credential ?? trimmed)) return forms;
   const credential = splitCredential(trimmed)?.credential.trim();
   for (const value of [secret, trimmed, credential]) {
     if (!value) continue;

@@ -1,3 +1,5 @@
+import { looksLikeCredential } from './credential-shape.js';
+
 /**
  * Which field, header and parameter names hold secrets. Names are compared without case,
  * `-`, `_` or `.`, by ending, so `GITHUB_TOKEN`, `x-api-key` and `client_secret` match.
@@ -35,4 +37,24 @@ export function isSecretField(name: string): boolean {
 export function isSecretParam(name: string): boolean {
   const n = normalize(name);
   return isSecretField(n) || SECRET_PARAM_NAMES.has(n) || n.endsWith('key');
+}
+
+/** The last word of an env name that says its value is a secret (`GITHUB_PAT`, `AWS_SECRET_ACCESS_KEY`, `BASIC_AUTH`). */
+const SECRET_ENV_LAST_WORDS = new Set(['key', 'auth', 'pat', 'pass', 'pwd', 'credential', 'credentials', 'creds', 'cookie', 'session', 'sig', 'signature', 'dsn']);
+
+/**
+ * An env variable whose value is a secret by its name (issue 26.4): a secret field name, or
+ * one whose last word is `key`, `auth`, `pat`, `credential`, … `SSH_KEY_PATH` and
+ * `AUTHOR` are not: a path and a word are no secrets.
+ */
+export function isSecretEnvName(name: string): boolean {
+  if (isSecretField(name)) return true;
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[-_.]+/).filter(Boolean);
+  const last = words.at(-1);
+  return last !== undefined && (SECRET_ENV_LAST_WORDS.has(last) || last.endsWith('credentials') || last.endsWith('credential'));
+}
+
+/** An env value that is a secret: by its variable's name, or by its own shape. */
+export function isSecretEnv(name: string, value: unknown): boolean {
+  return isSecretEnvName(name) || (typeof value === 'string' && looksLikeCredential(value));
 }

@@ -1,3 +1,4 @@
+import { CREDENTIAL_IN_TEXT } from './credential-shape.js';
 import { isReferenceOnly } from './env-reference.js';
 import { MASK, maskCredential, splitCredential } from './mask.js';
 import { isSecretField, isSecretParam } from './secret-names.js';
@@ -7,9 +8,11 @@ import { isSecretField, isSecretParam } from './secret-names.js';
  * masked. Each rule masks the value only, so the text still says what was there.
  */
 export function applyTextRules(text: string): string {
+  // A token with a known prefix (`sk-…`, `ghp_…`, a JWT) is a secret wherever it is: a URL path, a message.
+  const tokensMasked = MAY_HOLD_TOKEN.test(text) ? text.replace(CREDENTIAL_IN_TEXT, MASK) : text;
   // Most texts (names, paths, states) hold nothing any rule looks for: they are passed as they are.
-  if (!MAY_MATCH.test(text)) return text;
-  let out = text.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
+  if (!MAY_MATCH.test(tokensMasked)) return tokensMasked;
+  let out = tokensMasked.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
     isReferenceOnly(userinfo) ? whole : `${scheme}${MASK}@`,
   );
   out = maskValuesAfter(out, PARAM, (m) => (m[1] === '' || m[1] === '?' || m[1] === '&' ? isSecretParam(m[2] ?? '') : isSecretField(m[2] ?? '')), PARAM_VALUE);
@@ -17,6 +20,9 @@ export function applyTextRules(text: string): string {
   out = maskValuesAfter(out, HEADER, (m) => isSecretField(m[1] ?? ''), REST_OF_LINE);
   return out.replace(BEARER, (_whole, bearer: string, space: string) => `${bearer}${space}${MASK}`);
 }
+
+/** What a credential-shaped token needs in its text (credential-shape.ts): one of its prefixes. */
+const MAY_HOLD_TOKEN = /sk[-_]|rk_|gh[pousr]_|github_pat_|xox|xapp-|gl[a-z]+-|AKIA|ASIA|AIza|npm_|hf_|pypi-|dop_v1_|shp|sq0atp-|ya29\.|eyJ/;
 
 /** What every rule below needs in its text: `@` (userinfo), `=` (parameters), `:` (keys, headers) or the word Bearer. */
 const MAY_MATCH = /[:=@]|bearer/i;
