@@ -24,7 +24,8 @@ export type FixtureName =
   | 'gated-tools'
   | 'protocol'
   | 'ask-together'
-  | 'rug-pull';
+  | 'rug-pull'
+  | 'close-stdout';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

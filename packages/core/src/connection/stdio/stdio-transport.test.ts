@@ -127,6 +127,23 @@ describe('StdioTransport with an SDK Client', () => {
     await expect(client.callTool({ name: 'echo', arguments: { text: 'three' } })).rejects.toThrow();
   });
 
+  it('fails a call in flight when the server closes its stdout and keeps running, and stops it (issue 25.7)', async () => {
+    const transport = transportFor(serverConfig('mute', 'close-stdout'));
+    const client = await connect(transport);
+    const closed = new Promise<void>((resolve) => (client.onclose = resolve));
+    const pid = transport.process!.pid!;
+    // Far past the test's own timeout: only the end of its stdout can end the call.
+    const err = await client.callTool({ name: 'close_stdout', arguments: {} }, undefined, { timeout: 600_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(McpError);
+    expect(err).toMatchObject({ code: ErrorCode.ConnectionClosed, data: { code: 'SERVER_UNAVAILABLE', reason: 'STDOUT_CLOSED' } });
+    expect((err as Error).message).toContain('MCP server mute closed its stdout but kept running, so it can answer nothing more; it was stopped');
+    expect((err as Error).message).toContain('close-stdout: closed fd 1, still running');
+    await closed;
+    expect(isAlive(pid)).toBe(false);
+    expect([transport.exitError?.code, transport.exitError?.reason]).toEqual(['SERVER_UNAVAILABLE', 'STDOUT_CLOSED']);
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'after' } })).rejects.toThrow();
+  });
+
   it('fails to connect to a server that exits at start, quoting its stderr', async () => {
     const transport = transportFor(serverConfig('broken', 'exit-at-start'));
     const err = await connect(transport).catch((e: unknown) => e);

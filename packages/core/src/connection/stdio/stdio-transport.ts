@@ -11,6 +11,8 @@ import type { OwnedProcess, ProcessExit } from './owned-process.js';
 export const EXIT_STDERR_LINES = 20;
 /** After a failed write, how long to wait for the exit that usually explains it (EPIPE). */
 const WRITE_FAILURE_EXIT_WAIT_MS = 2_000;
+/** After the end of its stdout, how long to wait for the exit that usually follows it at once. */
+const STDOUT_END_EXIT_WAIT_MS = 500;
 
 export interface StdioTransportOptions {
   /** The server's name, for messages. */
@@ -38,7 +40,8 @@ export function describeExit(name: string, exit: ProcessExit, stderrTail: readon
  * An MCP transport over the pipes of a process we own. Unlike the SDK's stdio client it
  * tolerates lines on stdout that are not JSON-RPC, and it ends the connection the moment the
  * process exits: requests in flight fail at once with the exit code and stderr tail instead
- * of waiting for their timeout.
+ * of waiting for their timeout. A process that closes its stdout and keeps running can never
+ * answer again: its requests fail at once too (`STDOUT_CLOSED`), and it is stopped.
  */
 export class StdioTransport implements Transport {
   onclose?: Transport['onclose'];
@@ -62,6 +65,8 @@ export class StdioTransport implements Transport {
   #garbageLines = 0;
   #exitError: BlitzError | undefined;
   #stopping = false;
+  /** The process closed its stdout and kept running: it is being stopped, nothing more is sent. */
+  #stdoutClosed = false;
   #closed = false;
 
   constructor(options: StdioTransportOptions) {
@@ -92,6 +97,8 @@ export class StdioTransport implements Transport {
     const proc = this.#spawn();
     this.#process = proc;
     proc.stdout.on('data', (chunk: Buffer) => this.#onData(chunk));
+    // After what was read before it, as the exit is.
+    proc.stdout.once('end', () => void this.#handedOn.then(() => this.#onStdoutEnd(proc)));
     // After what was read before the exit: its answers go first, the close last.
     void proc.ended.then((exit) => {
       if (this.#incoming.length === 0) this.#onEnded(proc, exit);
@@ -112,7 +119,7 @@ export class StdioTransport implements Transport {
    */
   send(message: JSONRPCMessage): Promise<void> {
     const proc = this.#process;
-    if (!proc || this.#closed) return Promise.reject(this.#exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`));
+    if (!proc || this.#closed || this.#stdoutClosed) return Promise.reject(this.#exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`));
     let line: string;
     try {
       line = `${JSON.stringify(message)}\n`;
@@ -193,6 +200,29 @@ export class StdioTransport implements Transport {
     if (id === undefined) return;
     this.#inFlight.delete(id);
     this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { code: 'RESULT_TOO_LARGE', bytes: line.bytes } } });
+  }
+
+  /**
+   * Its stdout ended. A process that exits now says why by its exit; one still running past a
+   * short wait can never answer again (issue 25.7): what is in flight fails at once with a
+   * `STDOUT_CLOSED` error, the process (its group) is stopped, and the connection closes once it is gone.
+   */
+  async #onStdoutEnd(proc: OwnedProcess): Promise<void> {
+    if (this.#stopping || this.#closed || (await proc.exitsWithin(STDOUT_END_EXIT_WAIT_MS))) return;
+    if (this.#stopping || this.#closed) return;
+    this.#stdoutClosed = true;
+    this.#stopping = true;
+    const head = `MCP server ${this.name} closed its stdout but kept running, so it can answer nothing more; it was stopped`;
+    const tail = proc.stderr.lastLines(this.#stderrLines);
+    const error = new BlitzError('SERVER_UNAVAILABLE', tail.length > 0 ? `${head}; its stderr ends with:\n${tail.join('\n')}` : head, { reason: 'STDOUT_CLOSED' });
+    this.#exitError ??= error;
+    this.onerror?.(error);
+    for (const id of this.#inFlight) {
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, reason: 'STDOUT_CLOSED' } } });
+    }
+    this.#inFlight.clear();
+    // Its end runs #onEnded, which closes the connection (stopping: no crash reported).
+    await proc.close();
   }
 
   #onEnded(proc: OwnedProcess, exit: ProcessExit): void {
