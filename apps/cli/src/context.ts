@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { blitzHome, blitzPaths, type BlitzPaths } from '@blitz/core/config';
 import { OutputRedactor } from './output/output-redactor.js';
 
@@ -18,6 +19,8 @@ export interface CliContext {
    * settings (`blitz settings`' one-time address, whose `?code=` the redactor would mask).
    */
   outCredential?(text: string): void;
+  /** Asks a yes/no question on the terminal; absent when stdin or stdout is no terminal (then nothing is granted by asking). */
+  ask?(question: string): Promise<boolean>;
 }
 
 export function processContext(): CliContext {
@@ -36,6 +39,7 @@ export function processContext(): CliContext {
     out: (text) => process.stdout.write(line(text)),
     outCredential: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => process.stderr.write(line(text)),
+    ...(process.stdin.isTTY && process.stdout.isTTY ? { ask: askOnTerminal } : {}),
   };
 }
 
@@ -47,5 +51,17 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
     this.exitCode = exitCode;
+  }
+}
+
+/** A yes only for "y" or "yes"; anything else, an empty line or end of input, is a no. */
+async function askOnTerminal(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } catch {
+    return false;
+  } finally {
+    rl.close();
   }
 }

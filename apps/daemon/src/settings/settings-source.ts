@@ -6,7 +6,9 @@ import {
   loadSettings,
   readProjectConfig,
   TrustStore,
+  withheldProblems,
   type BlitzPaths,
+  type Trust,
   type ParsedSettings,
   type ProjectConfig,
   type Problem,
@@ -75,15 +77,18 @@ export class SettingsSource {
     const project = readProjectConfig(root);
     for (const file of project.files) this.#projectLines.set(file, project.serverLine);
     const problems = [...project.problems];
-    let trusted = false;
+    let trust: Trust | undefined;
     try {
-      trusted = project.files.length > 0 && new TrustStore(this.paths.trust).isTrusted(project);
+      // Checked against the hash of the bytes just parsed, never a second read (issue 25).
+      trust = project.files.length > 0 ? new TrustStore(this.paths.trust).trustOf(project) : undefined;
     } catch (err) {
       // A broken trust file trusts nobody; the workspace still opens with the global servers.
       if (!(err instanceof BlitzError)) throw err;
       problems.push({ severity: 'error', file: this.paths.trust, message: err.message });
     }
-    const effective = effectiveServers(this.#settings.servers, { config: project, trusted }, this.#env);
+    const trusted = trust !== undefined;
+    const effective = effectiveServers(this.#settings.servers, { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) }, this.#env);
+    problems.push(...withheldProblems(project, effective.withheld));
     return {
       servers: effective.servers,
       // A project's problems skip its own entries; they never block the workspace.

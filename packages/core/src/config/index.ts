@@ -8,6 +8,7 @@ export * from './load-settings.js';
 export * from './project-config.js';
 export * from './runs-blitz.js';
 export * from './trust-store.js';
+export * from './project-grants.js';
 export * from './resolve-server.js';
 export * from './effective-servers.js';
 export * from './url-rules.js';

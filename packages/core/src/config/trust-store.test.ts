@@ -46,7 +46,7 @@ describe('TrustStore', async () => {
   });
 
   it('revokes and lists', async () => {
-    await store.trust(read(project), new Date('2026-01-02T03:04:05Z'));
+    await store.trust(read(project), { now: new Date('2026-01-02T03:04:05Z') });
     expect(store.list()).toEqual([{ path: fs.realpathSync(project), trustedAt: '2026-01-02T03:04:05.000Z', current: true }]);
     expect(await store.revoke(project)).toBe(true);
     expect(await store.revoke(project)).toBe(false);
@@ -98,5 +98,18 @@ describe('TrustStore', async () => {
     expect(store.isTrusted(swapped)).toBe(false);
     // What is on disk now is what was trusted, read whole: trusted.
     expect(store.isTrusted(read(project))).toBe(true);
+  });
+
+  it('grants only what it is told, bound to the file as trusted: a changed file is trusted for nothing', async () => {
+    await store.trust(read(project));
+    expect(store.trustOf(read(project))).toEqual({ allowed: new Set() });
+    await store.trust(read(project), { allow: ['sandbox', 'auto_approve'] });
+    expect(store.trustOf(read(project))).toEqual({ allowed: new Set(['auto_approve', 'sandbox']) });
+    expect(store.list()).toEqual([expect.objectContaining({ current: true, allow: ['auto_approve', 'sandbox'] })]);
+    fs.appendFileSync(path.join(project, '.mcp.json'), ' ');
+    expect(store.trustOf(read(project))).toBeUndefined();
+    // Trusted again without --allow: the grants are not carried over.
+    await store.trust(read(project));
+    expect(store.trustOf(read(project))).toEqual({ allowed: new Set() });
   });
 });

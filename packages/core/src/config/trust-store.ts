@@ -5,11 +5,18 @@ import { readTextFileSync, SETTINGS_FILE_MAX_BYTES } from '../files/index.js';
 import { isTable } from './field-reader.js';
 import { jsonSyntaxError } from './json-syntax-error.js';
 import { readProjectConfig, type ProjectConfig } from './project-config.js';
+import { isProjectGrant, PROJECT_GRANTS, type ProjectGrant } from './project-grants.js';
 import { writeTextAtomic } from './write-text-atomic.js';
 
 interface TrustFile {
   version: 1;
-  projects: Record<string, { hash: string; trustedAt: string }>;
+  /** `allow`: the grants of the trust, bound to `hash` (a changed file is trusted for nothing until trusted again). */
+  projects: Record<string, { hash: string; trustedAt: string; allow?: string[] }>;
+}
+
+/** A project trusted as read, and what its trust grants beyond the safe defaults. */
+export interface Trust {
+  allowed: ReadonlySet<ProjectGrant>;
 }
 
 export interface TrustedProject {
@@ -17,6 +24,8 @@ export interface TrustedProject {
   trustedAt: string;
   /** Whether the project's MCP config files still hash as they did when trusted. */
   current: boolean;
+  /** What the trust grants beyond the safe defaults, when anything. */
+  allow?: ProjectGrant[];
 }
 
 /** A project's identity for trust: its real path, symlinks resolved. */
@@ -39,15 +48,23 @@ export class TrustStore {
 
   /** Whether the user trusted exactly what `project` was read as. */
   isTrusted(project: ProjectConfig): boolean {
-    const entry = this.#read().projects[canonicalProject(project.root)];
-    return entry !== undefined && entry.hash === project.hash;
+    return this.trustOf(project) !== undefined;
   }
 
-  /** Trusts the project as it was read (what the user was shown), not as it may be by now. */
-  async trust(project: ProjectConfig, now = new Date()): Promise<string> {
+  /** The trust given to exactly what `project` was read as, or undefined. */
+  trustOf(project: ProjectConfig): Trust | undefined {
+    const entry = this.#read().projects[canonicalProject(project.root)];
+    if (entry === undefined || entry.hash !== project.hash) return undefined;
+    const allow = Array.isArray(entry.allow) ? entry.allow.filter((a): a is ProjectGrant => typeof a === 'string' && isProjectGrant(a)) : [];
+    return { allowed: new Set(allow) };
+  }
+
+  /** Trusts the project as it was read (what the user was shown), not as it may be by now, granting `allow`. */
+  async trust(project: ProjectConfig, options: { now?: Date; allow?: readonly ProjectGrant[] } = {}): Promise<string> {
     const root = canonicalProject(project.root);
     const data = this.#read();
-    data.projects[root] = { hash: project.hash, trustedAt: now.toISOString() };
+    const allow = PROJECT_GRANTS.filter((g) => options.allow?.includes(g));
+    data.projects[root] = { hash: project.hash, trustedAt: (options.now ?? new Date()).toISOString(), ...(allow.length > 0 ? { allow } : {}) };
     await this.#write(data);
     return root;
   }
@@ -67,6 +84,7 @@ export class TrustStore {
       path: root,
       trustedAt: entry.trustedAt,
       current: fs.existsSync(root) && entry.hash === readProjectConfig(root).hash,
+      ...(Array.isArray(entry.allow) && entry.allow.length > 0 ? { allow: entry.allow.filter(isProjectGrant) } : {}),
     }));
   }
 

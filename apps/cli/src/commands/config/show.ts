@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import {
+  canonicalProject,
   effectiveServers,
   formatKey,
   formatProblem,
@@ -10,6 +11,7 @@ import {
   readProjectConfig,
   serverToEntry,
   TrustStore,
+  withheldProblems,
   type ServerConfig,
 } from '@blitz/core';
 import type { CliContext } from '../../context.js';
@@ -26,13 +28,16 @@ export function registerShow(config: Command, ctx: CliContext): void {
       const settings = loadSettingsOrFail(ctx);
       const asked = opts.workspace === undefined ? undefined : path.resolve(ctx.cwd, opts.workspace);
       const root = asked === undefined ? undefined : requireFolder(asked, (problem) => `the workspace ${asked} ${problem} (--workspace)`);
-      const project = root === undefined ? undefined : readProjectConfig(root);
-      const trusted = root !== undefined && project!.files.length > 0 && new TrustStore(ctx.paths.trust).isTrusted(project!);
-      const effective = effectiveServers(settings.servers, project && { config: project, trusted }, ctx.env);
+      const project = root === undefined ? undefined : readProjectConfig(canonicalProject(root));
+      const trust = root !== undefined && project!.files.length > 0 ? new TrustStore(ctx.paths.trust).trustOf(project!) : undefined;
+      const trusted = trust !== undefined;
+      const effective = effectiveServers(settings.servers, project && { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) }, ctx.env);
+      // As the daemon runs them: what the trust did not grant is said, and not shown as set.
+      const problems = project === undefined ? [] : [...project.problems, ...withheldProblems(project, effective.withheld)];
       const servers = effective.configured.map((config, i) => view(config, effective.servers[i]!.unavailable));
       const result = {
         file: ctx.paths.settings,
-        ...(root === undefined ? {} : { workspace: { root, trusted, files: project!.files, problems: project!.problems.map(formatProblem) } }),
+        ...(root === undefined ? {} : { workspace: { root, trusted, files: project!.files, problems: problems.map(formatProblem) } }),
         servers,
         permissions: settings.permissions,
         daemon: { port: settings.daemon.port, workspace_idle_minutes: settings.daemon.workspaceIdleMinutes },
@@ -54,7 +59,7 @@ export function registerShow(config: Command, ctx: CliContext): void {
       const lines = [`# ${ctx.paths.settings}`];
       if (root !== undefined) {
         lines.push(`# workspace ${root}: ${project!.files.length === 0 ? 'no project MCP config' : trusted ? 'trusted' : 'NOT trusted (run blitz trust to use its servers)'}`);
-        for (const p of project!.problems) lines.push(`#   ${formatProblem(p)}`);
+        for (const p of problems) lines.push(`#   ${formatProblem(p)}`);
       }
       for (const s of servers) {
         lines.push('', `[[mcp.servers]]  # from ${s.source}${s.unavailable ? ` — cannot start: ${s.unavailable}` : ''}`);
