@@ -78,6 +78,39 @@ describe('blitz clients', () => {
     expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2$/m);
   });
 
+  it('one client file nested 5,000 levels deep is that client’s problem: the others are listed and imported', async () => {
+    const opencode = path.join(home, '.config', 'opencode', 'opencode.json');
+    fs.mkdirSync(path.dirname(opencode), { recursive: true });
+    fs.writeFileSync(opencode, `{"mcp": {}, "x": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
+    const table = await blitz('clients');
+    expect(table.stderr).not.toMatch(/unexpected error|RangeError/);
+    expect(table.stdout).toMatch(/^opencode +~\/\.config\/opencode\/opencode\.json +unreadable +- +-$/m);
+    expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2$/m);
+    expect(table.stderr).toContain(`blitz: ${opencode} nests objects and arrays deeper than 64 levels (line 1, column`);
+    const rows = JSON.parse((await blitz('clients', '--json')).stdout) as { id: string; found: boolean; error?: string }[];
+    expect(rows.filter((r) => r.found).map((r) => r.id)).toEqual(['claude-code', 'cursor', 'codex', 'opencode']);
+    expect(rows.find((r) => r.id === 'opencode')!.error).toContain('deeper than 64 levels');
+    const imported = await blitz('clients', 'import');
+    expect(imported.stdout).toContain('Imported 4 MCP servers');
+    expect(imported.stderr).toContain(`blitz: ${opencode} nests objects and arrays deeper than 64 levels`);
+    expect(imported.code).toBe(1);
+  });
+
+  it('a client file past 8 MB (the bound of settings.toml) is refused, naming it and the bound, and never printed; Claude Code’s history-holding file may be larger', async () => {
+    const vscode = path.join(home, '.config', 'Code', 'User', 'mcp.json');
+    fs.mkdirSync(path.dirname(vscode), { recursive: true });
+    const filler = 'x'.repeat(9 * 1024 * 1024);
+    fs.writeFileSync(vscode, JSON.stringify({ servers: { big: { command: 'npx', args: [filler] } } }));
+    fs.writeFileSync(files().claude, JSON.stringify({ history: filler, ...JSON.parse(CLAUDE) }));
+    const table = await blitz('clients');
+    expect(table.stdout).toMatch(/^vscode +~\/\.config\/Code\/User\/mcp\.json +unreadable +- +-$/m);
+    expect(table.stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +2$/m);
+    expect(table.stderr).toContain(`blitz: ${vscode} is 9 MB, more than the 8 MB Blitz reads from such a file; it was not read; nothing was changed`);
+    const dry = await blitz('clients', 'connect', 'vscode', '--dry-run');
+    expect(dry.stdout.length + dry.stderr.length).toBeLessThan(10_000);
+    expect(dry.stderr).toContain(`${vscode} is 9 MB, more than the 8 MB`);
+  });
+
   it('import: once per server, conflicts with both definitions, comments in settings.toml kept, no secret printed', async () => {
     const dry = await blitz('clients', 'import', '--dry-run');
     expect(dry.code).toBe(0);

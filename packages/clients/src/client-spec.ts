@@ -53,6 +53,8 @@ export interface ClientSpec {
   fromClient(name: string, raw: unknown): ServerMapping;
   /** The client's native entry for `blitz connect`. */
   toClient(launch: BlitzLaunch): Record<string, unknown>;
+  /** Past this its file is not read (default `MAX_CLIENT_FILE_BYTES`): Claude Code keeps its history in its config. */
+  readonly maxFileBytes?: number;
   /** Set when the client may write its file back from memory while it runs. */
   readonly rewritesWhileRunning?: { readonly command?: OwnCommand };
 }

@@ -67,7 +67,7 @@ export function computeConnect(spec: ClientSpec, file: string, text: string, bli
  */
 export async function connectClient(spec: ClientSpec, file: string, options: ConnectOptions): Promise<ConnectResult> {
   const native = spec.toClient(options.launch);
-  const read = await readClientFile(file);
+  const read = await readClientFile(file, spec.maxFileBytes);
   const before = read.exists ? read.text : '';
   const first = computeConnect(spec, file, before, options.blitzServers, native);
   const diff = maskedDiff(spec, file, before, first.after);
@@ -86,7 +86,7 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
     const program = options.ownProgram;
     await keep(read.exists ? before : undefined);
     const current = async () => {
-      const now = await readClientFile(file);
+      const now = await readClientFile(file, spec.maxFileBytes);
       const text = now.exists ? now.text : '';
       return { text, names: serversOf(spec, parseClientText(spec, text, file), file).map(([n]) => n) };
     };
@@ -114,7 +114,7 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
         done = computeConnect(spec, file, text, options.blitzServers, native);
         return { after: done.after, intended: done.intended };
       },
-      { parse: (text) => parseClientText(spec, text, file), beforeFirstWrite: keep, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
+      { parse: (text) => parseClientText(spec, text, file), maxBytes: spec.maxFileBytes, beforeFirstWrite: keep, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
     );
     if (!outcome.changed) return { file, plan: done.plan, changed: false, diff: '', via };
     after = outcome.text;

@@ -35,12 +35,12 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
         if (mapped.kind !== 'server' || !isBlitzEntry(mapped.entry)) return undefined;
         return { after: withoutServerText(spec, text, file, BLITZ_ENTRY), intended: withServerData(spec, data, BLITZ_ENTRY, undefined) };
       },
-      { parse, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
+      { parse, maxBytes: spec.maxFileBytes, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
     );
     return { kind: 'not-connected', file, removedEntry: outcome.changed };
   }
 
-  const read = await readClientFile(file);
+  const read = await readClientFile(file, spec.maxFileBytes);
   const text = read.exists ? read.text : '';
   const names = read.exists ? serversOf(spec, parse(text), file).map(([n]) => n) : [];
   const first = planDisconnect(record, text, names);
@@ -48,7 +48,7 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
     const original = await store.readBackup(record);
     await options.beforeWrite?.();
     // Read again just before writing, as every edit does: a change made meanwhile is not written over.
-    const now = await readClientFile(file);
+    const now = await readClientFile(file, spec.maxFileBytes);
     if (now.exists === read.exists && (!now.exists || now.text === text)) {
       if (original === undefined) await rm(file, { force: true });
       else await writeTextAtomic(file, original);
@@ -78,7 +78,7 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
       }
       return { after, intended: data };
     },
-    { parse, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
+    { parse, maxBytes: spec.maxFileBytes, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
   );
   await store.drop(spec.id, file);
   return { kind: 'undone', file, plan };

@@ -28,7 +28,7 @@ export interface ClientState {
 export async function userFileOf(spec: ClientSpec, where: Where): Promise<string> {
   const candidates = spec.userFiles(where);
   for (const file of candidates) {
-    if ((await readClientFile(file).catch(() => ({ exists: true }))).exists) return file;
+    if ((await readClientFile(file, spec.maxFileBytes).catch(() => ({ exists: true }))).exists) return file;
   }
   return candidates[0]!;
 }
@@ -43,7 +43,7 @@ export async function inspectClient(spec: ClientSpec, where: Where): Promise<Cli
 export async function inspectFile(spec: ClientSpec, file: string, installed = false): Promise<ClientState> {
   const base = { spec, file, servers: [], pointsAtBlitz: false, text: '' };
   try {
-    const read = await readClientFile(file);
+    const read = await readClientFile(file, spec.maxFileBytes);
     if (!read.exists) return { ...base, exists: false, installed };
     const data = parseClientText(spec, read.text, file);
     const servers = serversOf(spec, data, file).map(([name, raw]) => ({ name, raw, mapping: spec.fromClient(name, raw) }));

@@ -16,6 +16,8 @@ export interface EditClientFileOptions {
   readonly beforeWrite?: () => Promise<void> | void;
   /** How many times to start again when the file changes under us (default 5). */
   readonly attempts?: number;
+  /** Past this the file is not read (default `MAX_CLIENT_FILE_BYTES`). */
+  readonly maxBytes?: number;
 }
 
 export type EditOutcome = { readonly changed: false; readonly text: string } | { readonly changed: true; readonly before: string | undefined; readonly text: string };
@@ -34,7 +36,7 @@ export async function editClientFile(
 ): Promise<EditOutcome> {
   const attempts = options.attempts ?? 5;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const read = await readClientFile(file);
+    const read = await readClientFile(file, options.maxBytes);
     const before = read.exists ? read.text : '';
     options.parse(before);
     const change = edit(before, read.exists);
@@ -42,7 +44,7 @@ export async function editClientFile(
     verify(file, change, options.parse);
     await options.beforeFirstWrite?.(read.exists ? before : undefined);
     await options.beforeWrite?.();
-    const now = await readClientFile(file);
+    const now = await readClientFile(file, options.maxBytes);
     if (now.exists !== read.exists || (now.exists && now.text !== before)) continue;
     await writeTextAtomic(file, change.after);
     return { changed: true, before: read.exists ? before : undefined, text: change.after };

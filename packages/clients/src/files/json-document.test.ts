@@ -47,3 +47,17 @@ describe('setJsonValue', () => {
     expect(setJsonValue('', ['mcpServers', 'blitz'], { command: 'x' })).toBe('{\n  "mcpServers": {\n    "blitz": {\n      "command": "x"\n    }\n  }\n}');
   });
 });
+
+describe('parseJsonText, nesting', () => {
+  it('refuses a file nested past the limit with its line and column, before anything recurses', () => {
+    const deep = `{\n  "mcpServers": {},\n  "x": ${'['.repeat(5_000)}${']'.repeat(5_000)}\n}\n`;
+    expect(() => parseJsonText(deep, '/h/.config/opencode/opencode.json')).toThrow(
+      expect.objectContaining({ code: 'FAILED_PRECONDITION', reason: 'CLIENT_CONFIG_INVALID', message: '/h/.config/opencode/opencode.json nests objects and arrays deeper than 64 levels (line 3, column 71); it was not read — nothing was changed' }),
+    );
+  });
+
+  it('reads 64 levels, and counts no bracket inside a string or a comment', () => {
+    const ok = `// [[[[\n{"a": "${'['.repeat(100)}", "b": ${'['.repeat(63)}${']'.repeat(63)}}`;
+    expect(parseJsonText(ok, 'f.json')).toMatchObject({ a: '['.repeat(100) });
+  });
+});

@@ -1,16 +1,30 @@
 import { BlitzError } from '@blitz/core';
-import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type Edit, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import { applyEdits, createScanner, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, SyntaxKind, type Edit, type FormattingOptions, type ParseError } from 'jsonc-parser';
 
 /**
  * JSON with comments, edited in place with jsonc-parser: only the bytes of the changed
  * value move; comments, key order, indentation and every other key stay.
  */
 
+/**
+ * Deeper than this a client's file is refused before it is parsed: jsonc-parser (and every walk
+ * after it) recurses once a level, and 5,000 levels overflow the stack. Real configs nest a
+ * dozen; the hub allows client messages 64 too.
+ */
+export const MAX_CLIENT_FILE_DEPTH = 64;
+
 export function parseJsonText(text: string, file: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   const errors: ParseError[] = [];
   // A byte-order mark (Windows editors write one) is not JSON; it stays in the file, edits keep it.
   const body = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+  const deep = tooDeepAt(body);
+  if (deep !== undefined) {
+    const { line, column } = position(text, deep);
+    throw new BlitzError('FAILED_PRECONDITION', `${file} nests objects and arrays deeper than ${MAX_CLIENT_FILE_DEPTH} levels (line ${line}, column ${column}); it was not read — nothing was changed`, {
+      reason: 'CLIENT_CONFIG_INVALID',
+    });
+  }
   const data: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   const first = errors[0];
   if (first !== undefined) {
@@ -128,6 +142,18 @@ function formatting(text: string): FormattingOptions {
   if (indents.some((i) => i.startsWith('\t'))) return { insertSpaces: false, tabSize: 1, eol };
   const widths = indents.map((i) => i.length).filter((n) => n > 0);
   return { insertSpaces: true, tabSize: widths.length > 0 ? Math.min(...widths) : 2, eol };
+}
+
+/** Where the text first opens a level past the limit, by its tokens (no recursion); undefined if it never does. */
+function tooDeepAt(text: string): number | undefined {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_CLIENT_FILE_DEPTH) return scanner.getTokenOffset();
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) depth--;
+  }
+  return undefined;
 }
 
 function position(text: string, offset: number): { line: number; column: number } {

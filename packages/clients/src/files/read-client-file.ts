@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { BlitzError, readTextFile } from '@blitz/core';
+import { BlitzError, readTextFile, SETTINGS_FILE_MAX_BYTES } from '@blitz/core';
 
-/** Past this a client's config is not something Blitz edits (Claude Code's file holds history, so it is generous). */
-export const MAX_CLIENT_FILE_BYTES = 64 * 1024 * 1024;
+/** Past this a client's config is not something Blitz reads: the bound of Blitz's own settings.toml. */
+export const MAX_CLIENT_FILE_BYTES = SETTINGS_FILE_MAX_BYTES;
 
 export type ClientFileText = { readonly exists: false } | { readonly exists: true; readonly text: string };
 
@@ -11,8 +11,8 @@ export type ClientFileText = { readonly exists: false } | { readonly exists: tru
  * file after links, opened non-blocking, bounded, valid UTF-8. A missing file is
  * `exists: false`; every refusal names the file and changes nothing.
  */
-export async function readClientFile(file: string): Promise<ClientFileText> {
-  const read = await readTextFile(file, { maxBytes: MAX_CLIENT_FILE_BYTES });
+export async function readClientFile(file: string, maxBytes: number = MAX_CLIENT_FILE_BYTES): Promise<ClientFileText> {
+  const read = await readTextFile(file, { maxBytes });
   switch (read.kind) {
     case 'text':
       return { exists: true, text: read.text };

@@ -31,6 +31,8 @@ export const claudeCode: ClientSpec = {
   title: 'Claude Code',
   format: 'json',
   serversKey: ['mcpServers'],
+  // ~/.claude.json holds every project's history: 65 MB and more are reported (anthropics/claude-code#6394).
+  maxFileBytes: 128 * 1024 * 1024,
   userFiles: (where) => [configFile(where)],
   installedMarker: (where) => join(where, where.env.CLAUDE_CONFIG_DIR || where.home, '.claude'),
   projectFiles: ['.mcp.json'],

@@ -31,7 +31,7 @@ export async function listClients(ctx: CliContext, opts: ListOptions): Promise<v
   ctx.out(
     renderTable(
       ['CLIENT', 'CONFIG FILE', 'STATUS', 'BLITZ', 'SERVERS'],
-      rows.map((r) => [r.id, shortPath(ctx, r.file), status(r), r.pointsAtBlitz ? 'connected' : '-', r.found ? String(r.servers) : '-']),
+      rows.map((r) => [r.id, shortPath(ctx, r.file), status(r), r.pointsAtBlitz ? 'connected' : '-', r.found && r.error === undefined ? String(r.servers) : '-']),
     ),
   );
   for (const r of rows) if (r.error !== undefined) ctx.err(`blitz: ${r.error}`);
