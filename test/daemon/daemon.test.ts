@@ -195,7 +195,7 @@ describe('the daemon over real HTTP', () => {
     expect(list.stdout).toMatch(/steady .* enabled \(not started\)\n/);
     expect(list.stdout).toMatch(/remote .* disabled\n/);
     const stop = await runBlitz(['daemon', 'stop'], { home });
-    expect(stop.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\.\n$/);
+    expect(stop.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\. It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then\.\n$/);
     expect((await runBlitz(['daemon', 'status'], { home })).code).toBe(3);
     // In the background the log is blitz.log alone (rotated): daemon.out, never rotated, keeps
     // what is said outside the log (the listening line, a crash), not a second copy of every entry.

@@ -94,6 +94,35 @@ describe('blitz connect', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
   });
 
+  it('blitz daemon stop sticks under a connected client: its requests are refused, saying how to start it, until blitz daemon start (issue 26.8)', async () => {
+    expect((await runBlitz(['daemon', 'start'], { home })).code).toBe(0);
+    client = new Client({ name: 'connect-test', version: '1' });
+    const transport = connectTransport();
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
+    const stopped = await runBlitz(['daemon', 'stop'], { home });
+    expect(stopped.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\. It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then\.\n$/);
+    // The next request starts no daemon: it is refused with the way out.
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'after' } })).rejects.toThrow(
+      'Blitz daemon unavailable: the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start',
+    );
+    expect(readDaemonState(home)).toBeUndefined();
+    expect(stderr).toContain('blitz connect: the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start');
+    expect((await runBlitz(['daemon', 'status'], { home })).stdout).toBe('The Blitz daemon is not running (stopped with blitz daemon stop: clients do not start it). Start it: blitz daemon start\n');
+    // A new client, too: no daemon is started behind the user's back.
+    const other = new Client({ name: 'connect-test-2', version: '1' });
+    await expect(other.connect(connectTransport())).rejects.toThrow(/stays stopped until you start it: blitz daemon start/);
+    await other.close().catch(() => undefined);
+    expect(readDaemonState(home)).toBeUndefined();
+    // Started again, the connected client carries on.
+    expect((await runBlitz(['daemon', 'start'], { home })).code).toBe(0);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'started again' } }))).toBe('started again');
+    // A daemon that ends otherwise (a crash, a kill) is started again by the next request, as before.
+    expect(fs.existsSync(path.join(home, 'state', 'daemon-stopped'))).toBe(false);
+  });
+
   it('the MCP inspector CLI drives blitz connect: tools/list and tools/call', async () => {
     daemon = await startDaemonProcess(home);
     const inspector = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'cli.js');

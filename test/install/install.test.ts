@@ -233,7 +233,7 @@ describe('the installed package', () => {
 
   it('blitz daemon stop leaves no process behind', async () => {
     const state = readDaemonState(home)!;
-    expect(await pkg.run(['daemon', 'stop'], { home })).toMatchObject({ code: 0, stdout: `Stopped the Blitz daemon (pid ${state.pid}).\n` });
+    expect(await pkg.run(['daemon', 'stop'], { home })).toMatchObject({ code: 0, stdout: `Stopped the Blitz daemon (pid ${state.pid}). It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then.\n` });
     await assertNoOrphans({ sessions: daemons, timeoutMs: 20_000 });
     expect(readDaemonState(home)).toBeUndefined();
   });

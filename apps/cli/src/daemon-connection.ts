@@ -10,17 +10,36 @@ export function connectToDaemon(ctx: CliContext): { client: BlitzClient; state: 
   return state ? { client: new BlitzClient(state), state } : undefined;
 }
 
+/** What `blitz connect` says while the daemon is stopped on purpose, and how to end that. */
+export const DAEMON_STOPPED_MESSAGE = 'the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start';
+
+/** Whether `blitz daemon stop` stopped the daemon and no daemon started since (daemonStopped). */
+export function stoppedOnPurpose(ctx: Pick<CliContext, 'paths'>): boolean {
+  return fs.existsSync(ctx.paths.daemonStopped);
+}
+
+export interface StartOptions {
+  timeoutMs?: number;
+  /**
+   * A client's start (blitz connect), not the user's: refused while the daemon is stopped on
+   * purpose, so that `blitz daemon stop` sticks until `blitz daemon start` (issue 26.8).
+   */
+  unlessStopped?: boolean;
+}
+
 /**
  * Starts the daemon detached, its output in `logs/daemon.out` (or takes the one blitz connect
  * spawned early), and waits until it answers.
  * Returns the state of the daemon that answers (this one, or one that was already running).
  */
-export async function startDaemon(ctx: CliContext, timeoutMs = 15_000): Promise<{ state: DaemonState; started: boolean }> {
+export async function startDaemon(ctx: CliContext, opts: StartOptions = {}): Promise<{ state: DaemonState; started: boolean }> {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
   // Spawned before the CLI was loaded (blitz connect), it is this call's to wait for.
   let daemon = takeEarlyDaemon(ctx.paths.home);
   if (!daemon) {
     const running = readDaemonState(ctx.paths.home);
     if (running) return { state: running, started: false };
+    if (opts.unlessStopped && stoppedOnPurpose(ctx)) throw new CliError(DAEMON_STOPPED_MESSAGE);
     daemon = spawnDaemon(ctx.paths.home, ctx.env);
   }
   const { child } = daemon;

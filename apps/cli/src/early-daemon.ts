@@ -48,7 +48,7 @@ export function startDaemonEarly(argv: readonly string[], env: NodeJS.ProcessEnv
   const workspace = connectWorkspace(argv.slice(3));
   if (workspace === undefined || !isDirectory(path.resolve(cwd, workspace))) return;
   const home = blitzHome(env);
-  if (readDaemonState(home)) return;
+  if (readDaemonState(home) || fs.existsSync(blitzPaths(home).daemonStopped)) return;
   early = { home, daemon: spawnDaemon(home, env) };
 }
 

@@ -233,6 +233,8 @@ export class Daemon {
     const state: DaemonState = { pid: process.pid, port: this.port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString(), ...(socket ? { socket } : {}) };
     await writeTextAtomic(daemonStatePath(this.paths.home), `${JSON.stringify(state, null, 2)}\n`);
     fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
+    // Started, however (blitz daemon start, the tray, login): a stop of before no longer holds clients back.
+    fs.rmSync(this.paths.daemonStopped, { force: true });
     this.#watchFiles();
     this.log.info('daemon started', { pid: process.pid, port: this.port, home: this.paths.home, version: this.#opts.version });
   }

@@ -22,6 +22,8 @@ export function blitzPaths(home: string) {
     settings: path.join(home, 'settings.toml'),
     stateDir: path.join(home, 'state'),
     daemonState: path.join(home, 'state', 'daemon.json'),
+    /** Written by `blitz daemon stop`, removed by any daemon's start: clients (blitz connect) do not start one meanwhile. */
+    daemonStopped: path.join(home, 'state', 'daemon-stopped'),
     trust: path.join(home, 'state', 'trust.json'),
     secrets: path.join(home, 'state', 'secrets.json'),
     /** Each server's last listing, for cold starts (catalog-cache.ts). */

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { MAX_MESSAGE_DEPTH } from '@blitz/core/lines';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import { CliError, type CliContext } from '../../context.js';
-import { startDaemon } from '../../daemon-connection.js';
+import { DAEMON_STOPPED_MESSAGE, startDaemon, stoppedOnPurpose } from '../../daemon-connection.js';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
 import { openDaemonStream } from './daemon-stream.js';
@@ -27,10 +27,17 @@ export function registerConnect(program: Command, ctx: CliContext): void {
       if (opts.mode) query.set('mode', opts.mode);
       // Said once per daemon: the bridge finds the daemon again after each restart.
       let told: number | undefined;
+      // The stop is said once on stderr (a client's log), and in each refused request's error.
+      let saidStopped = false;
       const bridge = new StdioBridge({
         client: new LineLink({ input: process.stdin, output: process.stdout }, { maxLineBytes: MAX_CLIENT_MESSAGE_BYTES, halfOpen: true }),
         daemon: async () => {
-          const { state } = await startDaemon(ctx);
+          const { state } = await startDaemon(ctx, { unlessStopped: true }).catch((err: unknown) => {
+            if (!saidStopped && stoppedOnPurpose(ctx)) ctx.err(`blitz connect: ${DAEMON_STOPPED_MESSAGE}`);
+            saidStopped ||= stoppedOnPurpose(ctx);
+            throw err;
+          });
+          saidStopped = false;
           const note = daemonVersionNote(state.version, VERSION);
           if (note && told !== state.pid) ctx.err(`blitz connect: ${note}`);
           told = state.pid;

@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { DAEMON_ENTRY } from '@blitz/daemon/entry';
 import { readDaemonState, type DaemonState } from '@blitz/client';
 import { isProcessAlive } from '@blitz/process';
 import { CliError, type CliContext } from '../../context.js';
-import { connectToDaemon, startDaemon } from '../../daemon-connection.js';
+import { connectToDaemon, startDaemon, stoppedOnPurpose } from '../../daemon-connection.js';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
 
@@ -44,13 +45,17 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
     .command('stop')
     .description('stop the daemon; every MCP server it runs is stopped')
     .action(async () => {
+      // Stopped means stopped: a connected client's next request does not start it again (issue 26.8).
+      fs.mkdirSync(ctx.paths.stateDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(ctx.paths.daemonStopped, `${new Date().toISOString()}\n`, { mode: 0o600 });
       const running = connectToDaemon(ctx);
+      const until = 'It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then.';
       if (!running) {
-        ctx.out('The Blitz daemon is not running.');
+        ctx.out(`The Blitz daemon is not running. ${until}`);
         return;
       }
       await stopDaemon(running);
-      ctx.out(`Stopped the Blitz daemon (pid ${running.state.pid}).`);
+      ctx.out(`Stopped the Blitz daemon (pid ${running.state.pid}). ${until}`);
     });
 
   daemon
@@ -60,8 +65,9 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
     .action(async (opts: { json?: boolean }) => {
       const state = readDaemonState(ctx.paths.home);
       if (!state) {
-        if (opts.json) ctx.out(JSON.stringify({ running: false }));
-        else ctx.out('The Blitz daemon is not running. Start it: blitz daemon start');
+        const stopped = stoppedOnPurpose(ctx);
+        if (opts.json) ctx.out(JSON.stringify({ running: false, ...(stopped ? { stopped: true } : {}) }));
+        else ctx.out(`The Blitz daemon is not running${stopped ? ' (stopped with blitz daemon stop: clients do not start it)' : ''}. Start it: blitz daemon start`);
         process.exitCode = 3;
         return;
       }
