@@ -56,8 +56,8 @@ describe('blitz doctor', () => {
     // A server that lists no tools though it offers them answered: a warning, no failure.
     expect(result.stdout).toContain('ok    empty: 0 tools\nwarn  empty: lists no tools, though it offers the tools capability (tools/list answered an empty list)\n');
     expect(result.stdout).not.toContain('warn  ok:');
-    expect(result.stdout).toMatch(/FAIL {2}dead: MCP server dead exited with code 1/);
-    expect(result.stdout).toContain('FAIL  stuck: MCP server stuck did not answer initialize within 1s');
+    expect(result.stdout).toContain('FAIL  dead: it exited with code 1: exit-at-start: FAKE_API_KEY is not set; see its output: blitz mcp get dead\n      exit-at-start: FAKE_API_KEY is not set\n');
+    expect(result.stdout).toContain('FAIL  stuck: it did not answer initialize within 1s; check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds\n');
     expect(result.stderr).toContain('Connecting to 4 MCP servers…');
   });
 

@@ -22,7 +22,7 @@ afterEach(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-it('mcp list shows why a server failed on its line (the last stderr line); get and --json keep the whole tail', async () => {
+it('mcp list shows why a server failed on its line (its stderr line that says why) and what to do; get and --json keep the whole tail', async () => {
   const { command, args } = fixtureCommand('exit-at-start');
   writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "broken"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n`);
   daemon = await startDaemonProcess(home);
@@ -32,7 +32,7 @@ it('mcp list shows why a server failed on its line (the last stderr line); get a
 
   const list = await runBlitz(['mcp', 'list'], { home });
   const line = list.stdout.split('\n').find((l) => l.startsWith('broken'));
-  expect(line).toMatch(/failed: MCP server broken exited with code 1; its stderr ends with: exit-at-start: FAKE_API_KEY is not set$/);
+  expect(line).toMatch(/failed: it exited with code 1: exit-at-start: FAKE_API_KEY is not set; see its output: blitz mcp get broken$/);
 
   const [json] = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ error: string }>;
   expect(json!.error).toBe('MCP server broken exited with code 1; its stderr ends with:\nexit-at-start: FAKE_API_KEY is not set');

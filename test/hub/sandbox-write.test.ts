@@ -82,7 +82,7 @@ it.skipIf(!probe.ok)(`a sandboxed server that dies on a refused write: mcp list 
   await daemon.client.listWorkspaceServers(ws.id, { connect: true });
   await expect.poll(async () => (await daemon!.client.status()).servers[0]?.state, { timeout: 10_000 }).toBe('failed');
   const line = (await runBlitz(['mcp', 'list'], { home })).stdout.split('\n').find((l) => l.startsWith('writer'));
-  expect(line).toContain(`failed: MCP server writer exited with code 1; its stderr ends with: the sandbox keeps ${data} read-only for writer`);
+  expect(line).toContain(`failed: the sandbox keeps ${data} read-only; to let it write there, add sandbox_write = [${JSON.stringify(data)}]`);
   const [json] = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ error: string }>;
   expect(json!.error).toMatch(/EROFS: read-only file system, open/);
 });

@@ -33,7 +33,7 @@ export class ServerEvents {
     statusCache.heard(event);
     switch (event.type) {
       case 'notice': {
-        const notice = notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: clock.now() });
+        const notice = notices.push({ ...event.notice, time: clock.now() });
         log.warn(notice.message, { server: notice.server, notice: notice.kind, shared: true, workspaces });
         hub.sharedNotice(workspaces, notice.message);
         return;
@@ -61,7 +61,7 @@ export class ServerEvents {
     hub.onManagerEvent(workspace, event);
     switch (event.type) {
       case 'notice': {
-        const notice = notices.push({ server: event.notice.server, kind: event.notice.kind, message: event.notice.message, time: event.notice.time });
+        const notice = notices.push(event.notice);
         log.warn(notice.message, { server: notice.server, notice: notice.kind, workspace: workspace.root });
         return;
       }

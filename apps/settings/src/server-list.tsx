@@ -6,6 +6,7 @@ import type { PageApi } from './page-api.js';
 import { hrefOf } from './route.js';
 import { stateText, targetText } from './state-text.js';
 import type { Snapshot } from './use-snapshot.js';
+import { problemText } from './problem-text.js';
 
 interface Props {
   api: PageApi;
@@ -117,7 +118,7 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
                   <p class="where">
                     from <code>{s.source}</code>
                   </p>
-                  {s.error && <p class="server-error">{s.error}</p>}
+                  {problemText(s) && <p class="server-error">{problemText(s)}</p>}
                 </li>
               ))}
           </ul>
@@ -188,7 +189,7 @@ function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }:
           <code>{targetText(config)}</code>
         </p>
       )}
-      {status?.error && <p class="server-error">{status.error}</p>}
+      {status && problemText(status) && <p class="server-error">{problemText(status)}</p>}
       <div class="actions">
         {!readOnly && (
           <>

@@ -4,7 +4,7 @@
  * core. One file per concern under api/; this module gathers them (the browser-safe
  * `@blitz/client/api-types` entry).
  */
-export type { ServerState } from '@blitz/server-state';
+export type { CauseCode, ServerState } from '@blitz/server-state';
 export type { GlobalServerStatus, Notice, NoticeKind, ReviewedTool, ServerCopy, StatusResponse } from './api/status.js';
 export type { FieldChange, ReviewAccepted, ServerReview, ToolReview } from './api/reviews.js';
 export type { ConfigChange, McpServerConfig, McpServerConfigList, OAuthChange } from './api/server-config.js';

@@ -1,5 +1,6 @@
 export * from './config/index.js';
 export * from './errors/blitz-error.js';
+export * from './causes/index.js';
 export * from './files/index.js';
 export * from './redact/index.js';
 export * from './catalog/index.js';

@@ -1,1 +1,1 @@
-export { SERVER_STATES, type ServerState } from './server-state.js';
+export { CAUSE_CODES, SERVER_STATES, type CauseCode, type ServerState } from './server-state.js';

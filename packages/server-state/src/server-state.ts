@@ -8,3 +8,26 @@
 export const SERVER_STATES = ['disabled', 'idle', 'starting', 'connected', 'failed', 'needsSignIn', 'needsMoreAccess', 'paused'] as const;
 
 export type ServerState = (typeof SERVER_STATES)[number];
+
+/**
+ * Why a server is not working, as a code (issue 29.2): core's `ServerCause` facts carry one,
+ * and the API shows it beside the cause and remedy in words, for a client to switch on.
+ */
+export const CAUSE_CODES = [
+  'COMMAND_NOT_FOUND',
+  'SANDBOX_UNAVAILABLE',
+  'SANDBOX_DENIED',
+  'CANNOT_START',
+  'EXITED',
+  'START_TIMEOUT',
+  'CALL_TIMEOUT',
+  'CONNECTION_REFUSED',
+  'HOST_NOT_FOUND',
+  'HTTP_STATUS',
+  'CONNECTION_CLOSED',
+  'NEEDS_SIGN_IN',
+  'NEEDS_MORE_ACCESS',
+  'OTHER',
+] as const;
+
+export type CauseCode = (typeof CAUSE_CODES)[number];

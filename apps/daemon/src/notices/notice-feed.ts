@@ -1,4 +1,4 @@
-import type { Notice, NoticeKind } from '@blitz/client';
+import type { CauseCode, Notice, NoticeKind } from '@blitz/client';
 import { Listeners } from '../listeners.js';
 
 /** What the daemon reports; the feed gives it an id and an ISO time. */
@@ -8,6 +8,10 @@ export interface NoticeInput {
   message: string;
   /** Epoch milliseconds, from the daemon's clock. */
   time: number;
+  /** A failure's why and what to do (see `Notice`). */
+  causeCode?: CauseCode | undefined;
+  cause?: string | undefined;
+  remedy?: string | undefined;
 }
 
 export type NoticeListener = (notice: Notice) => void;
@@ -48,7 +52,16 @@ export class NoticeFeed {
   push(input: NoticeInput): Notice {
     // The time is converted first, so a bad one throws before an id is spent.
     const time = new Date(input.time).toISOString();
-    const notice: Notice = Object.freeze({ id: this.#lastId + 1, time, server: input.server, kind: input.kind, message: input.message });
+    const notice: Notice = Object.freeze({
+      id: this.#lastId + 1,
+      time,
+      server: input.server,
+      kind: input.kind,
+      message: input.message,
+      ...(input.causeCode === undefined ? {} : { causeCode: input.causeCode }),
+      ...(input.cause === undefined ? {} : { cause: input.cause }),
+      ...(input.remedy === undefined ? {} : { remedy: input.remedy }),
+    });
     this.#lastId = notice.id;
     this.#kept.push(notice);
     if (this.#kept.length > this.#limit) this.#kept.splice(0, this.#kept.length - this.#limit);

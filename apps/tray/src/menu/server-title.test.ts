@@ -28,6 +28,13 @@ describe('server titles', () => {
     expect(shortError('MCP server other failed', 60, 'flaky')).toBe('MCP server other failed');
   });
 
+  it("shows the daemon's cause rather than the raw error (issue 29.2)", () => {
+    const node = "MCP server gone exited with code 1; its stderr ends with:\nError: Cannot find module '/srv/x.js'\n    at Module._resolveFilename (node:internal)\nNode.js v20.20.2";
+    const status = { name: 'gone', enabled: true, transport: 'stdio', state: 'failed', error: node, causeCode: 'EXITED', cause: "it exited with code 1: Error: Cannot find module '/srv/x.js'", remedy: 'see its output: blitz mcp get gone' } as const;
+    expect(serverTitle(status, 0)).toBe("gone — failed: it exited with code 1: Error: Cannot find module '/srv/x.js'");
+    expect(serverTitle(status, 0)).not.toContain('Node.js');
+  });
+
   it.each<[string, string, number, string[]]>([
     ['fits', 'a b c', 10, ['a b c']],
     ['breaks at spaces', 'one two three four', 9, ['one two', 'three', 'four']],

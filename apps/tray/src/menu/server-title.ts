@@ -20,6 +20,8 @@ export function serverTitle(server: GlobalServerStatus, now: number): string {
     case 'starting':
       return `${name} — starting…`;
     case 'failed':
+      // The cause in the daemon's words; a daemon from before them sends the error alone.
+      if (server.cause) return `${name} — failed: ${truncate(server.cause.replace(/\s+/g, ' '), ERROR_CHARS)}`;
       return server.error ? `${name} — failed: ${shortError(server.error, ERROR_CHARS, name)}` : `${name} — failed`;
     case 'needsSignIn':
       return `${name} — needs sign-in`;

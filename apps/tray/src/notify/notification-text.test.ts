@@ -14,6 +14,17 @@ describe('notifications for notices', () => {
     expect(noticeNotification({ ...notice(5, 'audit'), server: '' }).title).toBe('Blitz: audit log stopped');
   });
 
+  it("say why and what to do in the daemon's words, naming the server only in the title (issue 29.2)", () => {
+    const refused: Notice = {
+      ...notice(4, 'failed', 'MCP server remote-docs failed: connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url'),
+      server: 'remote-docs',
+      causeCode: 'CONNECTION_REFUSED',
+      cause: 'connection refused at 127.0.0.1:9',
+      remedy: 'is the server running? Start it, or fix its url',
+    };
+    expect(noticeNotification(refused)).toEqual({ title: 'Blitz: remote-docs failed', message: 'connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url' });
+  });
+
   it('keep the reason short, on one line, with no bearer token', () => {
     expect(cleanMessage('a\n\tb\u0007 Authorization: Bearer abc.def')).toBe('a b Authorization: Bearer ***');
     expect(cleanMessage('Bearer ***')).toBe('Bearer ***');

@@ -15,10 +15,15 @@ export const PROBLEM_MESSAGE_CHARS = 1_000;
 /** More notices than this in one poll are summed up in one last notification. */
 export const MAX_NOTIFICATIONS_PER_POLL = 4;
 
-/** A notice as a desktop notification: the server's name and what happened in the title, the reason below. */
+/**
+ * A notice as a desktop notification: the server's name and what happened in the title, the
+ * cause and what to do below, in the daemon's words (issue 29.2). A daemon from before them
+ * sends only the message.
+ */
 export function noticeNotification(notice: Notice): DesktopNotification {
+  const body = notice.cause === undefined ? notice.message : notice.remedy === undefined ? notice.cause : `${notice.cause}; ${notice.remedy}`;
   // A notice of Blitz's own (its audit log, its pin file) names no server.
-  return { title: `Blitz: ${[notice.server, kindWord(notice.kind)].filter(Boolean).join(' ')}`, message: cleanMessage(notice.message) };
+  return { title: `Blitz: ${[notice.server, kindWord(notice.kind)].filter(Boolean).join(' ')}`, message: cleanMessage(body) };
 }
 
 /** One notification a notice, but never a flood: past the limit, one more says how many were left out. */

@@ -1,5 +1,5 @@
 /** `GET /v1/status`: what the tray polls — global servers, settings problems and notices. */
-import type { ServerState } from '@blitz/server-state';
+import type { CauseCode, ServerState } from '@blitz/server-state';
 
 /** `review`: a server's tools held for review since they were pinned (issue 31); `audit`: the audit log stopped. */
 export type NoticeKind = 'failed' | 'paused' | 'recovered' | 'review' | 'audit';
@@ -11,7 +11,12 @@ export interface Notice {
   time: string;
   server: string;
   kind: NoticeKind;
+  /** The whole notice in one sentence, as MCP clients hear it. */
   message: string;
+  /** A failure's why and what to do, in the words every surface uses (absent for `recovered`). */
+  causeCode?: CauseCode;
+  cause?: string;
+  remedy?: string;
 }
 
 /** A global server as the tray shows it: settings order, state aggregated over open workspaces. */
@@ -20,7 +25,12 @@ export interface GlobalServerStatus {
   enabled: boolean;
   transport: 'stdio' | 'http';
   state: ServerState;
+  /** The error as raised, whole (a stderr tail included); show `cause` and `remedy` instead. */
   error?: string;
+  /** With `error`: why, in a person's words (no server name), and what to do. */
+  causeCode?: CauseCode;
+  cause?: string;
+  remedy?: string;
   /** While paused: when the next trial may run (ISO 8601). */
   retryAt?: string;
   /** While needsMoreAccess: the scope the server asked for, which `blitz mcp login` will ask for. */

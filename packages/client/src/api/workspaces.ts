@@ -1,5 +1,5 @@
 /** `/v1/workspaces`: the workspaces the daemon hosts and their servers. */
-import type { ServerState } from '@blitz/server-state';
+import type { CauseCode, ServerState } from '@blitz/server-state';
 import type { ReviewedTool } from './status.js';
 
 export interface WorkspaceSummary {
@@ -16,6 +16,10 @@ export interface WorkspaceServer {
   name: string;
   state: ServerState;
   error?: string;
+  /** With `error`: why, in a person's words, and what to do (as in `GlobalServerStatus`). */
+  causeCode?: CauseCode;
+  cause?: string;
+  remedy?: string;
   retryAt?: string;
   tools: string[];
   warnings: string[];

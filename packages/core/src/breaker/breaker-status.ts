@@ -1,3 +1,4 @@
+import type { ServerCause } from '../causes/server-cause.js';
 import type { BreakerState } from './breaker-policy.js';
 
 /**
@@ -13,10 +14,10 @@ export type BreakerStatus = (
   | { kind: 'closed' }
   | { kind: 'open'; retryAt: number; retryInMs: number }
   | { kind: 'halfOpen'; trialInFlight: boolean }
-) & { lastFailure?: string };
+) & { lastFailure?: string; lastCause?: ServerCause };
 
-export function toStatus(state: BreakerState, now: number, lastFailure?: string): BreakerStatus {
-  const failure = lastFailure === undefined ? {} : { lastFailure };
+export function toStatus(state: BreakerState, now: number, lastFailure?: string, lastCause?: ServerCause): BreakerStatus {
+  const failure = { ...(lastFailure === undefined ? {} : { lastFailure }), ...(lastCause === undefined ? {} : { lastCause }) };
   switch (state.kind) {
     case 'closed':
       return { kind: 'closed', ...failure };

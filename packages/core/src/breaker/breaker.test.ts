@@ -34,9 +34,10 @@ function refusal(breaker: Breaker): string {
 const failure = (reason: string): BreakerUpdate => ({ type: 'failure', server: 'github', reason });
 const status = (s: BreakerStatus): BreakerUpdate => ({ type: 'status', server: 'github', status: s });
 const TRIAL_DUE = { type: 'trialDue' } as const;
-const notice = (kind: 'failed' | 'paused' | 'recovered', message: string): BreakerUpdate => ({
+/** A failure recorded without facts is explained by its own message (`OTHER`). */
+const notice = (kind: 'failed' | 'paused' | 'recovered', message: string, cause?: string): BreakerUpdate => ({
   type: 'notice',
-  notice: { server: 'github', kind, message },
+  notice: { server: 'github', kind, message, ...(cause === undefined ? {} : { causeCode: 'OTHER', cause }) },
 });
 
 describe('Breaker', () => {
@@ -47,14 +48,14 @@ describe('Breaker', () => {
     breaker.record('failure', 'MCP tool search timed out after 5m');
     expect(take()).toEqual([
       failure('MCP tool search timed out after 5m'),
-      notice('failed', 'MCP server github failed: MCP tool search timed out after 5m'),
+      notice('failed', 'MCP server github failed: MCP tool search timed out after 5m', 'MCP tool search timed out after 5m'),
       status({ kind: 'closed', lastFailure: 'MCP tool search timed out after 5m' }),
     ]);
 
     breaker.record('failure', 'process exited with code 1');
     expect(take()).toEqual([
       failure('process exited with code 1'),
-      notice('paused', 'MCP server github is paused after repeated failures; retrying in 15s'),
+      notice('paused', 'MCP server github is paused after repeated failures (process exited with code 1); retrying in 15s', 'process exited with code 1'),
       status({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 15_000, lastFailure: 'process exited with code 1' }),
     ]);
 
@@ -87,7 +88,7 @@ describe('Breaker', () => {
     breaker.record('success');
     expect(take()).toEqual([
       failure('connection refused'),
-      notice('failed', 'MCP server github failed: connection refused'),
+      notice('failed', 'MCP server github failed: connection refused', 'connection refused'),
       status({ kind: 'closed', lastFailure: 'connection refused' }),
       notice('recovered', 'MCP server github recovered'),
       status({ kind: 'closed' }),

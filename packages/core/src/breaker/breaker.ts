@@ -1,4 +1,6 @@
 import { formatDelay, type Clock, type Timer } from '@blitz/clock';
+import { causeLine, explainCause } from '../causes/explain-cause.js';
+import type { CauseCode, ServerCause } from '../causes/server-cause.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import {
   admit,
@@ -19,6 +21,10 @@ export interface BreakerNotice {
   server: string;
   kind: BreakerNoticeKind;
   message: string;
+  /** A failure's why and what to do, in `explainCause`'s words (absent for `recovered`). */
+  causeCode?: CauseCode;
+  cause?: string;
+  remedy?: string;
 }
 
 /**
@@ -27,7 +33,7 @@ export interface BreakerNotice {
  * `status` comes only when the public status changes.
  */
 export type BreakerUpdate =
-  | { type: 'failure'; server: string; reason: string }
+  | { type: 'failure'; server: string; reason: string; cause?: ServerCause }
   | { type: 'notice'; notice: BreakerNotice }
   | { type: 'status'; server: string; status: BreakerStatus };
 
@@ -61,6 +67,8 @@ export class Breaker {
   #state: BreakerState = INITIAL_BREAKER_STATE;
   /** The reason of the last outcome while it is a failure; a success clears it. */
   #lastFailure: string | undefined;
+  /** Its facts, when the caller knew them. */
+  #lastCause: ServerCause | undefined;
   /** When that failure was recorded. */
   #lastFailureAt = 0;
   #shown: BreakerStatus = { kind: 'closed' };
@@ -115,17 +123,19 @@ export class Breaker {
    * transport failures (timeout, process exit, connection error) count against the server.
    */
   record(outcome: 'success'): void;
-  record(outcome: 'failure', reason: string): void;
-  record(outcome: 'success' | 'failure', reason = 'transport failure'): void {
+  record(outcome: 'failure', reason: string, cause?: ServerCause): void;
+  record(outcome: 'success' | 'failure', reason = 'transport failure', cause?: ServerCause): void {
     const now = this.#clock.now();
     if (outcome === 'success') {
       this.#lastFailure = undefined;
+      this.#lastCause = undefined;
       const { state, effects } = next(this.#state, { kind: 'success' }, now, this.#policy);
       this.#apply(state, effects);
       return;
     }
-    this.#onUpdate({ type: 'failure', server: this.server, reason });
+    this.#onUpdate({ type: 'failure', server: this.server, reason, ...(cause ? { cause } : {}) });
     this.#lastFailure = reason;
+    this.#lastCause = cause;
     this.#lastFailureAt = now;
     const { state, effects } = next(this.#state, { kind: 'failure' }, now, this.#policy);
     this.#apply(state, effects, reason);
@@ -140,7 +150,7 @@ export class Breaker {
   }
 
   status(): BreakerStatus {
-    return toStatus(this.#state, this.#clock.now(), this.#lastFailure);
+    return toStatus(this.#state, this.#clock.now(), this.#lastFailure, this.#lastCause);
   }
 
   /** Stops the cooldown timer; for a server being removed. */
@@ -186,14 +196,18 @@ export class Breaker {
 
   #notice(effect: BreakerEffect, reason = 'transport failure'): BreakerNotice {
     const server = this.server;
+    // In the vocabulary's words: a message that does not name the server three times (issue 29.2).
+    const why = explainCause(server, this.#lastCause ?? { code: 'OTHER', message: reason });
+    const fields = { causeCode: why.code, cause: why.cause, ...(why.remedy === undefined ? {} : { remedy: why.remedy }) };
     switch (effect.kind) {
       case 'failed':
-        return { server, kind: 'failed', message: `MCP server ${server} failed: ${reason}` };
+        return { server, kind: 'failed', message: `MCP server ${server} failed: ${causeLine(why)}`, ...fields };
       case 'paused':
         return {
           server,
           kind: 'paused',
-          message: `MCP server ${server} is paused after repeated failures; retrying in ${formatDelay(effect.retryInMs)}`,
+          message: `MCP server ${server} is paused after repeated failures (${why.cause}); retrying in ${formatDelay(effect.retryInMs)}`,
+          ...fields,
         };
       case 'recovered':
         return { server, kind: 'recovered', message: `MCP server ${server} recovered` };

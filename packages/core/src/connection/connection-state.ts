@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Timer } from '@blitz/clock';
+import { causeOf } from '../causes/server-cause.js';
 import type { BlitzError } from '../errors/blitz-error.js';
 import { NeedsMoreAccess } from './http/http-failure.js';
 import type { Link } from './link.js';
@@ -44,10 +45,10 @@ export function toView(state: ConnectionState): ConnectionView {
       };
     case 'failed':
     case 'unavailable':
-      return { kind: 'failed', message: state.error.message };
+      return { kind: 'failed', message: state.error.message, cause: causeOf(state.error) };
     case 'needsSignIn':
       // Refused at connect (initialize or tools/list) for want of a scope: the sign-in must ask for it.
-      return { kind: 'needsSignIn', message: state.error.message, ...(state.error instanceof NeedsMoreAccess ? { scope: state.error.scope } : {}) };
+      return { kind: 'needsSignIn', message: state.error.message, cause: causeOf(state.error), ...(state.error instanceof NeedsMoreAccess ? { scope: state.error.scope } : {}) };
     default: {
       const _exhaustive: never = state;
       return _exhaustive;

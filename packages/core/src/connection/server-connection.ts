@@ -16,6 +16,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
+import { causeOf, type ServerCause } from '../causes/server-cause.js';
 import type { Clock } from '@blitz/clock';
 import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
@@ -74,7 +75,14 @@ export interface CallOptions {
 const REFRESH_DEBOUNCE_MS = 200;
 
 /** What a use of the server tells the breaker. */
-type Outcome = 'success' | { failure: string };
+type Outcome = 'success' | { failure: string; cause: ServerCause };
+
+/** A failure the breaker counts: its message, and its facts for the words the user sees. */
+function failureOf(error: unknown): { failure: string; cause: ServerCause } {
+  if (isBlitzError(error)) return { failure: error.message, cause: causeOf(error) };
+  const message = error instanceof Error ? error.message : String(error);
+  return { failure: message, cause: { code: 'OTHER', message } };
+}
 
 /** A live link for one use. `cold`: it was started for it, and that start was its admission. */
 interface Ready {
@@ -120,7 +128,7 @@ export class ServerConnection {
       onCooldownEnd: () => this.#trial(),
     });
     this.#state = resolved.unavailable
-      ? { kind: 'unavailable', error: new BlitzError('FAILED_PRECONDITION', `MCP server ${resolved.config.name} cannot start: ${resolved.unavailable}`) }
+      ? { kind: 'unavailable', error: new BlitzError('FAILED_PRECONDITION', `MCP server ${resolved.config.name} cannot start: ${resolved.unavailable}`, { serverCause: { code: 'CANNOT_START', detail: resolved.unavailable } }) }
       : { kind: 'stopped' };
   }
 
@@ -340,8 +348,8 @@ export class ServerConnection {
       const outcome: Outcome | undefined = !transportFailure
         ? 'success'
         : isBlitzError(error, 'SERVER_EXITED')
-          ? this.#loss(link, error.message)
-          : { failure: (error as Error).message };
+          ? this.#loss(link, error)
+          : failureOf(error);
       const current = this.#runningOn(link);
       if (current && isBlitzError(error, 'NEEDS_SIGN_IN')) {
         // Every token we have was refused (revoked, signed out): drop the link, so the next use
@@ -428,7 +436,7 @@ export class ServerConnection {
       }
       const signIn = error.code === 'NEEDS_SIGN_IN' || error instanceof NeedsMoreAccess;
       const next: ConnectionState = signIn ? { kind: 'needsSignIn', error } : { kind: 'failed', error };
-      this.#transition(this.#state.kind === 'starting' ? next : this.#state, signIn ? 'success' : { failure: error.message });
+      this.#transition(this.#state.kind === 'starting' ? next : this.#state, signIn ? 'success' : failureOf(error));
       throw error;
     }
   }
@@ -455,15 +463,15 @@ export class ServerConnection {
   /** The server died by itself: forget the link so the next call starts a fresh process (MCP-11). */
   #onLost(link: Link, error: BlitzError): void {
     if (!this.#runningOn(link)) return;
-    this.#transition({ kind: 'failed', error }, this.#loss(link, error.message));
+    this.#transition({ kind: 'failed', error }, this.#loss(link, error));
     void link.close();
   }
 
   /** A dead server is one failure, whether a call in flight or the exit itself tells us first. */
-  #loss(link: Link, reason: string): Outcome | undefined {
+  #loss(link: Link, error: BlitzError): Outcome | undefined {
     if (this.#lossCounted.has(link)) return undefined;
     this.#lossCounted.add(link);
-    return { failure: reason };
+    return failureOf(error);
   }
 
   /** The server said its tools changed: list them again once the burst is over. */
@@ -517,7 +525,7 @@ export class ServerConnection {
       this.#recording = true;
       try {
         if (outcome === 'success') this.breaker.record('success');
-        else this.breaker.record('failure', outcome.failure);
+        else this.breaker.record('failure', outcome.failure, outcome.cause);
       } finally {
         this.#recording = false;
       }

@@ -1,5 +1,7 @@
 import type { ServerState } from '@blitz/server-state';
 import type { BreakerStatus } from '../breaker/breaker-status.js';
+import { explainCause } from '../causes/explain-cause.js';
+import type { CauseCode, ServerCause } from '../causes/server-cause.js';
 
 /**
  * What the API, CLI and tray see of one server (MCP-47). `needsSignIn` is a failure the
@@ -9,7 +11,12 @@ import type { BreakerStatus } from '../breaker/breaker-status.js';
 export interface ServerStatus {
   name: string;
   state: ServerState;
+  /** The error as it was raised, whole (a stderr tail included): for `mcp get` and the log. */
   error?: string;
+  /** With `error`: why, in a person's words, and what to do (`explainCause`); what every surface shows. */
+  causeCode?: CauseCode;
+  cause?: string;
+  remedy?: string;
   /** While paused: when the daemon makes the trial call (epoch ms); absent while the trial runs. */
   retryAt?: number;
   /** Original tool names, from the last listing. */
@@ -35,9 +42,9 @@ export type ConnectionView =
   | { kind: 'starting' }
   | { kind: 'running'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
   /** It failed to start, died, or cannot start at all. */
-  | { kind: 'failed'; message: string }
+  | { kind: 'failed'; message: string; cause: ServerCause }
   /** With `scope`: signed in, but refused at connect for want of that scope. */
-  | { kind: 'needsSignIn'; message: string; scope?: string };
+  | { kind: 'needsSignIn'; message: string; cause: ServerCause; scope?: string };
 
 /**
  * The one pure mapping from a connection and its breaker to the public status. A server is
@@ -54,10 +61,13 @@ export function toServerStatus(
 ): ServerStatus {
   const base = { name, tools: [] as string[], warnings: [...warnings] };
   if (disabled) return { ...base, state: 'disabled' };
-  const lastError = (view.kind === 'failed' || view.kind === 'needsSignIn' ? view.message : undefined) ?? breaker.lastFailure;
-  const error = lastError === undefined ? {} : { error: lastError };
-  const signIn = (v: Extract<ConnectionView, { kind: 'needsSignIn' }>): ServerStatus =>
-    v.scope === undefined ? { ...base, state: 'needsSignIn', error: v.message } : { ...base, state: 'needsMoreAccess', error: v.message, scope: v.scope };
+  const viewed = view.kind === 'failed' || view.kind === 'needsSignIn' ? view : undefined;
+  const error = errorFields(name, viewed?.message ?? breaker.lastFailure, viewed?.cause ?? breaker.lastCause);
+  const lastFailure = errorFields(name, breaker.lastFailure, breaker.lastCause);
+  const signIn = (v: Extract<ConnectionView, { kind: 'needsSignIn' }>): ServerStatus => {
+    const fields = errorFields(name, v.message, v.cause);
+    return v.scope === undefined ? { ...base, state: 'needsSignIn', ...fields } : { ...base, state: 'needsMoreAccess', ...fields, scope: v.scope };
+  };
   switch (breaker.kind) {
     case 'open':
       return { ...base, state: 'paused', retryAt: breaker.retryAt, ...error };
@@ -75,18 +85,21 @@ export function toServerStatus(
   }
   switch (view.kind) {
     case 'stopped':
-      if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', error: breaker.lastFailure };
+      if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', ...lastFailure };
       return { ...base, state: 'idle' };
     case 'starting':
       return { ...base, state: 'starting' };
     case 'running': {
       const running = { ...base, tools: [...view.tools], ...(view.pid === undefined ? {} : { pid: view.pid }) };
-      if (breaker.lastFailure !== undefined) return { ...running, state: 'failed', error: breaker.lastFailure };
-      if (view.moreAccess) return { ...running, state: 'needsMoreAccess', error: view.moreAccess.message, scope: view.moreAccess.scope };
+      if (breaker.lastFailure !== undefined) return { ...running, state: 'failed', ...lastFailure };
+      if (view.moreAccess) {
+        const scope = view.moreAccess.scope;
+        return { ...running, state: 'needsMoreAccess', ...errorFields(name, view.moreAccess.message, scope ? { code: 'NEEDS_MORE_ACCESS', scope } : { code: 'NEEDS_MORE_ACCESS' }), scope };
+      }
       return { ...running, state: 'connected' };
     }
     case 'failed':
-      return { ...base, state: 'failed', error: view.message };
+      return { ...base, state: 'failed', ...errorFields(name, view.message, view.cause) };
     case 'needsSignIn':
       return signIn(view);
     default: {
@@ -94,4 +107,11 @@ export function toServerStatus(
       return _exhaustive;
     }
   }
+}
+
+/** The error whole, and its cause and remedy in the vocabulary's words; nothing when there is no error. */
+function errorFields(name: string, message: string | undefined, cause: ServerCause | undefined): Pick<ServerStatus, 'error' | 'causeCode' | 'cause' | 'remedy'> {
+  if (message === undefined) return {};
+  const why = explainCause(name, cause ?? { code: 'OTHER', message });
+  return { error: message, causeCode: why.code, cause: why.cause, ...(why.remedy === undefined ? {} : { remedy: why.remedy }) };
 }

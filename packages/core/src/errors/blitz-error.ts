@@ -1,3 +1,5 @@
+import type { ServerCause } from '../causes/server-cause.js';
+
 /**
  * Error codes callers switch on. HTTP statuses are chosen from these in one place, at the
  * daemon's API edge; nobody branches on message text.
@@ -30,13 +32,16 @@ export class BlitzError extends Error {
   readonly reason: string | undefined;
   /** Every problem, for `INVALID_ARGUMENT`. */
   readonly problems: readonly string[];
+  /** Why a server failed, as facts, where the code alone does not say (see `causeOf`). */
+  readonly serverCause: ServerCause | undefined;
 
-  constructor(code: ErrorCode, message: string, opts: { reason?: string; problems?: readonly string[]; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, opts: { reason?: string; problems?: readonly string[]; cause?: unknown; serverCause?: ServerCause } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'BlitzError';
     this.code = code;
     this.reason = opts.reason;
     this.problems = opts.problems ?? [];
+    this.serverCause = opts.serverCause;
   }
 }
 

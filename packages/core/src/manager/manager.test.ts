@@ -119,7 +119,7 @@ describe('Manager', () => {
     // Only what changed starts: an unchanged lazy server waits for a listing, a disabled one never runs.
     expect(fake.connects.has('lazy')).toBe(false);
     expect(fake.connects.has('off')).toBe(false);
-    await expect.poll(() => events.flatMap((e) => (e.type === 'notice' ? [e.notice.message] : []))).toEqual(['MCP server broken failed: MCP server broken refused the connection']);
+    await expect.poll(() => events.flatMap((e) => (e.type === 'notice' ? [e.notice.message] : []))).toEqual(['MCP server broken failed: refused the connection']);
   });
 
   it('settings with errors change nothing and come back as problems', async () => {
@@ -252,8 +252,8 @@ describe('Manager', () => {
     expect(manager.states()[1]).toMatchObject({ state: 'paused', error: 'MCP server flaky refused the connection', retryAt: clock.now() + 15_000 });
     const notices = () => events.flatMap((e) => (e.type === 'notice' ? [`${e.notice.kind}: ${e.notice.message}`] : []));
     expect(notices()).toEqual([
-      'failed: MCP server flaky failed: MCP server flaky refused the connection',
-      'paused: MCP server flaky is paused after repeated failures; retrying in 15s',
+      'failed: MCP server flaky failed: refused the connection',
+      'paused: MCP server flaky is paused after repeated failures (refused the connection); retrying in 15s',
     ]);
     // While paused, listing does not even try.
     await manager.listTools();

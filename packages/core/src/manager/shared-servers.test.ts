@@ -147,7 +147,7 @@ describe('SharedServers', () => {
     await b.update({ servers: [shared('mem')] });
     await a.listTools();
     const notices = poolEvents.flatMap((p) => (p.event.type === 'notice' ? [[p.event.notice.message, p.workspaces]] : []));
-    expect(notices).toEqual([['MCP server mem failed: MCP server mem refused the connection', ['/a', '/b']]]);
+    expect(notices).toEqual([['MCP server mem failed: refused the connection', ['/a', '/b']]]);
     expect(poolEvents.filter((p) => p.event.type === 'failure')).toHaveLength(1);
     for (const list of events.values()) {
       expect(list.filter((e) => e.type === 'notice' || e.type === 'failure' || e.type === 'status')).toEqual([]);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CredentialStore, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, resolveServer, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
+import { causeLine, CredentialStore, explainCause, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, resolveServer, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 
@@ -37,8 +37,9 @@ export function commandChecks(servers: readonly ServerConfig[], env: NodeJS.Proc
     const name = `command of ${s.name}`;
     const command = s.transport.command;
     if (command.includes('${')) return [{ name, ok: true, detail: `${command} (set by an environment variable; checked when it starts)`, warning: true }];
+    const notFound = causeLine(explainCause(s.name, { code: 'COMMAND_NOT_FOUND', command }));
     if (path.isAbsolute(command) || command.includes('/')) {
-      return [{ name, ok: isExecutable(command), detail: isExecutable(command) ? command : `${command} is not an executable file` }];
+      return [{ name, ok: isExecutable(command), detail: isExecutable(command) ? command : notFound }];
     }
     const found = find(command, daemon ?? here);
     if (found) return [{ name, ok: true, detail: found }];
@@ -49,7 +50,7 @@ export function commandChecks(servers: readonly ServerConfig[], env: NodeJS.Proc
         ok: false,
         detail: inShell
           ? `${command} is on your PATH (${inShell}) but not on the running daemon's, which was fixed when it started; restart it (blitz daemon stop && blitz daemon start), or give the full path`
-          : `${command} is not on PATH; install it, or give its full path`,
+          : notFound,
       },
     ];
   });

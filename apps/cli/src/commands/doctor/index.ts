@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createConnector, formatProblem, Manager, resolveServer, secretsOf, ServerSignIns, toolSettingProblems, type ParsedSettings } from '@blitz/core';
+import { causeLine, causeOf, createConnector, explainCause, formatProblem, isBlitzError, Manager, resolveServer, secretsOf, ServerSignIns, toolSettingProblems, type ParsedSettings } from '@blitz/core';
 import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
@@ -84,7 +84,7 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
           for (const w of connection.status().warnings) ctx.out(`warn  ${s.name}: ${w}`);
         } catch (err) {
           ok = false;
-          ctx.out(`FAIL  ${s.name}: ${(err as Error).message}`);
+          ctx.out(`FAIL  ${s.name}: ${failureText(s.name, err)}`);
         } finally {
           waiting.delete(s.name);
         }
@@ -96,4 +96,12 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
     await signIns.close();
   }
   return ok;
+}
+
+/** A failure in the words every surface uses, then what the error adds (a stderr tail), indented. */
+function failureText(server: string, err: unknown): string {
+  if (!isBlitzError(err)) return (err as Error).message;
+  const [, ...more] = err.message.split('\n');
+  const detail = more.filter((l) => l.trim() !== '').map((l) => `\n      ${l}`);
+  return `${causeLine(explainCause(server, causeOf(err)))}${detail.join('')}`;
 }

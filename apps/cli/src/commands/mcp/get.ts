@@ -25,7 +25,14 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
         auto_approve: server.autoApprove,
         source: server.source.file,
         // The live state with the whole error, stderr tail and all (mcp list shows one line of it).
-        ...(live ? { state: live.state, ...(live.error === undefined ? {} : { error: live.error }) } : {}),
+        ...(live
+          ? {
+              state: live.state,
+              ...(live.error === undefined ? {} : { error: live.error }),
+              ...(live.cause === undefined ? {} : { cause: live.cause }),
+              ...(live.remedy === undefined ? {} : { remedy: live.remedy }),
+            }
+          : {}),
       };
       if (opts.json) {
         ctx.out(JSON.stringify(view, null, 2));

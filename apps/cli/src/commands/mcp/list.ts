@@ -24,7 +24,14 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           transport: s.transport.kind,
           target: describeTransport(s),
           enabled: !s.disabled,
-          ...(state ? { state: state.state, ...(state.error ? { error: state.error } : {}), ...(state.scope ? { scope: state.scope } : {}) } : {}),
+          ...(state
+            ? {
+                state: state.state,
+                ...(state.error ? { error: state.error } : {}),
+                ...(state.cause ? { cause: state.cause, ...(state.remedy ? { remedy: state.remedy } : {}) } : {}),
+                ...(state.scope ? { scope: state.scope } : {}),
+              }
+            : {}),
           ...(state?.copies ? { copies: state.copies } : {}),
           ...(state?.warnings ? { warnings: state.warnings } : {}),
           ...(state?.review ? { review: state.review } : {}),
@@ -46,7 +53,9 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         // The error repeats the state in other words; the fix is what the user needs (MCP-38).
         if (r.state === 'needsSignIn') return `needs sign-in: run blitz mcp login ${r.name}`;
         if (r.state === 'needsMoreAccess') return `needs more access${r.scope ? ` (scope "${r.scope}")` : ''}: run blitz mcp login ${r.name}`;
-        // One line per server: the stderr tail stays for mcp get and --json.
+        // One line per server, in the words every surface uses; the whole error stays for mcp get and --json.
+        if (r.cause) return `${stateText(r.state)}${signedIn}: ${oneLineError(r.remedy ? `${r.cause}; ${r.remedy}` : r.cause)}`;
+        // A daemon from before the cause fields.
         return r.error ? `${stateText(r.state)}${signedIn}: ${oneLineError(r.error)}` : `${stateText(r.state)}${signedIn}`;
       };
       if (live) {

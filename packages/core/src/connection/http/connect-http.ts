@@ -85,7 +85,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   const previousOnClose = client.onclose;
   client.onclose = () => {
     previousOnClose?.();
-    if (!closedByUs) settleLost(new BlitzError('SERVER_UNAVAILABLE', `MCP server ${name} closed the connection`));
+    if (!closedByUs) settleLost(new BlitzError('SERVER_UNAVAILABLE', `MCP server ${name} closed the connection`, { serverCause: { code: 'CONNECTION_CLOSED' } }));
   };
   const previousOnError = client.onerror;
   client.onerror = (err) => {

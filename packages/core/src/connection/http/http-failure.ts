@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { formatDelay } from '@blitz/clock';
+import { systemCause } from '../../causes/server-cause.js';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 
 /**
@@ -29,7 +30,8 @@ export class NeedsMoreAccess extends BlitzError {
 }
 
 export function initializeTimeout(server: string, deadlineMs: number, cause?: unknown): BlitzError {
-  return new BlitzError('TIMEOUT', `MCP server ${server} did not answer initialize within ${formatDelay(deadlineMs)}`, { cause });
+  const after = formatDelay(deadlineMs);
+  return new BlitzError('TIMEOUT', `MCP server ${server} did not answer initialize within ${after}`, { cause, serverCause: { code: 'START_TIMEOUT', phase: 'initialize', after } });
 }
 
 /**
@@ -42,9 +44,10 @@ export function connectFailure(server: string, url: string, deadlineMs: number, 
   if (err instanceof McpError && err.code === RpcErrorCode.RequestTimeout) return initializeTimeout(server, deadlineMs, err);
   const where = safeUrl(url);
   if (err instanceof StreamableHTTPError) {
-    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} refused initialize: HTTP ${err.code}`, { cause: err });
+    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} refused initialize: HTTP ${err.code}`, { cause: err, serverCause: { code: 'HTTP_STATUS', status: err.code ?? 0, where } });
   }
-  return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} failed to initialize: ${describe(err)}`, { cause: err });
+  const serverCause = systemCause(err);
+  return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} failed to initialize: ${describe(err)}`, { cause: err, ...(serverCause ? { serverCause } : {}) });
 }
 
 function safeUrl(url: string): string {

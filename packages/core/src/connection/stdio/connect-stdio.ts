@@ -9,7 +9,7 @@ import { untilAborted } from '../until-aborted.js';
 import type { Link } from '../link.js';
 import type { Containment } from './containment.js';
 import type { Sandbox } from './sandbox.js';
-import { explainSandboxDenial } from './sandbox-denial.js';
+import { deniedFolder, explainSandboxDenial } from './sandbox-denial.js';
 import { createStdioTransport, type SpawnServerDeps } from './spawn-server.js';
 import { LazySchemaValidator } from '../lazy-schema-validator.js';
 
@@ -38,12 +38,14 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   });
   const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() });
   opts.prepareClient(client);
-  const explain = (text: string) => (config.sandbox ? explainSandboxDenial(text, deps.sandbox.writable(opts.workspace, config.sandboxWrite), config.name) : undefined);
-  /** The exit error, with a line on the sandbox when its stderr names a write it refused. */
+  const writable = () => deps.sandbox.writable(opts.workspace, config.sandboxWrite);
+  const explain = (text: string) => (config.sandbox ? explainSandboxDenial(text, writable(), config.name) : undefined);
+  /** The exit error, with a line on the sandbox when its stderr names a write it refused: then that is the cause. */
   const exitError = (): BlitzError | undefined => {
     const error = transport.exitError;
-    const hint = error && explain(error.message);
-    return hint && error ? new BlitzError(error.code, `${error.message}\n${hint}`, { cause: error }) : error;
+    const folder = error && config.sandbox ? deniedFolder(error.message, writable()) : undefined;
+    if (!error || folder === undefined) return error;
+    return new BlitzError(error.code, `${error.message}\n${explain(error.message)}`, { cause: error, serverCause: { code: 'SANDBOX_DENIED', folder } });
   };
 
   let resolveLost!: (error: BlitzError) => void;
@@ -51,13 +53,14 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   let closing = false;
   // The SDK client calls this once the transport closes: by our close(), or because the process ended.
   client.onclose = () => {
-    if (!closing) resolveLost(exitError() ?? new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`));
+    if (!closing) resolveLost(exitError() ?? new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`, { serverCause: { code: 'CONNECTION_CLOSED' } }));
   };
 
   try {
     const connected = withDeadline(client.connect(transport), opts.deadlineMs, deps.clock, () => {
       const phase = transport.process ? 'initialize' : 'spawn';
-      return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${formatDelay(opts.deadlineMs)}`);
+      const after = formatDelay(opts.deadlineMs);
+      return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${after}`, { serverCause: { code: 'START_TIMEOUT', phase, after } });
     });
     await (opts.signal ? untilAborted(connected, opts.signal, () => new BlitzError('CANCELLED', `MCP server ${config.name} was stopped while starting`)) : connected);
   } catch (err) {

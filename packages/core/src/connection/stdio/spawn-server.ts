@@ -1,7 +1,10 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { childEnv } from './child-env.js';
+import { findOnPath } from './find-on-path.js';
 import { commandLine, resolveWindowsCommand } from './command-line.js';
 import { OwnedProcess } from './owned-process.js';
 import type { ProcessId } from './process-tree.js';
@@ -35,6 +38,8 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
   const platform = deps.platform ?? process.platform;
   const env = childEnv(deps.parentEnv ?? process.env, platform, transport.env);
   const command = platform === 'win32' ? resolveWindowsCommand(transport.command, env) : transport.command;
+  const cwd = transport.cwd ?? deps.workspaceDir;
+  if (platform !== 'win32') missingCommand(config.name, command, env.PATH ?? '', cwd);
   const line = commandLine(command, transport.args, platform);
   const launch = config.sandbox
     ? deps.sandbox.wrap(config.name, line, deps.workspaceDir, config.sandboxWrite)
@@ -42,13 +47,36 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
   return OwnedProcess.spawn({
     ...launch,
     env,
-    cwd: transport.cwd ?? deps.workspaceDir,
+    cwd,
     platform,
     clock: deps.clock,
     graceMs: deps.graceMs,
     onStderr: deps.onStderr && ((chunk) => deps.onStderr!(config.name, chunk)),
     ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
   });
+}
+
+/**
+ * A command that cannot be run is said so before anything starts: sandboxed, it would be
+ * bubblewrap that fails ("bwrap: execvp x: No such file or directory"), where the user needs
+ * to hear that x is not on PATH. Looked up on the PATH the server would get.
+ */
+function missingCommand(server: string, command: string, searchPath: string, cwd: string): void {
+  const found = command.includes('/') ? isExecutableFile(path.resolve(cwd, command)) : findOnPath(command, searchPath) !== undefined;
+  if (found) return;
+  throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} could not start: ${command} ${command.includes('/') ? 'is not an executable file' : 'is not on PATH'}`, {
+    reason: 'COMMAND_NOT_FOUND',
+    serverCause: { code: 'COMMAND_NOT_FOUND', command },
+  });
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** A transport for an SDK `Client`; the process starts when the client connects. */

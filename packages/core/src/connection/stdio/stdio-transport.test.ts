@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../../config/server-config.js';
 import { FakeClock } from '@blitz/clock';
-import { isBlitzError } from '../../errors/blitz-error.js';
+import { isBlitzError, type BlitzError } from '../../errors/blitz-error.js';
 import { fixtureCommand, type FixtureName } from '../../testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../testing/no-orphans.js';
 import { serverConfig as baseConfig } from '../../testing/server-config.js';
@@ -193,12 +193,13 @@ describe('StdioTransport with an SDK Client', () => {
     expect((err as Error).message).toContain('MCP server closing exited with code 4; its stderr ends with:\nstdin closed on purpose');
   });
 
-  it('fails to connect to a command that does not exist with SERVER_UNAVAILABLE', async () => {
+  it('fails to connect to a command that does not exist with SERVER_UNAVAILABLE, saying it is not on PATH', async () => {
     const config = serverConfig('ghost', 'env-dump');
     config.transport = { kind: 'stdio', command: 'blitz-no-such-command-here', args: [], env: {} };
     const err = await connect(transportFor(config)).catch((e: unknown) => e);
     expect(isBlitzError(err, 'SERVER_UNAVAILABLE')).toBe(true);
-    expect((err as Error).message).toMatch(/^MCP server ghost could not start: .*ENOENT/);
+    expect((err as Error).message).toBe('MCP server ghost could not start: blitz-no-such-command-here is not on PATH');
+    expect((err as BlitzError).serverCause).toEqual({ code: 'COMMAND_NOT_FOUND', command: 'blitz-no-such-command-here' });
   });
 
   it('skips lines on stdout that are not JSON-RPC', async () => {

@@ -5,6 +5,8 @@ import { batchWrites } from '../../jsonrpc/batch-writes.js';
 import { answerId, isNotification, isRequest } from '../../jsonrpc/jsonrpc-shape.js';
 import { oversizeId, type OversizeLine } from '../../jsonrpc/bounded-lines.js';
 import { MessageLines, type MessageLine } from '../../jsonrpc/message-lines.js';
+import { systemCause, type ServerCause } from '../../causes/server-cause.js';
+import { crashLine } from './crash-line.js';
 import type { OwnedProcess, ProcessExit } from './owned-process.js';
 
 /** How many stderr lines an exit error quotes. */
@@ -34,6 +36,14 @@ export function describeExit(name: string, exit: ProcessExit, stderrTail: readon
       ? `MCP server ${name} exited on signal ${exit.signal}`
       : `MCP server ${name} exited with code ${exit.code}`;
   return stderrTail.length > 0 ? `${head}; its stderr ends with:\n${stderrTail.join('\n')}` : head;
+}
+
+/** An exit as facts: how it ended and the stderr line that says why; a spawn's error by its code. */
+export function exitCause(exit: ProcessExit, stderrTail: readonly string[]): ServerCause | undefined {
+  if (exit.error) return systemCause(exit.error);
+  const line = crashLine(stderrTail);
+  const how = exit.signal ? `exited on signal ${exit.signal}` : `exited with code ${exit.code}`;
+  return line === undefined ? { code: 'EXITED', how } : { code: 'EXITED', how, line };
 }
 
 /**
@@ -237,7 +247,7 @@ export class StdioTransport implements Transport {
         this.onmessage?.({
           jsonrpc: '2.0',
           id,
-          error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, exitCode: exit.code, signal: exit.signal } },
+          error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, exitCode: exit.code, signal: exit.signal, ...(error.serverCause ? { serverCause: error.serverCause } : {}) } },
         });
       }
       // A crashed leader may leave helpers behind; close() kills its group.
@@ -285,8 +295,10 @@ export class StdioTransport implements Transport {
   }
 
   #errorFor(exit: ProcessExit, proc: OwnedProcess): BlitzError {
-    const message = describeExit(this.name, exit, proc.stderr.lastLines(this.#stderrLines));
-    return new BlitzError(exit.error ? 'SERVER_UNAVAILABLE' : 'SERVER_EXITED', message, { cause: exit.error });
+    const tail = proc.stderr.lastLines(this.#stderrLines);
+    const message = describeExit(this.name, exit, tail);
+    const serverCause = exitCause(exit, tail);
+    return new BlitzError(exit.error ? 'SERVER_UNAVAILABLE' : 'SERVER_EXITED', message, { cause: exit.error, ...(serverCause ? { serverCause } : {}) });
   }
 
   #finish(): void {
