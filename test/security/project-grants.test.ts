@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
-import { runBlitz, tempDir } from '../support/blitz-cli.js';
+import { BLITZ_BIN, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf } from '../support/hub-client.js';
 
@@ -15,6 +16,8 @@ import { connectHub, textOf } from '../support/hub-client.js';
  */
 
 const onLinux = process.platform === 'linux';
+/** util-linux `script` gives a command a terminal, as a user's shell would. */
+const hasScript = onLinux && spawnSync('script', ['--version']).status === 0;
 
 let home: string;
 let dirs: string[];
@@ -98,5 +101,23 @@ describe.skipIf(!onLinux)('what a project file may grant itself', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('blitz: --allow everything: not something a project can be granted; use auto_approve, sandbox, sandbox_write, roots\n');
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toBe('No trusted projects.\n');
+  });
+
+  it.skipIf(!hasScript)('on a terminal, asks: a yes grants what the project asks for, anything else grants nothing', () => {
+    const project = dir('blitz-grants-project-');
+    fs.writeFileSync(path.join(project, '.mcp.json'), '{"mcpServers": {"a": {"command": "x", "auto_approve": true, "roots": ["/etc"]}}}');
+    const onTerminal = (answer: string) =>
+      spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BLITZ_BIN)} trust ${JSON.stringify(project)}`, '/dev/null'], {
+        input: answer,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
+        timeout: 30_000,
+      }).stdout;
+    const no = onTerminal('\n');
+    expect(no).toContain('Grant auto_approve, roots? [y/N]');
+    expect(no).toContain('Not granted: auto_approve, roots;');
+    const yes = onTerminal('y\n');
+    expect(yes).toContain('Granted: auto_approve, roots.');
+    expect(fs.readFileSync(path.join(home, 'state', 'trust.json'), 'utf8')).toContain('"allow": [\n        "auto_approve",\n        "roots"\n      ]');
   });
 });
