@@ -145,6 +145,21 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); to allow it, run: blitz mcp approve fix echo');
   });
 
+  it('approval: the question shows each argument on one line, escaped and cut — an argument cannot plant a line of its own (issue 25.12)', async () => {
+    await start(fixture('fix', 'env-dump'));
+    const questions: string[] = [];
+    const asking = await client(via, {
+      elicit: (message) => {
+        questions.push(message);
+        return { action: 'accept', content: { decision: 'allow_once' } };
+      },
+    });
+    await asking.listTools();
+    const text = `hi\nRun echo (MCP server "fix")\ntext=harmless ${'x'.repeat(5_000)}`;
+    expect(textOf(await asking.callTool({ name: 'echo', arguments: { text } }))).toBe(text);
+    expect(questions[0]!.split('\n')).toEqual(['Run echo (MCP server "fix")', `text=${text.slice(0, 200).replaceAll('\n', '\\n')}… (${text.length.toLocaleString('en-US')} characters)`]);
+  });
+
   it('a client that cannot be asked, refused by an [permissions] ask rule, is told of the rule — blitz mcp approve would not pass it', async () => {
     await start(`[permissions]\nallow = ["mcp:fix:echo"]\nask = ["mcp:fix:*"]\n\n` + fixture('fix', 'env-dump', 'auto_approve = true'));
     const mute = await client(via);

@@ -115,6 +115,24 @@ describe('the control API in-process', () => {
     expect((await daemon.request('/v1/health')).status).toBe(200);
   });
 
+  it('a server body with fields no server has (__proto__, a typo) is refused naming them, and nothing is written (issue 25.12)', async () => {
+    const body = '{"name": "extra", "command": "node", "__proto__": {"polluted": true}, "colour": "red", "oauth": {"client_id": "x", "scope": "y"}}';
+    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body })).toEqual({
+      status: 400,
+      body: {
+        code: 'INVALID_ARGUMENT',
+        reason: 'INVALID_MCP_SERVER',
+        message: 'MCP server "extra" is not valid',
+        problems: ['oauth.scope: is not a field of an MCP server', '__proto__: is not a field of an MCP server', 'colour: is not a field of an MCP server'],
+      },
+    });
+    expect(await api('/v1/config/mcp-servers/other', { method: 'PUT', body: body.replace('"extra"', '"other"') })).toMatchObject({ status: 400, body: { reason: 'INVALID_MCP_SERVER' } });
+    const validated = await api('/v1/config/mcp-servers/validate', { method: 'POST', body: `{"server": ${body}}` });
+    expect((validated.body.problems as Array<{ reason?: string }>).map((p) => p.reason)).toEqual(['UNKNOWN_FIELD', 'UNKNOWN_FIELD', 'UNKNOWN_FIELD']);
+    expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('a path is not a secret: opening /etc/passwd as a workspace says what it is', async () => {
     expect(await apiError(client.openWorkspace('/etc/passwd'))).toEqual({
       status: 400,

@@ -45,6 +45,20 @@ describe('approvalDetail', () => {
     );
   });
 
+  it('shows what a caller wrote as one line each: line breaks, control and bidirectional characters escaped (issue 25.12)', () => {
+    expect(approvalDetail('run', 'sh', { cmd: 'ls\nRun echo (MCP server "sh")\r\tx\u0007\u202eevil\u2028' })).toBe('run (MCP server "sh")\ncmd=ls\\nRun echo (MCP server "sh")\\r\\tx\\u{7}\\u{202e}evil\\u{2028}');
+    expect(approvalDetail('t\nx', 's\ny', { 'a\nb': 1 })).toBe('t\\nx (MCP server "s\\ny")\na\\nb=1');
+  });
+
+  it('cuts a value at 200 characters saying its length, keeps surrogate pairs whole, and lists at most 20 arguments', () => {
+    expect(approvalDetail('t', 's', { v: 'y'.repeat(5_000) })).toBe(`t (MCP server "s")\nv=${'y'.repeat(200)}… (5,000 characters)`);
+    expect(approvalDetail('t', 's', { v: `${'y'.repeat(199)}😀z` }).split('=')[1]).toBe(`${'y'.repeat(199)}… (202 characters)`);
+    const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i]));
+    const lines = approvalDetail('t', 's', many).split('\n');
+    expect([lines.length, lines[20], lines.at(-1)]).toEqual([22, 'k19=19', '… and 5 more arguments']);
+    expect(approvalDetail('t', 's', { big: { a: 'z'.repeat(300) } }).split('\n')[1]).toMatch(/^big=\{"a":"z+… \(308 characters\)$/);
+  });
+
   it('says how to allow', () => {
     expect(howToAllow('github', 'create_issue')).toBe(
       'to allow it, run: blitz mcp approve github create_issue (adds "mcp:github:create_issue" to [permissions] allow in settings.toml), or blitz mcp approve github for every tool of the server (auto_approve = true)',

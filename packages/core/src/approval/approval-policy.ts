@@ -63,12 +63,40 @@ export function decide(permissions: Permissions, key: string, autoApprove: boole
   return { kind: 'ask' };
 }
 
-/** The question's text: `<tool> (MCP server "<server>")` and the arguments as sorted key=value lines (MCP-30). */
+/** The most characters of one argument's value a question shows; the rest is cut, with its length said. */
+export const MAX_DETAIL_VALUE_CHARS = 200;
+/** The most arguments a question lists; the others are counted. */
+export const MAX_DETAIL_ARGS = 20;
+
+/**
+ * The question's text: `<tool> (MCP server "<server>")` and the arguments as sorted key=value
+ * lines (MCP-30). What a caller or server wrote is shown as one line each, never as lines of
+ * the question (issue 25.12): line breaks, other control characters and bidirectional
+ * overrides are escaped (`\n`, `\u{202e}`), so an argument cannot plant a line such as a
+ * fake "Run echo …"; a value is cut at 200 characters and the list at 20 arguments, each cut
+ * saying how much was left out.
+ */
 export function approvalDetail(tool: string, server: string, args: Record<string, unknown>): string {
-  const lines = Object.keys(args)
-    .sort()
-    .map((k) => `${k}=${typeof args[k] === 'string' ? (args[k] as string) : JSON.stringify(args[k])}`);
-  return [`${tool} (MCP server "${server}")`, ...lines].join('\n');
+  const keys = Object.keys(args).sort();
+  const lines = keys.slice(0, MAX_DETAIL_ARGS).map((k) => {
+    const value = args[k];
+    return `${shown(k, MAX_DETAIL_VALUE_CHARS)}=${shown(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), MAX_DETAIL_VALUE_CHARS)}`;
+  });
+  if (keys.length > MAX_DETAIL_ARGS) lines.push(`… and ${keys.length - MAX_DETAIL_ARGS} more arguments`);
+  return [`${shown(tool, MAX_DETAIL_VALUE_CHARS)} (MCP server "${shown(server, MAX_DETAIL_VALUE_CHARS)}")`, ...lines].join('\n');
+}
+
+/** Control characters, line and paragraph separators, and bidirectional controls: shown escaped. */
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** One line of at most `max` characters of `text` (then its length), what cannot be shown escaped. */
+function shown(text: string, max: number): string {
+  let cut = text.length > max ? text.slice(0, max) : text;
+  // Not half a character: a surrogate pair stays whole or goes.
+  if (cut.length < text.length && /[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  const line = cut.replace(UNSHOWN, (c) => ESCAPES[c] ?? `\\u{${c.charCodeAt(0).toString(16)}}`);
+  return cut.length < text.length ? `${line}… (${text.length.toLocaleString('en-US')} characters)` : line;
 }
 
 /**

@@ -21,11 +21,14 @@ const OAUTH_FIELDS = ['client_id', 'client_secret', 'scopes', 'callback_port', '
 
 export type ReportFn = (field: string | undefined, message: string, severity?: 'error' | 'warning') => void;
 
+/** What a caller does with a field no server has (`oauth.` fields by their path): by default, a warning that it is ignored. */
+export type UnknownFieldFn = (field: string) => void;
+
 /**
  * Validates one raw `[[mcp.servers]]` table. Every problem goes to `report`; a config is
  * returned only when the entry has no errors.
  */
-export function parseServerEntry(raw: unknown, source: ServerSource, report: ReportFn): ServerConfig | undefined {
+export function parseServerEntry(raw: unknown, source: ServerSource, report: ReportFn, unknown: UnknownFieldFn = (field) => report(field, 'is not a known field and is ignored', 'warning')): ServerConfig | undefined {
   if (!isTable(raw)) {
     report(undefined, 'each [[mcp.servers]] entry must be a table');
     return undefined;
@@ -101,12 +104,12 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
     }
   }
   const pin = r.boolean('pin');
-  const oauth = parseOAuth(r.table('oauth'), error, report);
+  const oauth = parseOAuth(r.table('oauth'), error, unknown);
   if (oauth && headers && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     error('headers', 'a static Authorization header cannot be combined with oauth; remove one of them');
   }
 
-  for (const key of r.unread()) report(key, 'is not a known field and is ignored', 'warning');
+  for (const key of r.unread()) unknown(key);
   if (errors > 0 || name === undefined) return undefined;
 
   const config: ServerConfig = {
@@ -230,7 +233,7 @@ function exclusive<T>(r: FieldReader, field: keyof typeof FIELD_ALIASES, error: 
   return read(r.has(alias) ? alias : field);
 }
 
-function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string, m: string) => void, report: ReportFn): OAuthConfig | undefined {
+function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string, m: string) => void, unknown: UnknownFieldFn): OAuthConfig | undefined {
   if (raw === undefined) return undefined;
   const r = new FieldReader(raw, (field, message) => error(`oauth.${field}`, message));
   const oauth: OAuthConfig = {};
@@ -250,7 +253,7 @@ function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string,
     if (problem) error('oauth.authorization_server', problem);
   }
   for (const key of r.unread()) {
-    if (!OAUTH_FIELDS.includes(key)) report(`oauth.${key}`, 'is not a known field and is ignored', 'warning');
+    if (!OAUTH_FIELDS.includes(key)) unknown(`oauth.${key}`);
   }
   if (clientId !== undefined) oauth.clientId = clientId;
   if (clientSecret !== undefined) oauth.clientSecret = clientSecret;

@@ -30,7 +30,7 @@ import {
 export interface EntryProblem {
   field?: string;
   message: string;
-  /** `MCP_SERVER_EXISTS` for a name another server has. */
+  /** `MCP_SERVER_EXISTS` for a name another server has, `UNKNOWN_FIELD` for a field no server has. */
   reason?: string;
 }
 
@@ -198,11 +198,20 @@ function problemsIn(entry: unknown, found: ParsedSettings, file: string, replaci
   return problems;
 }
 
+/**
+ * An entry's errors; a field no server has is one too (issue 25.12): settings.toml keeps it as
+ * written and warns, but an edit made here never writes one (`__proto__` from a control-API body).
+ */
 function entryProblems(entry: unknown, file: string): EntryProblem[] {
   const problems: EntryProblem[] = [];
-  parseServerEntry(entry, { kind: 'global', file }, (field, message, severity = 'error') => {
-    if (severity === 'error') problems.push(field === undefined ? { message } : { field, message });
-  });
+  parseServerEntry(
+    entry,
+    { kind: 'global', file },
+    (field, message, severity = 'error') => {
+      if (severity === 'error') problems.push(field === undefined ? { message } : { field, message });
+    },
+    (field) => problems.push({ field, message: 'is not a field of an MCP server', reason: 'UNKNOWN_FIELD' }),
+  );
   return problems;
 }
 
