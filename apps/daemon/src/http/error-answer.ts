@@ -33,6 +33,7 @@ const ANSWERS: Record<ErrorCode, Answer> = {
   // A server's answer too large for the hub: the request was fine, the gateway refused what came back.
   RESULT_TOO_LARGE: { status: 502, rpc: Rpc.InternalError },
   CANCELLED: { status: 499, rpc: Rpc.InternalError },
+  NO_SPACE: { status: 507, rpc: Rpc.InternalError },
   INTERNAL: { status: 500, rpc: Rpc.InternalError },
 };
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from './toml-edit/error-code.js';
+import { noSpaceError } from '../files/no-space.js';
 
 /**
  * Writes `text` so readers see the old file or the new one, never half of it: a temporary
@@ -10,6 +11,15 @@ import { errorCode } from './toml-edit/error-code.js';
  * (settings may hold secrets) and its directory is created 0700.
  */
 export async function writeTextAtomic(file: string, text: string): Promise<void> {
+  try {
+    await writeAtomic(file, text);
+  } catch (err) {
+    // The temporary file is gone and the target untouched: say so, naming the file.
+    throw noSpaceError(err, file) ?? err;
+  }
+}
+
+async function writeAtomic(file: string, text: string): Promise<void> {
   const target = await resolveLinks(file);
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'PERMISSION_DENIED'
   | 'RESULT_TOO_LARGE'
   | 'CANCELLED'
+  /** A write found no room on its disk (or the user's quota there); nothing was changed. */
+  | 'NO_SPACE'
   | 'INTERNAL';
 
 export class BlitzError extends Error {

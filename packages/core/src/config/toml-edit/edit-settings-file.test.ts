@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'smol-toml';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { addServerEntry } from './add-server-entry.js';
 import { editSettingsFile, readSettingsText } from './edit-settings-file.js';
 import { withServerAdded, withServerRemoved } from './intended-settings.js';
 import { removeServerEntry } from './remove-server-entry.js';
+import { mountSmallDisk } from '../../testing/full-disk.js';
 
 const childScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata', 'add-server-child.mjs');
 
@@ -197,5 +198,28 @@ describe('readSettingsText', () => {
     const err = await rejection(readSettingsText(file));
     expect({ code: err.code, reason: err.reason }).toEqual({ code: 'FAILED_PRECONDITION', reason: 'SETTINGS_UNREADABLE' });
     expect(err.message).toBe(`${file}: is a directory, not a regular file (after following links); Blitz reads only regular files; nothing was changed`);
+  });
+});
+
+describe('editSettingsFile on a full disk (a real tmpfs)', () => {
+  const probe = mountSmallDisk();
+  const disk = 'dir' in probe ? probe : undefined;
+  afterAll(() => disk?.unmount());
+  const skip = disk ? '' : `: skipped, ${(probe as { reason: string }).reason}`;
+  const before = `# mine\n[daemon]\nport = 0\n# ${'x'.repeat(12_000)}\n`;
+
+  it.skipIf(!disk)(`says so as NO_SPACE, keeps the file and leaves no temporary file, whether the lock or the write finds no room${skip}`, async () => {
+    const file = path.join(disk!.dir, 'settings.toml');
+    await writeFile(file, before);
+    for (const room of [0, 4096]) {
+      disk!.fill(room);
+      const err = await rejection(add(file, 'full'));
+      expect(err).toMatchObject({ code: 'NO_SPACE', message: `no space left on the disk holding ${file}; nothing was changed` });
+      expect(await readFile(file, 'utf8')).toBe(before);
+      expect((await readdir(disk!.dir)).sort()).toEqual(['.filler', 'settings.toml']);
+      disk!.empty();
+    }
+    await add(file, 'roomy');
+    expect(await serverNames(file)).toEqual(['roomy']);
   });
 });

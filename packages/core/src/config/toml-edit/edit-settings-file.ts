@@ -6,7 +6,7 @@ import { firstDifference } from './first-difference.js';
 import { describeTomlError, parseTomlText } from './parse-toml-text.js';
 import { withFileLock, type LockOptions } from './settings-file-lock.js';
 import { writeTextAtomic } from '../write-text-atomic.js';
-import { readTextFile, SETTINGS_FILE_MAX_BYTES } from '../../files/index.js';
+import { noSpaceError, readTextFile, SETTINGS_FILE_MAX_BYTES } from '../../files/index.js';
 
 export interface EditSettingsOptions {
   readonly lock?: LockOptions;
@@ -29,6 +29,19 @@ export async function editSettingsFile(
   edit: (text: string) => string,
   intended: (parsed: Record<string, unknown>) => Record<string, unknown>,
   options: EditSettingsOptions = {},
+): Promise<EditSettingsResult> {
+  try {
+    return await editLocked(file, edit, intended, options);
+  } catch (err) {
+    throw noSpaceError(err, file) ?? err;
+  }
+}
+
+async function editLocked(
+  file: string,
+  edit: (text: string) => string,
+  intended: (parsed: Record<string, unknown>) => Record<string, unknown>,
+  options: EditSettingsOptions,
 ): Promise<EditSettingsResult> {
   // The lock file sits beside the settings file, so its directory must exist first.
   await mkdir(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });

@@ -81,9 +81,13 @@ async function create(lockPath: string, owner: LockOwner): Promise<boolean> {
   const handle = await open(temp, 'wx', 0o600);
   try {
     await handle.writeFile(JSON.stringify(owner));
-  } finally {
+  } catch (err) {
+    // A full disk creates the file but takes no byte: it must not stay behind.
     await handle.close();
+    await rm(temp, { force: true });
+    throw err;
   }
+  await handle.close();
   try {
     await link(temp, lockPath);
     return true;
