@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   connect: async () => (await import('./commands/connect/index.js')).registerConnect,
   clients: async () => (await import('./commands/clients/index.js')).registerClients,
   settings: async () => (await import('./commands/settings/index.js')).registerSettings,
+  log: async () => (await import('./commands/log/index.js')).registerLog,
 };
 
 /** The commands `argv` needs: the one it names, none for `--version`, all for anything else. */

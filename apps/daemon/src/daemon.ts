@@ -23,6 +23,7 @@ import { askPortHolder, portInUse } from './port-holder.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import { ToolUse } from './hub/tool-use.js';
 import type { Router } from './http/router.js';
+import { AuditLog } from './audit/audit-log.js';
 import { ChildRecord } from './child-record.js';
 import { CredentialStoreCache } from './credential-store-cache.js';
 import { acquireInstanceLock } from './instance-lock.js';
@@ -92,6 +93,8 @@ export class Daemon {
    */
   #catalogCache: CatalogCache | undefined;
   readonly #connector: Connector;
+  /** Every call through the hub, a line each (logs/audit.jsonl, issue 31). */
+  readonly audit: AuditLog;
   /** Each server's pinned tool definitions (state/pins.jsonl, issue 31), read at start. */
   readonly pins: PinStore;
   /** The settings page's one-time codes and cookie sessions. */
@@ -177,7 +180,14 @@ export class Daemon {
       warn: (message) => this.#ownNotice('review', message),
     });
     this.#toolUse = new ToolUse({ file: path.join(this.paths.stateDir, 'tool-use.json'), warn: (message) => this.log.warn(message) });
-    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor, toolUse: this.#toolUse });
+    this.audit = new AuditLog({
+      file: this.paths.audit,
+      maxBytes: () => this.source.settings.hub.auditMaxMb * 1024 * 1024,
+      keepArguments: () => this.source.settings.hub.auditArguments,
+      redactor: this.#redactor,
+      onStopped: (message) => this.#ownNotice('audit', message),
+    });
+    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor, toolUse: this.#toolUse, audit: this.audit });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#watched = new WatchedFiles(this.#watcher);
@@ -314,6 +324,7 @@ export class Daemon {
       await this.#catalogCache?.flush();
       await this.pins.flush();
       await this.#toolUse.flush();
+      this.audit.close();
       await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });

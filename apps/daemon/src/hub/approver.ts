@@ -1,13 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { approvalDetail, decide, howToAllow, permissionKey, type CallSignal, type Permissions } from '@blitz/core';
+import type { AskAnswer, AuditRule } from '@blitz/client';
 
 /** How long a question may wait for its answer. */
 export const APPROVAL_TIMEOUT_MS = 2 * 60_000;
 
 const CHOICES = ['allow_once', 'allow_session', 'deny'] as const;
 
-export type Approval = { ok: true } | { ok: false; message: string };
+/** `rule`: what decided, for the audit log. */
+export type Approval = { ok: true; rule: AuditRule } | { ok: false; message: string; rule: AuditRule };
 
 /**
  * Decides one call (MCP-30/43): a deny rule refuses, an allow rule or `auto_approve` runs,
@@ -32,11 +34,11 @@ export class Approver {
     if (opts.inReview && verdict.kind !== 'deny') return this.#ask(key, opts, verdict.kind === 'ask' ? verdict.rule : undefined);
     switch (verdict.kind) {
       case 'allow':
-        return { ok: true };
+        return { ok: true, rule: verdict.rule === undefined ? { by: 'auto_approve' } : { by: 'allow', rule: verdict.rule } };
       case 'deny':
-        return { ok: false, message: `${opts.tool} (MCP server "${opts.server}") was refused: ${verdict.why}` };
+        return { ok: false, message: `${opts.tool} (MCP server "${opts.server}") was refused: ${verdict.why}`, rule: { by: 'deny', rule: verdict.rule } };
       case 'ask':
-        if (this.#allowed.has(key)) return { ok: true };
+        if (this.#allowed.has(key)) return { ok: true, rule: { by: 'session' } };
         return this.#ask(key, opts, verdict.rule);
       default: {
         const _exhaustive: never = verdict;
@@ -47,8 +49,9 @@ export class Approver {
 
   async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: CallSignal; inReview?: boolean }, askRule: string | undefined): Promise<Approval> {
     const howTo = opts.inReview ? `its definition changed since it was pinned: see blitz mcp review ${opts.server}, and accept it with --accept` : howToAllow(opts.server, opts.tool, askRule, opts.inSettings);
-    const refused = (why: string): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howTo}` });
-    if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)');
+    const asked = (answer: AskAnswer): AuditRule => ({ by: 'asked', answer, ...(askRule === undefined ? {} : { rule: askRule }), ...(opts.inReview ? { review: true as const } : {}) });
+    const refused = (why: string, answer: AskAnswer): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howTo}`, rule: asked(answer) });
+    if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)', 'not_askable');
     let answer;
     try {
       answer = await this.#client.elicitInput(
@@ -70,14 +73,15 @@ export class Approver {
         { timeout: APPROVAL_TIMEOUT_MS, relatedRequestId: opts.requestId, ...(opts.signal ? { signal: opts.signal.toAbortSignal() } : {}) },
       );
     } catch (err) {
-      if (opts.signal?.aborted) return refused('the call was cancelled while waiting for approval');
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return refused('no answer to the approval question within 2 minutes');
-      return refused(`the approval question failed (${(err as Error).message})`);
+      if (opts.signal?.aborted) return refused('the call was cancelled while waiting for approval', 'cancelled');
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return refused('no answer to the approval question within 2 minutes', 'timed_out');
+      return refused(`the approval question failed (${(err as Error).message})`, 'failed');
     }
     const decision = answer.action === 'accept' ? answer.content?.decision : undefined;
     // A tool in review is asked at every call: "for this session" is not remembered for it.
     if (decision === 'allow_session' && !opts.inReview) this.#allowed.add(key);
-    if (decision === 'allow_once' || decision === 'allow_session') return { ok: true };
-    return refused(answer.action === 'accept' ? 'denied' : `the question was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`);
+    if (decision === 'allow_once' || decision === 'allow_session') return { ok: true, rule: asked(decision) };
+    if (answer.action === 'accept') return refused('denied', 'deny');
+    return refused(`the question was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`, answer.action === 'decline' ? 'declined' : 'cancelled');
   }
 }

@@ -8,6 +8,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError, JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type Settings } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
 import type { Clock, Timer } from '@blitz/clock';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { Logger } from '../log/index.js';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
@@ -35,6 +36,8 @@ export interface HubOptions {
   redactor: Redactor;
   /** How often each tool was called (tool-use.ts), shared by every session. */
   toolUse?: ToolUse;
+  /** The daemon's audit log (issue 31). */
+  audit?: AuditLog;
 }
 
 interface Session {
@@ -252,7 +255,7 @@ export class HubEndpoint {
     } finally {
       this.#introducing.delete(early);
     }
-    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, clock: this.#opts.clock, settings: this.#opts.settings, ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }) });
+    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, clock: this.#opts.clock, settings: this.#opts.settings, ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }), ...(this.#opts.audit ? { audit: this.#opts.audit } : {}) });
   }
 
   #begun(id: string, session: Session, query: SessionQuery): void {

@@ -5,6 +5,8 @@ import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabil
 import { LazySchemaValidator, passesLevel, type Catalog, type CatalogEntry, type Settings } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { Workspace } from '../workspaces/workspace.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { AuditedCall, type SessionAudit } from '../audit/audited-call.js';
 import { Approver } from './approver.js';
 import { registerCompletions } from './completion-handlers.js';
 import { introduce } from './introduction.js';
@@ -23,6 +25,8 @@ import { ToolCallFastPath } from './tool-call-fast-path.js';
 import { registerTools, type ToolCallHandler } from './tools-handlers.js';
 
 export interface SessionOptions {
+  /** The daemon's audit log (issue 31): a line for each call, read and get of this session. */
+  audit?: AuditLog;
   workspace: Workspace;
   agent: string;
   readOnly: boolean;
@@ -239,6 +243,13 @@ export class HubSession {
   }
 
   #register(): void {
+    const audit: SessionAudit = {
+      ...(this.#opts.audit ? { log: this.#opts.audit } : {}),
+      clock: this.#opts.clock,
+      agent: this.#opts.agent,
+      workspace: this.#opts.workspace.root,
+      client: () => this.server.getClientVersion()?.name,
+    };
     const ctx: SessionContext = {
       session: this.id,
       workspace: this.#opts.workspace,
@@ -246,6 +257,7 @@ export class HubSession {
       readOnly: this.#opts.readOnly,
       settings: this.#opts.settings,
       approver: this.#approver,
+      audit: (name, args, kind = 'tool') => new AuditedCall(audit, kind, name, args),
       toolsShown: () => {
         this.#shown = this.#tools();
         this.#relisted.listed();

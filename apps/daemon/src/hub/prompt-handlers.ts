@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { denyingRule, promptPermissionKey } from '@blitz/core';
 import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { audited } from '../audit/audited-call.js';
 import { passThrough } from './rpc-error.js';
 import { routeOf, type SessionContext } from './session-context.js';
 
@@ -14,6 +15,11 @@ export function registerPrompts(server: Server, ctx: SessionContext): void {
       .map((e) => e.prompt),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
-    passThrough(() => manager.getPrompt(request.params.name, request.params.arguments ?? {}, routeOf(ctx, extra))),
+    passThrough(() =>
+      audited(ctx.audit(request.params.name, request.params.arguments, 'prompt'), extra.signal, async () => {
+        const { server: owner, ...result } = await manager.getPrompt(request.params.name, request.params.arguments ?? {}, routeOf(ctx, extra));
+        return { result, server: owner };
+      }),
+    ),
   );
 }

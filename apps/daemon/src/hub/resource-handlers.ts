@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { denyingRule, permissionKey } from '@blitz/core';
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LIST_RESOURCES } from './resource-tools.js';
+import { audited } from '../audit/audited-call.js';
 import { passThrough } from './rpc-error.js';
 import { routeOf, type SessionContext } from './session-context.js';
 
@@ -20,8 +21,12 @@ export function registerResources(server: Server, ctx: SessionContext): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: (await manager.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs })).filter(listed).map(({ server: _server, ...t }) => t),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { server: _server, ...result } = await passThrough(() => manager.readResource(request.params.uri, routeOf(ctx, extra)));
-    return result;
-  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
+    passThrough(() =>
+      audited(ctx.audit(request.params.uri, undefined, 'resource'), extra.signal, async () => {
+        const { server: owner, ...result } = await manager.readResource(request.params.uri, routeOf(ctx, extra));
+        return { result, server: owner };
+      }),
+    ),
+  );
 }

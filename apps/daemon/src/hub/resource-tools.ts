@@ -1,6 +1,7 @@
 import type { CallToolResult, ReadResourceResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { decide, permissionKey, type CallSignal, type ResourceEntry } from '@blitz/core';
 import type { SessionContext } from './session-context.js';
+import type { AuditedCall } from '../audit/audited-call.js';
 import { toolError } from './tool-error.js';
 
 export const LIST_RESOURCES = 'list_mcp_resources';
@@ -31,7 +32,7 @@ export const RESOURCE_TOOLS: Tool[] = [
 ];
 
 /** Runs a resource tool (MCP-35): approved like the server's tools, by rule or auto_approve (MCP-43). */
-export async function callResourceTool(ctx: SessionContext, name: string, args: Record<string, unknown>, requestId: RequestId, signal: CallSignal): Promise<CallToolResult> {
+export async function callResourceTool(ctx: SessionContext, name: string, args: Record<string, unknown>, requestId: RequestId, signal: CallSignal, audit: AuditedCall): Promise<CallToolResult> {
   const { workspace, agent } = ctx;
   const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
   if (name === READ_RESOURCE && (server === undefined || typeof args.uri !== 'string')) {
@@ -39,8 +40,13 @@ export async function callResourceTool(ctx: SessionContext, name: string, args: 
   }
   if (server !== undefined) {
     const { config } = workspace.manager.resolveServer(agent, server);
+    audit.server = server;
     const approval = await ctx.approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, inSettings: config.source.kind === 'global', permissions: ctx.settings().permissions, requestId, signal });
-    if (!approval.ok) return toolError(approval.message);
+    audit.rule = approval.rule;
+    if (!approval.ok) {
+      audit.refused();
+      return toolError(approval.message);
+    }
   }
   if (name === LIST_RESOURCES) {
     const entries = await workspace.manager.listResources(agent, server);

@@ -1,6 +1,7 @@
 import type { LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { RouteOptions, Settings } from '@blitz/core';
 import type { Workspace } from '../workspaces/workspace.js';
+import type { AuditedCall } from '../audit/audited-call.js';
 import type { Approver } from './approver.js';
 import type { DeferredTools } from './deferred-tools.js';
 import type { ToolUse } from './tool-use.js';
@@ -26,6 +27,8 @@ export interface SessionContext {
   readonly deferred: DeferredTools;
   /** Where the session's tool calls are counted (tool-use.ts). */
   readonly toolUse?: ToolUse;
+  /** A tool call (`kind` tool), resource read or prompt get begins: its line of the audit log (issue 31). */
+  audit(name: string, args: unknown, kind?: 'tool' | 'resource' | 'prompt'): AuditedCall;
   /** A search activated tools: the client hears `tools/list_changed` at once, and the answer waits (up to 1 s) for its listing. */
   toolsActivated(): Promise<void>;
 }

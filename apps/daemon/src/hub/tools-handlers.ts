@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { callSignalOf, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
+import { BlitzError, callSignalOf, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
+import type { AuditedCall } from '../audit/audited-call.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { surelyWithin } from './json-size.js';
 import { callResourceTool, formatBytes, LIST_RESOURCES, READ_RESOURCE } from './resource-tools.js';
@@ -44,6 +45,19 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
   const { agent, readOnly } = ctx;
   const manager = ctx.workspace.manager;
   return async (request, extra) => {
+    // One line of the audit log a call, whichever way it ends (issue 31).
+    const audit = ctx.audit(request.params.name, request.params.arguments);
+    try {
+      const result = await handle(request, extra, audit);
+      audit.answered(result, extra.signal);
+      return result;
+    } catch (err) {
+      audit.threw(err, extra.signal);
+      throw err;
+    }
+  };
+
+  async function handle(request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra, audit: AuditedCall): Promise<CallToolResult> {
     try {
       const { name } = request.params;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -53,31 +67,46 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
         if (activated) await ctx.toolsActivated();
         return result;
       }
-      if (name !== CALL_TOOL) return await call(name, args, request, extra);
+      if (name !== CALL_TOOL) return await call(name, args, request, extra, audit);
       const inner = args.name;
       if (typeof inner !== 'string' || inner === '') return toolError(`${CALL_TOOL} needs "name": a tool name that ${SEARCH_TOOLS} returned`);
       if (inner === CALL_TOOL || inner === SEARCH_TOOLS) return toolError(`${CALL_TOOL} calls a server's tool; call ${inner} itself instead`);
       const innerArgs = args.arguments ?? {};
       if (typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)) return toolError(`${CALL_TOOL}: "arguments" must be an object`);
-      return await call(inner, innerArgs as Record<string, unknown>, request, extra);
+      audit.name = inner;
+      audit.args = innerArgs;
+      return await call(inner, innerArgs as Record<string, unknown>, request, extra, audit);
     } catch (err) {
-      if (isBlitzError(err)) return toolError(err.message);
+      if (isBlitzError(err)) {
+        if (isBlitzError(err, 'FAILED_PRECONDITION') && err.reason === 'TOOL_IN_REVIEW') audit.refused({ by: 'refused', why: 'in_review' });
+        else audit.failed(err, extra.signal);
+        return toolError(err.message);
+      }
       throw RpcError.passOn(err);
     }
-  };
+  }
 
   /** One tool's call, by `tools/call` or `call_tool` alike. */
-  async function call(name: string, args: Record<string, unknown>, request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra): Promise<CallToolResult> {
-    if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal);
-    if (readOnly) return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
+  async function call(name: string, args: Record<string, unknown>, request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra, audit: AuditedCall): Promise<CallToolResult> {
+    if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal, audit);
+    if (readOnly) {
+      audit.refused({ by: 'refused', why: 'read_only' });
+      return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
+    }
     let resolved: ResolvedTool;
     try {
       resolved = await manager.resolveTool(agent, name);
     } catch (err) {
       // A paused server's tool is refused as its calls are (MCP-32): a tool error in the breaker's words; so is a tool held for review (issue 31).
-      if (isBlitzError(err, 'SERVER_UNAVAILABLE') || (isBlitzError(err, 'FAILED_PRECONDITION') && err.reason === 'TOOL_IN_REVIEW')) return toolError(err.message);
+      if (isBlitzError(err, 'SERVER_UNAVAILABLE') || (isBlitzError(err, 'FAILED_PRECONDITION') && err.reason === 'TOOL_IN_REVIEW')) {
+        audit.refused({ by: 'refused', why: isBlitzError(err, 'SERVER_UNAVAILABLE') ? 'paused' : 'in_review' });
+        return toolError(err.message);
+      }
+      audit.failed(err, extra.signal);
       throw passedOn(err);
     }
+    audit.server = resolved.entry.server;
+    audit.name = resolved.entry.originalName;
     // Its definition as the server lists it now, against its pins (issue 31): refused or marked to be asked when in review.
     const tool = await manager.admitTool(resolved);
     const { entry, config } = tool;
@@ -92,7 +121,11 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
       signal: extra.signal,
       ...(tool.inReview ? { inReview: true } : {}),
     });
-    if (!approval.ok) return toolError(approval.message);
+    audit.rule = approval.rule;
+    if (!approval.ok) {
+      audit.refused();
+      return toolError(approval.message);
+    }
     ctx.toolUse?.record(entry.server, entry.originalName);
     const progressToken = request.params._meta?.progressToken;
     const result = await manager.callTool(tool, args, {
@@ -104,7 +137,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
         ? {}
         : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
     });
-    return bounded(ctx, name, result);
+    return bounded(ctx, name, result, audit);
   }
 }
 
@@ -113,11 +146,12 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
  * Most results are far below it: a walk bounding the size lets them by without serialising
  * them twice; only one that could be near the limit is measured exactly.
  */
-function bounded(ctx: SessionContext, name: string, result: CallToolResult): CallToolResult {
+function bounded(ctx: SessionContext, name: string, result: CallToolResult, audit: AuditedCall): CallToolResult {
   const limitMb = ctx.settings().hub.maxResultMb;
   const limit = limitMb * 1024 * 1024;
   if (surelyWithin(result, limit)) return result;
   const size = Buffer.byteLength(JSON.stringify(result));
   if (size <= limit) return result;
+  audit.failed(new BlitzError('RESULT_TOO_LARGE', 'result too large'));
   return toolError(`the result of ${name} is ${formatBytes(size)}, more than [hub] max_result_mb = ${limitMb}; it was not passed on`);
 }

@@ -33,8 +33,10 @@ describe('decide', () => {
     expect(decide({ allow: [...permissions.allow], ask: [...permissions.ask], deny: [...permissions.deny] }, key, autoApprove).kind).toBe(expected);
   });
 
-  it('says which rule denied', () => {
-    expect(decide({ ...none, deny: ['mcp:*:create_*'] }, key, false)).toEqual({ kind: 'deny', why: 'denied by the rule "mcp:*:create_*" in [permissions] deny' });
+  it('says which rule denied or allowed (the audit log names it)', () => {
+    expect(decide({ ...none, deny: ['mcp:*:create_*'] }, key, false)).toEqual({ kind: 'deny', why: 'denied by the rule "mcp:*:create_*" in [permissions] deny', rule: 'mcp:*:create_*' });
+    expect(decide({ ...none, allow: ['mcp:github:*'] }, key, false)).toEqual({ kind: 'allow', why: 'allowed by the rule "mcp:github:*"', rule: 'mcp:github:*' });
+    expect(decide(none, key, true)).toEqual({ kind: 'allow', why: 'the server is auto_approve' });
   });
 });
 

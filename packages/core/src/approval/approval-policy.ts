@@ -3,8 +3,9 @@ import { BlitzError } from '../errors/blitz-error.js';
 
 /** What to do with one call (MCP-30/43). */
 export type Verdict =
-  | { kind: 'allow'; why: string }
-  | { kind: 'deny'; why: string }
+  /** `rule`: the `[permissions] allow` pattern that allows it; absent, the server is auto_approve. */
+  | { kind: 'allow'; why: string; rule?: string }
+  | { kind: 'deny'; why: string; rule: string }
   /** `rule`: the `[permissions] ask` pattern that asks, which neither an allow rule nor auto_approve passes. */
   | { kind: 'ask'; rule?: string };
 
@@ -54,11 +55,11 @@ export function patternMatches(pattern: string, key: string): boolean {
  */
 export function decide(permissions: Permissions, key: string, autoApprove: boolean): Verdict {
   const deny = denyingRule(permissions, key);
-  if (deny) return { kind: 'deny', why: `denied by the rule "${deny}" in [permissions] deny` };
+  if (deny) return { kind: 'deny', why: `denied by the rule "${deny}" in [permissions] deny`, rule: deny };
   const ask = permissions.ask.find((p) => patternMatches(p, key));
   if (ask) return { kind: 'ask', rule: ask };
   const allow = permissions.allow.find((p) => patternMatches(p, key));
-  if (allow) return { kind: 'allow', why: `allowed by the rule "${allow}"` };
+  if (allow) return { kind: 'allow', why: `allowed by the rule "${allow}"`, rule: allow };
   if (autoApprove) return { kind: 'allow', why: 'the server is auto_approve' };
   return { kind: 'ask' };
 }

@@ -389,7 +389,8 @@ export class Manager {
     return this.#lists.listPrompts(agent, opts);
   }
 
-  getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult> {
+  /** The prompt, and which server gave it (for the audit log; not the client's). */
+  getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult & { server: string }> {
     return this.#lists.getPrompt(exposedName, args, opts);
   }
 

@@ -77,7 +77,7 @@ export class PromptsAndResources {
   }
 
   /** Gets a prompt by its exposed name; a missing required argument is refused before the server is asked. */
-  async getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult & { server: string }> {
     const entry = (await this.listPrompts(opts.agent)).find((p) => p.exposedName === exposedName);
     if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${exposedName}`, { reason: 'PROMPT_NOT_FOUND' });
     refuseIfDenied(opts.permissions, promptPermissionKey(entry.server, entry.originalName), `prompt ${exposedName} (MCP server "${entry.server}")`);
@@ -89,7 +89,7 @@ export class PromptsAndResources {
       });
     }
     const connection = this.#deps.connection(entry.server);
-    return this.#deps.interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal));
+    return { ...(await this.#deps.interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal))), server: entry.server };
   }
 
   /** The server that offers this resource URI, listed or matching one of its templates. */
