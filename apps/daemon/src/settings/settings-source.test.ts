@@ -45,8 +45,8 @@ describe('SettingsSource.serversFor', () => {
     try {
       await new Promise((resolve) => racer.stdout.once('data', resolve));
       const seen = { trustedGood: 0, untrustedEvil: 0 };
-      // Until both files have been read many times over while the other was being swapped in.
-      for (let i = 0; i < 20_000 && (seen.trustedGood < 200 || seen.untrustedEvil < 200); i++) {
+      // Until both files have been read many times over while the other was being swapped in (bounded, for a racer starved of CPU).
+      for (let i = 0; i < 200_000 && (seen.trustedGood < 200 || seen.untrustedEvil < 200); i++) {
         const set = source.serversFor(root);
         const names = set.servers.map((s) => s.config.name);
         expect(names, `read ${i}: the swapped-in config ran as trusted`).not.toContain('evil');
