@@ -179,7 +179,9 @@ describe('blitz clients', () => {
     expect(twice.stdout).toMatch(/cursor: ~\/\.cursor\/mcp\.json already points at Blitz; nothing changed\./);
     expect((await blitz('clients', '--json')).stdout).toMatch(/"id": "cursor",[^}]*"pointsAtBlitz": true/);
 
-    const disconnect = await blitz('clients', 'disconnect');
+    expect(await blitz('clients', 'disconnect', 'cursor', '--all')).toMatchObject({ code: 1, stderr: 'blitz: give client names or --all, not both\n' });
+    // --all, as connect takes it: every connected client, as naming none does.
+    const disconnect = await blitz('clients', 'disconnect', '--all');
     expect(disconnect.code).toBe(0);
     expect(disconnect.stdout).toContain('cursor: ~/.cursor/mcp.json restored to what connect found, byte for byte.');
     expect([fs.readFileSync(files().claude, 'utf8'), fs.readFileSync(files().cursor, 'utf8'), fs.readFileSync(files().codex, 'utf8')]).toEqual([CLAUDE, CURSOR, CODEX]);

@@ -40,7 +40,15 @@ describe('installing start-at-login entries under a temporary HOME', () => {
 
     expect(await removeAutostart(sys, 'daemon')).toBe(true);
     expect(fs.existsSync(unit) || fs.existsSync(wants)).toBe(false);
+    // The folder enable made for the link goes with it when nothing else is in it.
+    expect(fs.existsSync(path.dirname(wants))).toBe(false);
     expect(await removeAutostart(sys, 'daemon')).toBe(false);
+
+    // Another unit's link in it: the folder stays, with that link.
+    await enableAutostart(sys, 'daemon', SPEC);
+    fs.symlinkSync('/etc/other.service', path.join(path.dirname(wants), 'other.service'));
+    expect(await removeAutostart(sys, 'daemon')).toBe(true);
+    expect(fs.readdirSync(path.dirname(wants))).toEqual(['other.service']);
   });
 
   it('macOS: the LaunchAgent plist lands in ~/Library/LaunchAgents', async () => {

@@ -93,7 +93,12 @@ export async function removeAutostart(sys: AutostartSystem, kind: AutostartKind)
   }
   const existed = fs.existsSync(where);
   fs.rmSync(where, { force: true });
-  if (platform === 'linux' && kind === 'daemon') fs.rmSync(path.join(path.dirname(where), 'default.target.wants', path.basename(where)), { force: true });
+  if (platform === 'linux' && kind === 'daemon') {
+    const wants = path.join(path.dirname(where), 'default.target.wants');
+    fs.rmSync(path.join(wants, path.basename(where)), { force: true });
+    // Enable made the folder for its link; left empty, it is ours to take away (never another unit's).
+    if (isEmptyDir(wants)) fs.rmdirSync(wants);
+  }
   return existed;
 }
 
@@ -172,4 +177,12 @@ function writeFileAtomic(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, text, { mode: 0o644 });
   fs.renameSync(temp, file);
+}
+
+function isEmptyDir(dir: string): boolean {
+  try {
+    return fs.readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
 }

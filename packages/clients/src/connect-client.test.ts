@@ -67,3 +67,26 @@ describe('connect through the client’s own command', () => {
     await expect(connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: lazy })).rejects.toThrow(/claude mcp left .*\.claude\.json without the intended change \(no blitz entry, fs still there, gh still there\)/);
   });
 });
+
+describe('disconnect takes away what connect created (issue 26.9)', () => {
+  const opencode = clientById('opencode')!;
+  it("opencode's file, made by connect and written to by opencode since: the mcp object goes with the blitz entry", async () => {
+    const made = path.join(t.where.home, '.config', 'opencode', 'opencode.json');
+    await connectClient(opencode, made, { launch: LAUNCH, blitzServers: [], store });
+    expect(Object.keys(JSON.parse(fs.readFileSync(made, 'utf8')) as object)).toEqual(['mcp']);
+    // opencode adds its schema on start: the file is no longer what connect wrote.
+    fs.writeFileSync(made, setJsonValue(fs.readFileSync(made, 'utf8'), ['$schema'], 'https://opencode.ai/config.json'));
+    expect((await disconnectClient(opencode, made, store)).kind).toBe('undone');
+    expect(JSON.parse(fs.readFileSync(made, 'utf8'))).toEqual({ $schema: 'https://opencode.ai/config.json' });
+  });
+
+  it('an mcp object that was there before connect stays, empty', async () => {
+    const mine = path.join(t.where.home, '.config', 'opencode', 'opencode.json');
+    fs.mkdirSync(path.dirname(mine), { recursive: true });
+    fs.writeFileSync(mine, '{\n  "mcp": {}\n}\n');
+    await connectClient(opencode, mine, { launch: LAUNCH, blitzServers: [], store });
+    fs.writeFileSync(mine, setJsonValue(fs.readFileSync(mine, 'utf8'), ['theme'], 'dark'));
+    expect((await disconnectClient(opencode, mine, store)).kind).toBe('undone');
+    expect(JSON.parse(fs.readFileSync(mine, 'utf8'))).toEqual({ mcp: {}, theme: 'dark' });
+  });
+});

@@ -6,6 +6,7 @@ import type { BackupStore } from './files/backup-store.js';
 import { parseClientText, serversOf, withoutServerText, withSavedServerText, withServerData, type SavedServer } from './files/client-document.js';
 import { editClientFile } from './files/edit-client-file.js';
 import { readClientFile } from './files/read-client-file.js';
+import { setJsonValue } from './files/json-document.js';
 import { isBlitzEntry } from './plan/fingerprint.js';
 import { BLITZ_ENTRY } from './plan/plan-connect.js';
 import { planDisconnect, type DisconnectPlan } from './plan/plan-disconnect.js';
@@ -57,6 +58,9 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
     }
   }
   let plan: Extract<DisconnectPlan, { kind: 'undo' }> = first.kind === 'undo' ? first : { kind: 'undo', removeBlitz: false, restoreBlitz: null, putBack: [], present: [] };
+  // The servers object connect made (no file, or none in it, before): left empty, it goes too (issue 26.9).
+  const original = spec.format === 'json' ? await store.readBackup(record) : undefined;
+  const madeServersKey = spec.format === 'json' && (original === undefined || !hasServersKey(spec, parse(original)));
   await editClientFile(
     file,
     (current) => {
@@ -76,6 +80,10 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
         after = withSavedServerText(spec, after, file, name, saved);
         data = withServerData(spec, data, name, savedValue(spec.serversKey, name, saved));
       }
+      if (madeServersKey && hasServersKey(spec, data) && serversOf(spec, data, file).length === 0) {
+        after = setJsonValue(after, spec.serversKey, undefined);
+        data = withoutServersKey(spec, data);
+      }
       return { after, intended: data };
     },
     { parse, maxBytes: spec.maxFileBytes, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
@@ -89,4 +97,21 @@ function savedValue(serversKey: readonly string[], name: string, saved: SavedSer
   let node: unknown = parseToml(saved.text);
   for (const key of [...serversKey, name]) node = isTable(node) ? node[key] : undefined;
   return node;
+}
+
+function hasServersKey(spec: ClientSpec, data: Record<string, unknown>): boolean {
+  let node: unknown = data;
+  for (const key of spec.serversKey) {
+    if (!isTable(node) || !(key in node)) return false;
+    node = node[key];
+  }
+  return true;
+}
+
+function withoutServersKey(spec: ClientSpec, data: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(data);
+  let node: Record<string, unknown> = copy;
+  for (const key of spec.serversKey.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  delete node[spec.serversKey.at(-1)!];
+  return copy;
 }

@@ -61,3 +61,16 @@ describe('parseJsonText, nesting', () => {
     expect(parseJsonText(ok, 'f.json')).toMatchObject({ a: '['.repeat(100) });
   });
 });
+
+describe('removing a server takes its own comments with it, and only its own (issue 26.9)', () => {
+  const servers = (...lines: string[]) => `{\n  "mcpServers": {\n${lines.map((l) => `    ${l}`).join('\n')}\n  }\n}\n`;
+  it.each([
+    ['the last, with a comment line above', servers('"a": { "command": "x" },', '// postgres for dev', '"postgres": { "command": "pg" }'), servers('"a": { "command": "x" }')],
+    ['the last, with a comment after it on its line', servers('"a": { "command": "x" },', '"postgres": { "command": "pg" } // dev db'), servers('"a": { "command": "x" }')],
+    ['the first, with a comment after its comma', servers('"postgres": { "command": "pg" }, // dev db', '"a": { "command": "x" }'), servers('"a": { "command": "x" }')],
+    ['the last, keeping the comment of the one before', servers('"a": { "command": "x" }, // mine', '"postgres": { "command": "pg" }'), servers('"a": { "command": "x" } // mine')],
+    ['one of a file on one line', '{"mcpServers": {"a": 1, "postgres": 2}}', '{"mcpServers": {"a": 1}}'],
+  ])('%s', (_, text, expected) => {
+    expect(setJsonValue(text, ['mcpServers', 'postgres'], undefined)).toBe(expected);
+  });
+});

@@ -96,16 +96,24 @@ function removeJsonProperty(text: string, path: readonly string[]): string {
   if (property === undefined || property.type !== 'property') return text;
   const siblings = property.parent!.children!;
   const index = siblings.indexOf(property);
-  let from = property.offset;
   let to = property.offset + property.length;
   const comma = skipBlank(text, to);
+  // The last property: the comma before it goes instead — that comma alone, not the previous one's `// comment`.
+  let previousComma: number | undefined;
   if (text[comma] === ',') to = comma + 1;
   else if (index > 0) {
-    // The last property: the comma before it goes instead.
     const previous = siblings[index - 1]!;
-    from = text.indexOf(',', previous.offset + previous.length);
+    previousComma = text.indexOf(',', previous.offset + previous.length);
   }
-  if (index === 0 || text[comma] === ',') from = attachedCommentsStart(text, from);
+  let from = attachedCommentsStart(text, property.offset);
+  // On the comma's own line (`{"a": 1, "b": 2}`) the comma and the blank after it go with the property.
+  if (previousComma !== undefined && /^[ \t]*$/.test(text.slice(previousComma + 1, from))) {
+    from = previousComma;
+    previousComma = undefined;
+  }
+  // A `// comment` after it on its line is its own (issue 26.9): it goes too, not left to a neighbour.
+  const trailing = /^[ \t]*\/\/[^\r\n]*/.exec(text.slice(to));
+  if (trailing) to += trailing[0].length;
   // Whole lines go with it, so no blank line is left where it was.
   const lineStart = text.lastIndexOf('\n', from - 1) + 1;
   const lineEnd = text.indexOf('\n', to);
@@ -113,7 +121,8 @@ function removeJsonProperty(text: string, path: readonly string[]): string {
     from = lineStart;
     to = lineEnd + 1;
   }
-  return text.slice(0, from) + text.slice(to);
+  const out = text.slice(0, from) + text.slice(to);
+  return previousComma === undefined ? out : out.slice(0, previousComma) + out.slice(previousComma + 1);
 }
 
 function skipBlank(text: string, at: number): number {

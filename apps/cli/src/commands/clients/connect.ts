@@ -71,11 +71,14 @@ function printConnect(ctx: CliContext, spec: ClientSpec, r: ConnectResult, dryRu
 }
 
 export interface DisconnectOptions {
+  /** Every connected client: what no names means too, accepted as connect takes it. */
+  all?: boolean;
   json?: boolean;
 }
 
 /** `blitz clients disconnect`: each client back to what connect found. */
 export async function disconnectClients(ctx: CliContext, ids: readonly string[], opts: DisconnectOptions): Promise<void> {
+  if (ids.length > 0 && opts.all) throw new CliError('give client names or --all, not both');
   const store = backupStore(ctx);
   const results: object[] = [];
   const redactor = new Redactor();

@@ -37,6 +37,7 @@ export function registerClients(program: Command, ctx: CliContext): void {
     .command('disconnect')
     .description('undo connect: each file back to what connect found (byte for byte when nothing else changed it)')
     .argument('[client...]', `clients to disconnect (default: every connected client): ${CLIENT_HELP}`)
+    .option('--all', 'every connected client (the same as naming none)')
     .option('--json', 'print JSON')
     .action(async (ids: string[], _opts: object, command: Command) => disconnectClients(ctx, ids, command.optsWithGlobals()));
 }
