@@ -13,6 +13,7 @@ import {
   writeTextAtomic,
   type BlitzPaths,
   type Connector,
+  sandboxWarning,
 } from '@blitz/core';
 import { daemonSocketPath, daemonStatePath, type DaemonState } from '@blitz/client';
 import { systemClock, type Clock } from '@blitz/clock';
@@ -74,6 +75,8 @@ export class Daemon {
   readonly #opts: DaemonOptions;
   readonly #clock: Clock;
   readonly #redactor = new Redactor();
+  /** The missing sandbox was told (a notice): once per daemon. */
+  #noSandboxTold = false;
   readonly #secrets: Secrets;
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
@@ -343,11 +346,25 @@ export class Daemon {
     for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));
     if (this.source.hasErrors()) this.log.error('settings not applied: the previous settings stay in force', { file: this.paths.settings });
     this.#secrets.setServers('settings', this.source.settings.servers);
+    this.#tellNoSandbox();
     return applied;
   }
 
+  /**
+   * On Linux without a working bubblewrap every sandboxed stdio server fails to start: said
+   * once, as a notice with this OS's fix, the first time settings hold such a server (issue 26.5).
+   */
+  #tellNoSandbox(): void {
+    if (this.#noSandboxTold) return;
+    const sandboxed = this.source.settings.servers.filter((s) => !s.disabled && s.sandbox && s.transport.kind === 'stdio').map((s) => s.name);
+    const warning = sandboxWarning(sandboxed, (this.#opts.env ?? process.env).PATH ?? '');
+    if (warning === undefined) return;
+    this.#noSandboxTold = true;
+    this.#ownNotice('sandbox', `${warning} (every server with sandbox = true fails to start until then)`);
+  }
+
   /** A notice of Blitz's own (its pin file, its audit log), naming no server: the log, the feed and the tray hear it. */
-  #ownNotice(kind: 'review' | 'audit', message: string): void {
+  #ownNotice(kind: 'review' | 'audit' | 'sandbox', message: string): void {
     this.log.warn(message);
     this.notices.push({ server: '', kind, message, time: this.#clock.now() });
     this.#statusCache.changed();

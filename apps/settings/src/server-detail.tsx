@@ -7,6 +7,7 @@ import { hrefOf } from './route.js';
 import { plural, toolCount } from './server-list.js';
 import { stateText, targetText } from './state-text.js';
 import type { Snapshot } from './use-snapshot.js';
+import { takeSaveWarnings } from './save-warnings.js';
 
 interface Props {
   api: PageApi;
@@ -26,6 +27,8 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
   const holding = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.name === name && s.source === 'global'));
   const [test, setTest] = useState<Test>({ kind: 'idle' });
   const [now, setNow] = useState(Date.now());
+  // Shown once, on arriving from the form's Save: the same name later shows none.
+  const [saveWarnings] = useState(() => takeSaveWarnings(name));
 
   useEffect(() => {
     if (test.kind !== 'running') return;
@@ -71,6 +74,16 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
           </a>
         )}
       </div>
+      {saveWarnings.length > 0 && (
+        <div class="problems" role="status" data-testid="save-warnings">
+          <h3>Saved, but it cannot start as it is:</h3>
+          <ul>
+            {saveWarnings.map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {config && (
         <dl class="facts">
           <dt>Runs</dt>

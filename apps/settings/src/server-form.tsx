@@ -8,6 +8,7 @@ import { CONTROL_ORDER, controlFor, emptyForm, formFromConfig, formFromPasted, f
 import { readPastedServer } from './pasted-server.js';
 import { stateText } from './state-text.js';
 import type { Snapshot } from './use-snapshot.js';
+import { keepSaveWarnings } from './save-warnings.js';
 
 interface Props {
   api: PageApi;
@@ -77,7 +78,8 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
         document.getElementById('form-problems')?.focus();
         return;
       }
-      await api.save(entry, editing);
+      const saved = await api.save(entry, editing);
+      keepSaveWarnings(entry.name, saved.warnings);
       await refresh();
       go({ view: 'server', name: entry.name });
     } catch (err) {

@@ -37,6 +37,7 @@ import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import type { JsonBytes } from './json-bytes.js';
 import { Router } from './router.js';
+import { saveWarnings } from './save-warnings.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -72,7 +73,9 @@ export function controlApi(deps: ControlApiDeps): Router {
   const editor = new SettingsEditor(deps.settingsFile);
   const change = async (server: string, kind: ConfigChange['change']): Promise<{ body: ConfigChange }> => {
     await deps.applySettings();
-    return { body: { file: deps.settingsFile, server, change: kind } };
+    // A saved server whose command is not found, or that no sandbox here can run, says so (issue 26.5).
+    const warnings = kind === 'added' || kind === 'replaced' ? saveWarnings(findServer(deps.settingsFile, server), deps.environment()) : [];
+    return { body: { file: deps.settingsFile, server, change: kind, ...(warnings.length > 0 ? { warnings } : {}) } };
   };
 
   return new Router()

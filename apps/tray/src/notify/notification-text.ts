@@ -51,6 +51,8 @@ function kindWord(kind: NoticeKind): string {
       return 'tools held for review';
     case 'audit':
       return 'audit log stopped';
+    case 'sandbox':
+      return 'sandbox unavailable';
     default: {
       const _exhaustive: never = kind;
       return _exhaustive;

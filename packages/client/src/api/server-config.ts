@@ -13,6 +13,8 @@ export interface ConfigChange {
   file: string;
   server: string;
   change: 'added' | 'replaced' | 'removed' | 'enabled' | 'disabled';
+  /** A saved server the daemon cannot start as it is: its command not on its PATH, no sandbox here (issue 26.5). Saved anyway. */
+  warnings?: string[];
 }
 
 /** What `POST /v1/oauth/NAME/changed` answers: the daemon dropped the server's cached sign-in. */

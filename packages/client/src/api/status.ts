@@ -2,7 +2,7 @@
 import type { CauseCode, ServerState } from '@blitz/server-state';
 
 /** `review`: a server's tools held for review since they were pinned (issue 31); `audit`: the audit log stopped. */
-export type NoticeKind = 'failed' | 'paused' | 'recovered' | 'review' | 'audit';
+export type NoticeKind = 'failed' | 'paused' | 'recovered' | 'review' | 'audit' | 'sandbox';
 
 /** Something the user should hear (MCP-33); ids grow, so a poller asks for those after its last. */
 export interface Notice {

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { causeLine, CredentialStore, explainCause, findOnPath, formatProblem, loadSettings, probeBubblewrap, probeKeychain, resolveServer, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
+import { causeLine, checkCommand, CredentialStore, explainCause, formatProblem, loadSettings, probeKeychain, resolveServer, sandboxWarning, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 
@@ -31,28 +30,34 @@ export type DaemonSearch = Pick<DaemonEnvironment, 'path' | 'pathext' | 'platfor
  */
 export function commandChecks(servers: readonly ServerConfig[], env: NodeJS.ProcessEnv, daemon?: DaemonSearch): Check[] {
   const here: DaemonSearch = { path: env.PATH ?? '', ...(env.PATHEXT ? { pathext: env.PATHEXT } : {}), platform: process.platform };
-  const find = (command: string, where: DaemonSearch) => findOnPath(command, where.path, { platform: where.platform as NodeJS.Platform, ...(where.pathext ? { pathext: where.pathext } : {}) });
-  return servers.flatMap((s) => {
+  return servers.flatMap((s): Check[] => {
     if (s.disabled || s.transport.kind !== 'stdio') return [];
     const name = `command of ${s.name}`;
     const command = s.transport.command;
-    if (command.includes('${')) return [{ name, ok: true, detail: `${command} (set by an environment variable; checked when it starts)`, warning: true }];
-    const notFound = causeLine(explainCause(s.name, { code: 'COMMAND_NOT_FOUND', command }));
-    if (path.isAbsolute(command) || command.includes('/')) {
-      return [{ name, ok: isExecutable(command), detail: isExecutable(command) ? command : notFound }];
+    const check = checkCommand(command, daemon ?? here);
+    switch (check.kind) {
+      case 'found':
+        return [{ name, ok: true, detail: check.file }];
+      case 'setByVariable':
+        return [{ name, ok: true, detail: `${command} (set by an environment variable; checked when it starts)`, warning: true }];
+      case 'notFound': {
+        const inShell = daemon ? checkCommand(command, here) : undefined;
+        return [
+          {
+            name,
+            ok: false,
+            detail:
+              inShell?.kind === 'found'
+                ? `${command} is on your PATH (${inShell.file}) but not on the running daemon's, which was fixed when it started; restart it (blitz daemon stop && blitz daemon start), or give the full path`
+                : causeLine(explainCause(s.name, { code: 'COMMAND_NOT_FOUND', command })),
+          },
+        ];
+      }
+      default: {
+        const _exhaustive: never = check;
+        return _exhaustive;
+      }
     }
-    const found = find(command, daemon ?? here);
-    if (found) return [{ name, ok: true, detail: found }];
-    const inShell = daemon && find(command, here);
-    return [
-      {
-        name,
-        ok: false,
-        detail: inShell
-          ? `${command} is on your PATH (${inShell}) but not on the running daemon's, which was fixed when it started; restart it (blitz daemon stop && blitz daemon start), or give the full path`
-          : notFound,
-      },
-    ];
   });
 }
 
@@ -69,7 +74,7 @@ export function environmentChecks(servers: readonly ServerConfig[], env: NodeJS.
   });
 }
 
-export function sandboxCheck(servers: readonly ServerConfig[], platform = process.platform): Check | undefined {
+export function sandboxCheck(servers: readonly ServerConfig[], platform = process.platform, searchPath = process.env.PATH ?? ''): Check | undefined {
   const sandboxed = servers.filter((s) => !s.disabled && s.transport.kind === 'stdio' && s.sandbox);
   if (sandboxed.length === 0) return undefined;
   if (platform !== 'linux') {
@@ -77,10 +82,8 @@ export function sandboxCheck(servers: readonly ServerConfig[], platform = proces
       ? { name: 'sandbox', ok: fs.existsSync('/usr/bin/sandbox-exec'), detail: 'sandbox-exec' }
       : { name: 'sandbox', ok: true, warning: true, detail: `no OS sandbox on ${platform}: stdio servers run unsandboxed` };
   }
-  const probe = probeBubblewrap();
-  return probe.ok
-    ? { name: 'sandbox', ok: true, detail: 'bubblewrap works' }
-    : { name: 'sandbox', ok: false, detail: `${probe.reason}; or set sandbox = false for ${sandboxed.map((s) => s.name).join(', ')}` };
+  const warning = sandboxWarning(sandboxed.map((s) => s.name), searchPath);
+  return warning === undefined ? { name: 'sandbox', ok: true, detail: 'bubblewrap works' } : { name: 'sandbox', ok: false, detail: warning };
 }
 
 /** Where OAuth sign-ins are kept (MCP-38): the OS keychain, or, when none answers, the 0600 file (a warning). */
@@ -107,14 +110,5 @@ export async function daemonCheck(home: string, version?: string): Promise<{ che
     return search ? { check, search } : { check };
   } catch (err) {
     return { check: { name: 'daemon', ok: false, detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}` } };
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
   }
 }

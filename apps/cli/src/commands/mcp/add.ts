@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { SettingsEditor } from '@blitz/core';
 import type { CliContext } from '../../context.js';
 import { buildAddEntry, type AddOptions } from './add-entry.js';
+import { addWarnings } from './add-warnings.js';
 
 export function registerAdd(mcp: Command, ctx: CliContext): void {
   mcp
@@ -29,6 +30,7 @@ export function registerAdd(mcp: Command, ctx: CliContext): void {
       await new SettingsEditor(ctx.paths.settings).add(entry);
       const what = entry.url === undefined ? 'command' : 'URL';
       ctx.out(`Added MCP server "${name}" (${what}) to ${ctx.paths.settings}.`);
+      for (const warning of await addWarnings(ctx, name)) ctx.err(`warning: ${warning}. It was saved anyway; blitz doctor checks again.`);
     });
 }
 

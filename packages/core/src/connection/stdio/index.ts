@@ -20,6 +20,7 @@ export {
   sandboxExecArgs,
   sandboxPaths,
   sandboxUnavailable,
+  sandboxWarning,
   seatbeltProfile,
   type Sandbox,
   type SandboxDeps,
@@ -32,3 +33,5 @@ export { findOnPath, type SearchPath } from './find-on-path.js';
 export { createStdioTransport, spawnServer, type SpawnServerDeps } from './spawn-server.js';
 export { STDERR_RING_BYTES, StderrRing, lastLines } from './stderr-ring.js';
 export { EXIT_STDERR_LINES, StdioTransport, describeExit, type StdioTransportOptions } from './stdio-transport.js';
+export { checkCommand, type CommandCheck, type CommandSearch } from './check-command.js';
+export { installCommand } from './install-command.js';

@@ -6,6 +6,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
 import type { LaunchLine } from './containment.js';
 import { findOnPath } from './find-on-path.js';
+import { installCommand } from './install-command.js';
 
 /** Where a sandboxed server may write, and what it must not see at all. */
 export interface SandboxPaths {
@@ -154,8 +155,23 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
  */
 export function probeBubblewrap(searchPath = process.env.PATH ?? ''): { ok: true } | { ok: false; reason: string } {
   const bwrap = findOnPath('bwrap', searchPath);
-  if (!bwrap) return { ok: false, reason: 'bwrap is not on PATH (apt-get install bubblewrap)' };
+  if (!bwrap) return { ok: false, reason: `bwrap is not on PATH (${installCommand('bubblewrap')})` };
   const probe = spawnSync(bwrap, [...bwrapArgs({ writable: [], hidden: [] }, 'true', [])], { encoding: 'utf8', timeout: 10_000 });
   if (probe.status === 0) return { ok: true };
   return { ok: false, reason: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}` };
+}
+
+/** One bubblewrap probe per PATH: servers added one after another need not spawn it each time. */
+const probed = new Map<string, ReturnType<typeof probeBubblewrap>>();
+
+/**
+ * What to tell the user when these sandboxed stdio servers (by name) cannot start because
+ * there is no sandbox here (issue 26.5): on Linux without a working bubblewrap, the reason with
+ * this OS's fix; undefined where the sandbox works, or elsewhere (doctor checks macOS).
+ */
+export function sandboxWarning(servers: readonly string[], searchPath = process.env.PATH ?? '', platform = process.platform): string | undefined {
+  if (servers.length === 0 || platform !== 'linux') return undefined;
+  let probe = probed.get(searchPath);
+  if (!probe) probed.set(searchPath, (probe = probeBubblewrap(searchPath)));
+  return probe.ok ? undefined : `sandbox unavailable: ${probe.reason}; or set sandbox = false for ${servers.join(', ')}`;
 }
