@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeBubblewrap } from '@blitz/core';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
@@ -70,5 +71,39 @@ describe('one vocabulary of causes and remedies (issue 29.2)', () => {
     expect(doctor.stdout).toContain('FAIL  command of bad-command: nonexistent-mcp-server is not on PATH; install it, or give its full path\n');
     expect(doctor.stdout).toContain('FAIL  bad-command: nonexistent-mcp-server is not on PATH; install it, or give its full path\n');
     expect(doctor.stdout).toContain(`FAIL  remote-docs: connection refused at 127.0.0.1:${port}; is the server running? Start it, or fix its url\n`);
+  });
+});
+
+describe('the notice feed (issue 29.3)', () => {
+  it('one event seen by two workspaces is one entry naming both; an edit that fixes the server marks it resolved', async () => {
+    const port = await closedPort();
+    writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote-docs"\nurl = "http://127.0.0.1:${port}/mcp"\n`);
+    daemon = await startDaemonProcess(home);
+    const other = tempDir('blitz-causes-ws2-');
+    try {
+      const roots = [fs.realpathSync(workspace), fs.realpathSync(other)];
+      for (const root of roots) {
+        const ws = await daemon.client.openWorkspace(root);
+        await daemon.client.listWorkspaceServers(ws.id, { connect: true });
+      }
+      const failures = async () => (await daemon!.client.status()).notices.filter((n) => n.server === 'remote-docs' && n.kind === 'failed');
+      await expect.poll(async () => (await failures())[0]?.workspaces?.length, { timeout: 15_000 }).toBe(2);
+      const [entry, ...more] = await failures();
+      expect(more).toEqual([]);
+      expect([...entry!.workspaces!].sort()).toEqual([...roots].sort());
+      expect(entry!.resolved).toBeUndefined();
+
+      // The fix: the entry now names a server that works; each workspace restarts it.
+      const { command, args } = fixtureCommand('env-dump');
+      await daemon.client.saveServer({ name: 'remote-docs', command, args, sandbox: false }, 'remote-docs');
+      // An edited server starts at its next use: a client lists the workspace's tools.
+      const [ws] = await daemon.client.listWorkspaces();
+      await daemon.client.listWorkspaceServers(ws!.id, { connect: true });
+      await expect.poll(async () => (await daemon!.client.status()).servers[0]?.state, { timeout: 15_000 }).toBe('connected');
+      await expect.poll(async () => (await failures())[0]?.resolved, { timeout: 15_000 }).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(await failures()).toHaveLength(1);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { ConnectionEvent, ManagerEvent } from '@blitz/core';
+import type { ConnectionEvent, ManagerEvent, ServerStatus } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { ChildRecord } from './child-record.js';
 import type { HubEndpoint } from './hub/hub-endpoint.js';
@@ -33,7 +33,7 @@ export class ServerEvents {
     statusCache.heard(event);
     switch (event.type) {
       case 'notice': {
-        const notice = notices.push({ ...event.notice, time: clock.now() });
+        const notice = notices.push({ ...event.notice, time: clock.now(), workspaces });
         log.warn(notice.message, { server: notice.server, notice: notice.kind, shared: true, workspaces });
         hub.sharedNotice(workspaces, notice.message);
         return;
@@ -43,6 +43,7 @@ export class ServerEvents {
         return;
       case 'status':
         children.set(`\0shared\0${event.status.name}`, event.status.pid);
+        resolveWhenFixed(notices, event.status, clock.now());
         log.info('MCP server state', { server: event.status.name, state: event.status.state, shared: true, workspaces, ...(event.status.error ? { error: event.status.error } : {}) });
         return;
       case 'listChanged':
@@ -56,12 +57,12 @@ export class ServerEvents {
   }
 
   fromManager(workspace: Workspace, event: ManagerEvent): void {
-    const { statusCache, notices, log, hub, children } = this.#deps;
+    const { statusCache, notices, log, hub, children, clock } = this.#deps;
     statusCache.heard(event);
     hub.onManagerEvent(workspace, event);
     switch (event.type) {
       case 'notice': {
-        const notice = notices.push(event.notice);
+        const notice = notices.push({ ...event.notice, workspaces: [workspace.root] });
         log.warn(notice.message, { server: notice.server, notice: notice.kind, workspace: workspace.root });
         return;
       }
@@ -70,6 +71,7 @@ export class ServerEvents {
         return;
       case 'status':
         children.set(`${workspace.root}\0${event.status.name}`, event.status.pid);
+        resolveWhenFixed(notices, event.status, clock.now());
         log.info('MCP server state', { server: event.status.name, state: event.status.state, workspace: workspace.root, ...(event.status.error ? { error: event.status.error } : {}) });
         return;
       case 'catalog':
@@ -84,4 +86,12 @@ export class ServerEvents {
       }
     }
   }
+}
+
+/**
+ * A server connected (after an edit, a restart, a recovery) or switched off: its failure
+ * notices are resolved, so the feed shows the problem is over (issue 29.3).
+ */
+function resolveWhenFixed(notices: NoticeFeed, status: ServerStatus, now: number): void {
+  if (status.state === 'connected' || status.state === 'disabled') notices.resolve(status.name, now);
 }

@@ -144,3 +144,53 @@ describe('NoticeFeed.subscribe', () => {
     expect(feed.lastId).toBe(1);
   });
 });
+
+describe('NoticeFeed: one entry per event, failures resolved by a fix (issue 29.3)', () => {
+  const failed = (workspace: string, time = T0): NoticeInput => ({
+    server: 'docs',
+    kind: 'failed',
+    message: 'MCP server docs failed: connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url',
+    causeCode: 'CONNECTION_REFUSED',
+    cause: 'connection refused at 127.0.0.1:9',
+    remedy: 'is the server running? Start it, or fix its url',
+    time,
+    workspaces: [workspace],
+  });
+
+  it('names every workspace on the one entry of an event that each copy of the server reported', () => {
+    const feed = new NoticeFeed();
+    const heard: Notice[] = [];
+    feed.subscribe((n) => heard.push(n));
+    feed.push(failed('/a'));
+    feed.push(failed('/b', T0 + 10));
+    feed.push(failed('/a', T0 + 20));
+    expect(feed.after()).toEqual([expect.objectContaining({ id: 1, server: 'docs', kind: 'failed', workspaces: ['/a', '/b'] })]);
+    expect(heard.map((n) => n.id)).toEqual([1]);
+    expect(feed.lastId).toBe(1);
+  });
+
+  it('a different cause, or a failure after a fix, is a new entry', () => {
+    const feed = new NoticeFeed();
+    feed.push(failed('/a'));
+    feed.push({ ...failed('/b'), cause: 'it did not answer initialize within 30s', causeCode: 'START_TIMEOUT', message: 'm' });
+    expect(ids(feed.after())).toEqual([1, 2]);
+    feed.resolve('docs', T0 + 1_000);
+    feed.push(failed('/a', T0 + 2_000));
+    expect(ids(feed.after())).toEqual([1, 2, 3]);
+  });
+
+  it('a recovery or a fix marks the server\'s older failures resolved, with the time; other servers\' stay', () => {
+    const feed = new NoticeFeed();
+    feed.push(failed('/a'));
+    feed.push({ ...failed('/a'), kind: 'paused', message: 'paused' });
+    feed.push({ ...failed('/a'), server: 'other' });
+    feed.push({ server: 'docs', kind: 'recovered', message: 'MCP server docs recovered', time: T0 + 5_000, workspaces: ['/a'] });
+    const [fail, pause, other, recovered] = feed.after();
+    expect(fail!.resolved).toBe(new Date(T0 + 5_000).toISOString());
+    expect(pause!.resolved).toBe(new Date(T0 + 5_000).toISOString());
+    expect(other!.resolved).toBeUndefined();
+    expect(recovered).not.toHaveProperty('resolved');
+    expect(feed.resolve('other', T0 + 6_000)).toBe(1);
+    expect(feed.resolve('other', T0 + 7_000)).toBe(0);
+  });
+});

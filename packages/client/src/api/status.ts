@@ -17,6 +17,10 @@ export interface Notice {
   causeCode?: CauseCode;
   cause?: string;
   remedy?: string;
+  /** The workspaces (roots) it happened in: one entry per event, however many copies of the server saw it. */
+  workspaces?: string[];
+  /** A failure (`failed`, `paused`) since fixed — it recovered, connected after an edit, was switched off: when (ISO 8601). */
+  resolved?: string;
 }
 
 /** A global server as the tray shows it: settings order, state aggregated over open workspaces. */
