@@ -121,4 +121,18 @@ describe('pinned tool definitions (issue 31)', () => {
     }
     expect((await daemon.client.status()).notices.filter((n) => n.kind === 'review')).toEqual([]);
   });
+
+  it('a corrupt pin file is reported with its line, set aside, and the daemon serves on', async () => {
+    const pins = path.join(home, 'state', 'pins.jsonl');
+    fs.mkdirSync(path.dirname(pins), { recursive: true });
+    fs.writeFileSync(pins, '{"id": "global:files"\n');
+    daemon = await startDaemonProcess(home);
+    const [first] = await bothPaths();
+    expect(textOf(await first!.client.callTool({ name: 'read', arguments: { path: 'a.txt' } }))).toBe('read a.txt');
+    const notices = (await daemon.client.status()).notices.filter((n) => n.kind === 'review');
+    expect(notices).toEqual([expect.objectContaining({ server: '', message: expect.stringContaining(`pinned tool definitions ${pins}: line 1: not JSON`) })]);
+    expect(fs.readFileSync(`${pins}.corrupt`, 'utf8')).toBe('{"id": "global:files"\n');
+    // Pinned afresh: the file is written anew, the corrupt one kept aside.
+    await expect.poll(() => fs.existsSync(pins) && fs.readFileSync(pins, 'utf8').includes('"global:files"')).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '@blitz/clock';
-import { writeTextAtomic } from '../config/write-text-atomic.js';
+import { CoalescedWrites } from '../files/coalesced-writes.js';
 import { sameContent } from './same-content.js';
 
 /** What a server said of itself when it was last listed: what a cold start may answer with before it is up. */
@@ -48,11 +48,15 @@ const DEFAULT_MAX_ENTRIES = 256;
 export class CatalogCache {
   readonly #opts: CatalogCacheOptions;
   readonly #entries = new Map<string, CachedCatalog>();
-  #dirty = false;
-  #writing: Promise<void> | undefined;
+  readonly #writes: CoalescedWrites;
 
   constructor(opts: CatalogCacheOptions) {
     this.#opts = opts;
+    this.#writes = new CoalescedWrites(
+      opts.file,
+      () => `${JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.#entries) })}\n`,
+      (err) => opts.warn(`catalog cache ${opts.file} not written: ${err.message}`),
+    );
     this.#load();
   }
 
@@ -91,8 +95,8 @@ export class CatalogCache {
   }
 
   /** Settles once every change so far is on disk (or its write failed, logged). */
-  async flush(): Promise<void> {
-    while (this.#writing) await this.#writing;
+  flush(): Promise<void> {
+    return this.#writes.flush();
   }
 
   #set(key: string, entry: CachedCatalog): void {
@@ -107,21 +111,7 @@ export class CatalogCache {
   }
 
   #schedule(): void {
-    this.#dirty = true;
-    this.#writing ??= this.#write().finally(() => (this.#writing = undefined));
-  }
-
-  async #write(): Promise<void> {
-    // Changes made while a write is under way go out with the next one.
-    while (this.#dirty) {
-      this.#dirty = false;
-      const text = `${JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.#entries) })}\n`;
-      try {
-        await writeTextAtomic(this.#opts.file, text);
-      } catch (err) {
-        this.#opts.warn(`catalog cache ${this.#opts.file} not written: ${(err as Error).message}`);
-      }
-    }
+    this.#writes.changed();
   }
 
   #load(): void {

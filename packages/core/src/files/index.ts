@@ -2,3 +2,4 @@ export * from './read-bounded-regular-file.js';
 export * from './decode-utf8.js';
 export * from './read-text-file.js';
 export * from './no-space.js';
+export * from './coalesced-writes.js';

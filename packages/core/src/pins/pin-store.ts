@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '@blitz/clock';
-import { writeTextAtomic } from '../config/write-text-atomic.js';
+import { CoalescedWrites } from '../files/coalesced-writes.js';
 import { diffDefinitions, type FieldChange } from './definition-diff.js';
 import { definitionFingerprint, toolDefinition, type ToolDefinition } from './tool-definition.js';
 
@@ -77,11 +77,15 @@ export class PinStore {
   readonly #records = new Map<string, PinRecord>();
   /** Bumped at each acceptance: verdicts given before may no longer hold. */
   #generation = 0;
-  #dirty = false;
-  #writing: Promise<void> | undefined;
+  readonly #writes: CoalescedWrites;
 
   constructor(opts: PinStoreOptions) {
     this.#opts = opts;
+    this.#writes = new CoalescedWrites(
+      opts.file,
+      () => [...this.#records.values()].map((r) => `${JSON.stringify(r)}\n`).join(''),
+      (err) => opts.warn(`pinned tool definitions ${opts.file} not written: ${err.message}`),
+    );
     this.#load();
   }
 
@@ -165,25 +169,12 @@ export class PinStore {
   }
 
   /** Settles once every change so far is on disk (or its write failed, reported). */
-  async flush(): Promise<void> {
-    while (this.#writing) await this.#writing;
+  flush(): Promise<void> {
+    return this.#writes.flush();
   }
 
   #schedule(): void {
-    this.#dirty = true;
-    this.#writing ??= this.#write().finally(() => (this.#writing = undefined));
-  }
-
-  async #write(): Promise<void> {
-    while (this.#dirty) {
-      this.#dirty = false;
-      const text = [...this.#records.values()].map((r) => `${JSON.stringify(r)}\n`).join('');
-      try {
-        await writeTextAtomic(this.#opts.file, text);
-      } catch (err) {
-        this.#opts.warn(`pinned tool definitions ${this.#opts.file} not written: ${(err as Error).message}`);
-      }
-    }
+    this.#writes.changed();
   }
 
   #load(): void {
