@@ -29,6 +29,8 @@ describe('blitz doctor', () => {
     expect(result.stdout).toContain(`ok    command of good: ${process.execPath}`);
     expect(result.stdout).toMatch(/FAIL  command of missing: no-such-command-xyz is not on PATH; install it, or give its full path\n/);
     expect(result.stdout).toContain('FAIL  daemon: not running; start it: blitz daemon start');
+    // sandbox = false: how the servers' helpers are kept from outliving them here.
+    expect(result.stdout).toMatch(process.platform === 'linux' ? /ok    processes: each stdio server runs in a pid namespace of its own \((bubblewrap|unshare)\)|warn  processes: no pid namespace here/ : /processes: /);
   });
 
   it("warns of a server whose ${VAR} is not set in this shell's environment, not of a disabled one", async () => {

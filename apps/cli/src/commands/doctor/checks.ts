@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { causeLine, checkCommand, CredentialStore, explainCause, formatProblem, loadSettings, probeKeychain, resolveServer, sandboxWarning, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
+import { causeLine, checkCommand, createContainment, CredentialStore, describeContainment, explainCause, formatProblem, loadSettings, probeKeychain, resolveServer, sandboxWarning, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 
@@ -84,6 +84,13 @@ export function sandboxCheck(servers: readonly ServerConfig[], platform = proces
   }
   const warning = sandboxWarning(sandboxed.map((s) => s.name), searchPath);
   return warning === undefined ? { name: 'sandbox', ok: true, detail: 'bubblewrap works' } : { name: 'sandbox', ok: false, detail: warning };
+}
+
+/** How an unsandboxed server's descendants are kept from outliving it here (docs/daemon.md); a warning where Linux has only the tree scan. */
+export function processesCheck(servers: readonly ServerConfig[], platform = process.platform): Check | undefined {
+  if (!servers.some((s) => !s.disabled && s.transport.kind === 'stdio' && !s.sandbox)) return undefined;
+  const kind = createContainment({ platform }).kind();
+  return { name: 'processes', ok: true, ...(kind === 'scan' && platform === 'linux' ? { warning: true } : {}), detail: describeContainment(kind) };
 }
 
 /** Where OAuth sign-ins are kept (MCP-38): the OS keychain, or, when none answers, the 0600 file (a warning). */

@@ -4,7 +4,7 @@ import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
 import { VERSION } from '../../version.js';
-import { commandChecks, daemonCheck, environmentChecks, keychainCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
+import { commandChecks, daemonCheck, environmentChecks, keychainCheck, processesCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
@@ -26,6 +26,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       for (const c of environmentChecks(servers, ctx.env)) print(c);
       const sandbox = sandboxCheck(servers);
       if (sandbox) print(sandbox);
+      const processes = processesCheck(servers);
+      if (processes) print(processes);
       print(await keychainCheck(ctx.paths, ctx.env));
       print(daemon.check);
       if (opts.online && !(await online(ctx, servers, serverLine))) failed = true;
