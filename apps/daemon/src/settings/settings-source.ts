@@ -5,6 +5,7 @@ import {
   hasErrors,
   loadSettings,
   readProjectConfig,
+  shadowedProblems,
   TrustStore,
   withheldProblems,
   type BlitzPaths,
@@ -89,6 +90,7 @@ export class SettingsSource {
     const trusted = trust !== undefined;
     const effective = effectiveServers(this.#settings.servers, { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) }, this.#env);
     problems.push(...withheldProblems(project, effective.withheld));
+    if (trusted) problems.push(...shadowedProblems(this.#settings.servers, project, (g) => this.serverLine(g, 'name')));
     return {
       servers: effective.servers,
       // A project's problems skip its own entries; they never block the workspace.

@@ -11,6 +11,7 @@ export * from './trust-store.js';
 export * from './project-grants.js';
 export * from './resolve-server.js';
 export * from './effective-servers.js';
+export * from './shadowed-servers.js';
 export * from './url-rules.js';
 export * from './home-path.js';
 export * from './write-text-atomic.js';
