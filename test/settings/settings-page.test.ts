@@ -279,6 +279,24 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await expect.poll(() => row(page, 'added').locator('.state').textContent(), SLOW).toBe('connected');
   });
 
+  it('a saved server whose command is not on PATH is saved, and its page says so once, in the words of blitz doctor (issue 26.5)', async () => {
+    await showList();
+    await page.getByRole('link', { name: 'Add server' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('not-installed');
+    await page.getByLabel('Command', { exact: true }).fill('mcp-server-does-not-exist');
+    await page.getByLabel('Run it in the OS sandbox').uncheck();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/#\/server\/not-installed$/);
+    expect(fs.readFileSync(settingsFile, 'utf8')).toContain('name = "not-installed"');
+    await expect.poll(() => page.getByTestId('save-warnings').textContent(), SLOW).toContain('mcp-server-does-not-exist is not on PATH; install it, or give its full path');
+    await page.getByRole('link', { name: '← All servers' }).click();
+    await row(page, 'not-installed').getByRole('link').first().click();
+    await page.waitForURL(/#\/server\/not-installed$/);
+    expect(await page.getByTestId('save-warnings').count()).toBe(0);
+    // The tests after this one share the settings: it goes again.
+    await daemon.client.removeServer('not-installed');
+  });
+
   it('lists every problem of a form in the order of its fields, each a link to its field, in plain words, and writes nothing', async () => {
     await showList();
     const before = fs.readFileSync(settingsFile, 'utf8');
