@@ -439,8 +439,11 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await showServer('everything');
     const tools = page.locator('table tbody tr');
     await expect.poll(() => tools.count(), SLOW).toBeGreaterThan(3);
-    const echo = page.locator('tr', { has: page.locator('code:text-is("ev__echo")') });
-    expect(await echo.locator('td').allTextContents()).toEqual(['ev__echo', 'echo', expect.any(String), 'asks first']);
+    const echo = page.locator('tr[data-tool="echo"]');
+    expect(await echo.locator('code.tool-name').textContent()).toBe('echo');
+    expect(await echo.locator('.exposed').textContent()).toBe(' as ev__echo');
+    expect(await echo.getByRole('combobox', { name: 'Approval of echo' }).inputValue()).toBe('ask');
+    expect(await echo.getByRole('switch', { name: 'Offer echo' }).isChecked()).toBe(true);
     // A running server's stderr, read from its live process (the reference server says it starts there).
     const card = page.getByRole('region', { name: `everything in ${workspace}` });
     await card.getByText('Last lines of its stderr').click();
@@ -459,6 +462,48 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     const everythingNow = async () => (await daemon.client.listWorkspaceServers(id)).find((s) => s.name === 'everything')!;
     await expect.poll(async () => (await everythingNow()).state, SLOW).toBe('connected');
     expect((await everythingNow()).pid).not.toBe(pidBefore);
+  });
+
+  it('shows a server’s tools once for every workspace that runs it, each with its switch and approval written to settings.toml, readable at 400 px', async () => {
+    const second = tempDir('blitz-page-ws2-');
+    const secondHub = await connectHub(daemon.state, { workspace: second });
+    try {
+      await secondHub.listTools();
+      await showServer('everything');
+      await expect.poll(() => page.locator('section.card[aria-label^="everything in "]').count(), SLOW).toBe(2);
+      expect(await page.locator('table.tools-table').count()).toBe(1);
+      const echo = page.locator('tr[data-tool="echo"]');
+      await expect.poll(() => echo.count(), SLOW).toBe(1);
+      // Every workspace lists it: no "only in".
+      expect(await echo.textContent()).not.toContain('only in');
+
+      await echo.getByRole('switch', { name: 'Offer echo' }).uncheck();
+      await expect.poll(toolNames, SLOW).not.toContain('ev__echo');
+      expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(/name = "everything"[\s\S]*tools = \[/);
+      await expect.poll(() => echo.getByRole('switch', { name: 'Offer echo' }).isChecked(), SLOW).toBe(false);
+      expect(await echo.textContent()).toContain('not offered');
+      await echo.getByRole('switch', { name: 'Offer echo' }).check();
+      await expect.poll(toolNames, SLOW).toContain('ev__echo');
+      expect(fs.readFileSync(settingsFile, 'utf8')).not.toMatch(/name = "everything"[^[]*tools = /);
+
+      await expect.poll(() => echo.getByRole('combobox', { name: 'Approval of echo' }).isEnabled(), SLOW).toBe(true);
+      await echo.getByRole('combobox', { name: 'Approval of echo' }).selectOption('allow');
+      await expect.poll(() => fs.readFileSync(settingsFile, 'utf8'), SLOW).toMatch(/\[permissions\]\nallow = \["mcp:everything:echo"\]/);
+      await expect.poll(() => echo.getByRole('combobox', { name: 'Approval of echo' }).inputValue(), SLOW).toBe('allow');
+      await echo.getByRole('combobox', { name: 'Approval of echo' }).selectOption('ask');
+      await expect.poll(() => fs.readFileSync(settingsFile, 'utf8'), SLOW).not.toContain('mcp:everything:echo');
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.setViewportSize({ width: 400, height: 800 });
+      const description = echo.locator('td.description');
+      const box = await description.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(400);
+      expect(box!.width).toBeGreaterThan(150);
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 900 });
+      await secondHub.close();
+      fs.rmSync(second, { recursive: true, force: true });
+    }
   });
 
   it('shows a failing server’s last error with the tail of its stderr, in the facts and per workspace, and its recent notices, newest first', async () => {
@@ -504,6 +549,8 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
       const projectRow = section.locator('li.server', { hasText: 'proj-env' });
       await expect.poll(() => projectRow.locator('.state').textContent(), SLOW).toBe('connected');
       expect(await projectRow.locator('.where').textContent()).toContain('.mcp.json');
+      // Its tools are there to see, as a global server's are.
+      expect(await projectRow.locator('.tools-list').textContent()).toBe('Tools: echo, env');
       // Read-only: no switch, no Edit, no Remove, not even a link to a global detail.
       expect(await section.getByRole('switch').count()).toBe(0);
       expect(await section.getByRole('link').count()).toBe(0);

@@ -1,6 +1,7 @@
 import type {
   ConfigChange,
   ErrorBody,
+  ExposedTool,
   McpServerConfig,
   McpServerConfigList,
   ReviewAccepted,
@@ -72,6 +73,16 @@ export class PageApi {
 
   setEnabled(name: string, enabled: boolean): Promise<ConfigChange> {
     return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/enabled`, { enabled });
+  }
+
+  /** Offers one tool to clients or not, through the server's `tools` allow-list. */
+  setToolOffered(name: string, tool: string, enabled: boolean): Promise<ConfigChange> {
+    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/tools/${encodeURIComponent(tool)}/enabled`, { enabled });
+  }
+
+  /** One tool's approval, as its own rule in `[permissions]`. */
+  setToolApproval(name: string, tool: string, approval: ExposedTool['approval']): Promise<ConfigChange> {
+    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/tools/${encodeURIComponent(tool)}/approval`, { approval });
   }
 
   test(name: string): Promise<ServerTestResult> {

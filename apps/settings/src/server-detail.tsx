@@ -6,6 +6,7 @@ import type { PageApi } from './page-api.js';
 import { hrefOf } from './route.js';
 import { plural, toolCount } from './server-list.js';
 import { stateText, targetText } from './state-text.js';
+import { ToolTable } from './tool-table.js';
 import type { Snapshot } from './use-snapshot.js';
 import { takeSaveWarnings } from './save-warnings.js';
 
@@ -29,6 +30,20 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
   const [now, setNow] = useState(Date.now());
   // Shown once, on arriving from the form's Save: the same name later shows none.
   const [saveWarnings] = useState(() => takeSaveWarnings(name));
+  const [details, setDetails] = useState<Record<string, WorkspaceServerDetail | string>>({});
+  const holdingIds = holding.map((w) => w.id).join(' ');
+  // Read again at every poll of the page, so tools and stderr follow the server.
+  useEffect(() => {
+    let current = true;
+    void Promise.all(holding.map(async (w) => [w.id, await api.workspaceServer(w.id, name).catch((err: unknown) => (err as Error).message)] as const)).then((pairs) => current && setDetails(Object.fromEntries(pairs)));
+    return () => {
+      current = false;
+    };
+  }, [api, name, snapshot.at, holdingIds]);
+  const shown = holding.flatMap((w) => {
+    const detail = details[w.id];
+    return typeof detail === 'object' ? [{ root: w.root, detail }] : [];
+  });
 
   useEffect(() => {
     if (test.kind !== 'running') return;
@@ -129,23 +144,20 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
         </div>
       </section>
 
+      <ToolTable api={api} name={name} details={shown} readOnly={readOnly} refresh={refresh} />
+
       <h3>In open workspaces</h3>
       {holding.length === 0 && <p class="empty">No open workspace has this server now: it starts when a client connects and lists its tools.</p>}
       {holding.map((w) => (
-        <WorkspaceCard key={w.id} api={api} workspace={w.id} root={w.root} name={name} at={snapshot.at} readOnly={readOnly} refresh={refresh} />
+        <WorkspaceCard key={w.id} api={api} workspace={w.id} root={w.root} name={name} detail={details[w.id]} at={snapshot.at} readOnly={readOnly} refresh={refresh} />
       ))}
       <NoticeList notices={(snapshot.status?.notices ?? []).filter((n) => n.server === name)} title="Recent notices" />
     </section>
   );
 }
 
-function WorkspaceCard({ api, workspace, root, name, at, readOnly, refresh }: { api: PageApi; workspace: string; root: string; name: string; at: number; readOnly: boolean; refresh(): Promise<void> }) {
-  const [detail, setDetail] = useState<WorkspaceServerDetail | undefined>(undefined);
+function WorkspaceCard({ api, workspace, root, name, detail, at, readOnly, refresh }: { api: PageApi; workspace: string; root: string; name: string; detail: WorkspaceServerDetail | string | undefined; at: number; readOnly: boolean; refresh(): Promise<void> }) {
   const [message, setMessage] = useState<string | undefined>(undefined);
-  // Read again at every poll of the page, so tools and stderr follow the server.
-  useEffect(() => {
-    api.workspaceServer(workspace, name).then(setDetail, (err: unknown) => setMessage((err as Error).message));
-  }, [api, workspace, name, at]);
 
   const accept = async () => {
     setMessage(undefined);
@@ -182,7 +194,8 @@ function WorkspaceCard({ api, workspace, root, name, at, readOnly, refresh }: { 
         )}
       </div>
       {message && <p aria-live="polite">{message}</p>}
-      {detail && (
+      {typeof detail === 'string' && <p class="server-error">{detail}</p>}
+      {typeof detail === 'object' && (
         <>
           <p>
             State: <span class={`state state-${detail.state}`}>{stateText(detail, at)}</span>
@@ -207,35 +220,6 @@ function WorkspaceCard({ api, workspace, root, name, at, readOnly, refresh }: { 
                   Accept
                 </button>
               )}
-            </div>
-          )}
-          {detail.exposedTools.length > 0 && (
-            <div class="table-wrap">
-              <table>
-                <caption>Tools as clients see them</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Exposed as</th>
-                    <th scope="col">Original name</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Approval</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {detail.exposedTools.map((t) => (
-                    <tr key={t.exposedName}>
-                      <td>
-                        <code>{t.exposedName}</code>
-                      </td>
-                      <td>
-                        <code>{t.originalName}</code>
-                      </td>
-                      <td>{t.description ?? ''}</td>
-                      <td title={t.why}>{t.approval === 'ask' ? 'asks first' : t.approval === 'allow' ? 'runs without asking' : 'denied'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
             </div>
           )}
           {detail.stderrTail && (

@@ -119,6 +119,11 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
                     from <code>{s.source}</code>
                   </p>
                   {problemText(s) && <p class="server-error">{problemText(s)}</p>}
+                  {s.tools.length > 0 && (
+                    <p class="tools-list">
+                      Tools: <code>{s.tools.join(', ')}</code>
+                    </p>
+                  )}
                 </li>
               ))}
           </ul>

@@ -38,6 +38,7 @@ import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import type { JsonBytes } from './json-bytes.js';
 import { Router } from './router.js';
 import { saveWarnings } from './save-warnings.js';
+import { setToolApproval, setToolOffered } from './tool-settings.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -126,6 +127,23 @@ export function controlApi(deps: ControlApiDeps): Router {
       await editor.setEnabled(params.name!, input.enabled);
       return change(params.name!, input.enabled ? 'enabled' : 'disabled');
     })
+    .on('POST', '/v1/config/mcp-servers/:name/tools/:tool/enabled', async ({ params, body }) => {
+      const input = await body();
+      if (!isTable(input) || typeof input.enabled !== 'boolean') {
+        throw new BlitzError('INVALID_ARGUMENT', 'body must be {"enabled": true|false}', { problems: ['enabled: must be true or false'] });
+      }
+      await setToolOffered(editor, deps.registry, findServer(deps.settingsFile, params.name!), params.tool!, input.enabled);
+      return change(params.name!, 'replaced');
+    })
+    .on('POST', '/v1/config/mcp-servers/:name/tools/:tool/approval', async ({ params, body }) => {
+      const input = await body();
+      if (!isTable(input) || (input.approval !== 'allow' && input.approval !== 'ask' && input.approval !== 'deny')) {
+        throw new BlitzError('INVALID_ARGUMENT', 'body must be {"approval": "allow"|"ask"|"deny"}', { problems: ['approval: must be allow, ask or deny'] });
+      }
+      // Read from the file after each edit, not from the settings in force: they change under it.
+      await setToolApproval(editor, () => loadSettings(deps.settingsFile).settings.permissions, findServer(deps.settingsFile, params.name!), params.tool!, input.approval);
+      return change(params.name!, 'replaced');
+    })
     .on('GET', '/v1/workspaces', () => ({ body: deps.registry.list().map(toWorkspaceDto) }))
     .on('POST', '/v1/workspaces', async ({ body }) => {
       const input = await body();
@@ -159,7 +177,12 @@ export function controlApi(deps: ControlApiDeps): Router {
             ...(verdict.kind === 'ask' ? {} : { why: verdict.why }),
           };
         });
-      const detail: WorkspaceServerDetail = { ...server, exposedTools, stderrTail: connection.stderrTail() };
+      const offered = new Set(exposedTools.map((t) => t.originalName));
+      const otherTools = connection
+        .currentTools()
+        .filter((t) => !offered.has(t.name))
+        .map((t) => ({ originalName: t.name, ...(t.description === undefined ? {} : { description: t.description }), inAllowList: connection.config.tools?.includes(t.name) ?? true }));
+      const detail: WorkspaceServerDetail = { ...server, exposedTools, otherTools, stderrTail: connection.stderrTail() };
       return { body: detail };
     })
     .on('POST', '/v1/workspaces/:id/mcp-servers/:name/restart', async ({ params }) => {

@@ -46,6 +46,11 @@ export interface ExposedTool {
 /** `GET /v1/workspaces/ID/mcp-servers/NAME`: one server in one workspace, for the settings page's detail. */
 export interface WorkspaceServerDetail extends WorkspaceServer {
   exposedTools: ExposedTool[];
+  /**
+   * The tools it lists that clients are not offered: left out of its `tools` allow-list
+   * (`inAllowList: false`), or skipped for another reason its warnings give (a name clash).
+   */
+  otherTools: Array<{ originalName: string; description?: string; inAllowList: boolean }>;
   /** The last lines the server wrote to stderr (stdio servers), secrets masked. */
   stderrTail: string;
 }
