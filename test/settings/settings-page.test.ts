@@ -362,6 +362,27 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await expect.poll(toolNames, SLOW).toContain('pst__env');
   });
 
+  it('shows a server whose tools are all skipped for a name clash with its warnings, on its row and in its detail, and the remedy leads to the prefix field', async () => {
+    await addServer('twin');
+    // A client lists the tools, which starts it: both of its tools are named as "added"'s are.
+    await expect.poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'twin')?.warnings?.length ?? 0, SLOW).toBe(2);
+    const warnings = row(page, 'twin').getByTestId('warnings');
+    await expect.poll(() => warnings.textContent(), SLOW).toContain('2 warnings:');
+    expect(await warnings.textContent()).toContain('is skipped: server "added" already offers');
+    await showServer('twin');
+    await expect.poll(() => page.locator('dl.facts').textContent(), SLOW).toContain('2 not offered to clients');
+    expect(await page.locator('dl.facts [data-testid=warnings]').textContent()).toContain('already offers');
+    await page.getByRole('link', { name: 'Give it a prefix' }).click();
+    await page.waitForURL(/#\/edit\/twin\?focus=prefix$/);
+    const prefix = page.getByLabel('Prefix of its tool names');
+    await expect.poll(() => prefix.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), SLOW).toBe(true);
+    await prefix.fill('tw');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/#\/server\/twin$/);
+    await expect.poll(toolNames, SLOW).toContain('tw__env');
+    await expect.poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'twin')?.warnings, SLOW).toBeUndefined();
+  });
+
   it('switched off by keyboard: the page, the status API and a connected MCP client agree', async () => {
     await showList();
     const toggle = row(page, 'everything').getByRole('switch');
@@ -372,7 +393,8 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     // The off switch stands out from its card, 3:1 at least (WCAG 1.4.11), light and dark.
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      expect(contrast(await background(row(page, 'everything').locator('.track')), await background(row(page, 'everything'))), scheme).toBeGreaterThanOrEqual(3);
+      // Polled: the track's colour eases from one scheme's to the other's.
+      await expect.poll(async () => contrast(await background(row(page, 'everything').locator('.track')), await background(row(page, 'everything'))), { ...SLOW, message: scheme }).toBeGreaterThanOrEqual(3);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     expect((await daemon.client.status()).servers.find((s) => s.name === 'everything')?.state).toBe('disabled');
@@ -471,7 +493,7 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
       await secondHub.listTools();
       await showServer('everything');
       await expect.poll(() => page.locator('section.card[aria-label^="everything in "]').count(), SLOW).toBe(2);
-      expect(await page.locator('table.tools-table').count()).toBe(1);
+      await expect.poll(() => page.locator('table.tools-table').count(), SLOW).toBe(1);
       const echo = page.locator('tr[data-tool="echo"]');
       await expect.poll(() => echo.count(), SLOW).toBe(1);
       // Every workspace lists it: no "only in".

@@ -55,7 +55,7 @@ export function App({ api }: { api: PageApi }) {
           </>
         )}
         {(route.view === 'add' || route.view === 'edit') && (
-          <ServerForm api={api} snapshot={snapshot} editing={route.view === 'edit' ? route.name : undefined} readOnly={readOnly} refresh={refresh} headingRef={heading} />
+          <ServerForm api={api} snapshot={snapshot} editing={route.view === 'edit' ? route.name : undefined} focus={route.view === 'edit' ? route.focus : undefined} readOnly={readOnly} refresh={refresh} headingRef={heading} />
         )}
         {route.view === 'server' && <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />}
       </main>

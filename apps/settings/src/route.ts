@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The page's views, kept in the address's #fragment so Back and reload keep the place. */
-export type Route = { view: 'list' } | { view: 'add' } | { view: 'edit'; name: string } | { view: 'server'; name: string };
+export type Route = { view: 'list' } | { view: 'add' } | { view: 'edit'; name: string; focus?: string } | { view: 'server'; name: string };
 
 export function parseRoute(hash: string): Route {
-  const [view, ...rest] = hash.replace(/^#\/?/, '').split('/');
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const [view, ...rest] = path.split('/');
   const name = decodeURIComponent(rest.join('/'));
   if (view === 'add') return { view: 'add' };
-  if (view === 'edit' && name) return { view: 'edit', name };
+  // `?focus=prefix`: the field a remedy names gets the focus once the form is there.
+  const focus = new URLSearchParams(query).get('focus');
+  if (view === 'edit' && name) return focus ? { view: 'edit', name, focus } : { view: 'edit', name };
   if (view === 'server' && name) return { view: 'server', name };
   return { view: 'list' };
 }
@@ -19,8 +22,9 @@ export function hrefOf(route: Route): string {
     case 'add':
       return '#/add';
     case 'edit':
+      return `#/edit/${encodeURIComponent(route.name)}${route.focus ? `?focus=${encodeURIComponent(route.focus)}` : ''}`;
     case 'server':
-      return `#/${route.view}/${encodeURIComponent(route.name)}`;
+      return `#/server/${encodeURIComponent(route.name)}`;
     default: {
       const _exhaustive: never = route;
       return _exhaustive;

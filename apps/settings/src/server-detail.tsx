@@ -4,7 +4,7 @@ import type { ServerTestResult, WorkspaceServerDetail } from '@blitz/client/api-
 import { NoticeList } from './notice-list.js';
 import type { PageApi } from './page-api.js';
 import { hrefOf } from './route.js';
-import { plural, toolCount } from './server-list.js';
+import { plural, toolCount, Warnings } from './server-list.js';
 import { stateText, targetText } from './state-text.js';
 import { ToolTable } from './tool-table.js';
 import type { Snapshot } from './use-snapshot.js';
@@ -74,6 +74,8 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
     );
   }
   const tools = toolCount(snapshot, name);
+  // Listed by the server, named by its allow-list, and still not offered: skipped (a name clash).
+  const skipped = new Set(shown.flatMap(({ detail }) => (detail.otherTools ?? []).filter((t) => t.inAllowList).map((t) => t.originalName))).size;
   return (
     <section aria-labelledby="detail-heading">
       <p>
@@ -116,7 +118,23 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
             </>
           )}
           <dt>Tools</dt>
-          <dd>{tools === undefined ? 'not listed yet' : plural(tools, 'tool')}</dd>
+          <dd>
+            {tools === undefined ? 'not listed yet' : plural(tools, 'tool')}
+            {skipped > 0 && <>, {skipped} not offered to clients</>}
+          </dd>
+          {status?.warnings && (
+            <>
+              <dt>Warnings</dt>
+              <dd>
+                <Warnings warnings={status.warnings} />
+                {skipped > 0 && !readOnly && (
+                  <p>
+                    <a href={hrefOf({ view: 'edit', name, focus: 'prefix' })}>Give it a prefix</a> so its tools' names stop clashing with another server's.
+                  </p>
+                )}
+              </dd>
+            </>
+          )}
         </dl>
       )}
 

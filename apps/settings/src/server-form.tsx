@@ -15,6 +15,8 @@ interface Props {
   snapshot: Snapshot;
   /** The server being edited; undefined: a new one. */
   editing: string | undefined;
+  /** A field to give the focus to once the form is filled (a remedy's link). */
+  focus?: string;
   readOnly: boolean;
   refresh(): Promise<void>;
   headingRef: Ref<HTMLHeadingElement>;
@@ -30,7 +32,7 @@ const controlId = (control: keyof FormValues | undefined, form: FormValues) => (
  * validation (the CLI's) finds a problem; every problem is listed under the form, and each
  * also under its field.
  */
-export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingRef }: Props) {
+export function ServerForm({ api, snapshot, editing, focus, readOnly, refresh, headingRef }: Props) {
   const [form, setForm] = useState<FormValues | undefined>(editing === undefined ? emptyForm() : undefined);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [failure, setFailure] = useState<string | undefined>(undefined);
@@ -45,6 +47,11 @@ export function ServerForm({ api, snapshot, editing, readOnly, refresh, headingR
       (err: unknown) => setFailure((err as Error).message),
     );
   }, [api, editing]);
+
+  const filled = form !== undefined;
+  useEffect(() => {
+    if (filled && focus) document.getElementById(`field-${focus}`)?.focus();
+  }, [filled, focus]);
 
   const status = editing === undefined ? undefined : snapshot.status?.servers.find((s) => s.name === editing);
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setForm((f) => (f ? { ...f, [key]: value } : f));

@@ -195,6 +195,7 @@ function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }:
         </p>
       )}
       {status && problemText(status) && <p class="server-error">{problemText(status)}</p>}
+      {status?.warnings && <Warnings warnings={status.warnings} />}
       <div class="actions">
         {!readOnly && (
           <>
@@ -208,6 +209,29 @@ function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }:
         )}
       </div>
     </li>
+  );
+}
+
+/** A server's warnings where its state is shown: the first two, the rest one click away. */
+export function Warnings({ warnings }: { warnings: string[] }) {
+  const [first, second, ...rest] = warnings;
+  return (
+    <div class="warnings" data-testid="warnings">
+      <p>
+        <strong>{plural(warnings.length, 'warning')}:</strong> {first}
+      </p>
+      {second !== undefined && <p>{second}</p>}
+      {rest.length > 0 && (
+        <details>
+          <summary>{rest.length} more</summary>
+          <ul>
+            {rest.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
   );
 }
 
