@@ -21,9 +21,11 @@ describe('createContainment', () => {
     const c = createContainment({ platform: 'linux', which: which(['bwrap', 'unshare', 'true']), runs: (cmd) => (tried.push(cmd), true) });
     expect(c.wrap(line)).toEqual({
       command: '/usr/bin/bwrap',
-      args: ['--die-with-parent', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--', '/usr/bin/node', 'server.js'],
+      // The server's stdout on fd 3, so that bwrap's own processes hold no copy of it (issue 25.7).
+      args: ['--die-with-parent', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--', '/bin/sh', '-c', 'exec "$@" 1>&3 3>&-', 'sh', '/usr/bin/node', 'server.js'],
       leaderIsWrapper: true,
       contained: true,
+      stdoutFd: 3,
     });
     c.wrap(line);
     expect(c.kind()).toBe('bwrap');

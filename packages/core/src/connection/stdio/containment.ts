@@ -19,6 +19,17 @@ export interface LaunchLine extends CommandLine {
   leaderIsWrapper: boolean;
   /** Everything the server starts is in a pid namespace that ends with it: no tree scan needed. */
   contained: boolean;
+  /** The server's stdout comes on this fd of the wrapper, not its fd 1 (`viaFd3`). */
+  stdoutFd?: 3;
+}
+
+/**
+ * The command run with its stdout on the wrapper's fd 3, made its fd 1 by a shell that then
+ * execs it. bubblewrap's own processes keep a copy of their fd 1 but close other fds, so a
+ * server that closes its stdout is then seen to (issue 25.7); through bwrap's fd 1 it never was.
+ */
+export function viaFd3(line: CommandLine): CommandLine {
+  return { command: '/bin/sh', args: ['-c', 'exec "$@" 1>&3 3>&-', 'sh', line.command, ...line.args] };
 }
 
 export interface Containment {
@@ -63,7 +74,13 @@ export function createContainment(deps: ContainmentDeps = {}): Containment {
     const truePath = which('true') ?? '/bin/true';
     const bwrap = which('bwrap');
     if (bwrap && runs(bwrap, bwrapContainArgs(truePath, []))) {
-      return { kind: 'bwrap', wrap: (line) => ({ command: bwrap, args: bwrapContainArgs(line.command, line.args), leaderIsWrapper: true, contained: true }) };
+      return {
+        kind: 'bwrap',
+        wrap: (line) => {
+          const inner = viaFd3(line);
+          return { command: bwrap, args: bwrapContainArgs(inner.command, inner.args), leaderIsWrapper: true, contained: true, stdoutFd: 3 };
+        },
+      };
     }
     const unshare = which('unshare');
     if (unshare && runs(unshare, unshareContainArgs(truePath, [], root))) {

@@ -42,6 +42,8 @@ export interface OwnedProcessOptions extends CommandLine {
   leaderIsWrapper?: boolean;
   /** The server runs in a pid namespace that ends with it (see `Containment`): the tree is not looked at while it runs. */
   contained?: boolean;
+  /** The server's stdout is this fd of the process started (`viaFd3`); its fd 1 is then /dev/null. */
+  stdoutFd?: 3;
   /**
    * Hears the descendants known so far whenever they change, e.g. to record them for a
    * daemon that restarts after being killed (`state/children.json`).
@@ -97,7 +99,7 @@ export class OwnedProcess {
       child = spawn(options.command, options.args, {
         cwd: options.cwd,
         env: options.env,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: options.stdoutFd === 3 ? ['pipe', 'ignore', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
         // Its own process group, so close() can signal everything it started.
         detached: this.#platform !== 'win32',
         windowsHide: true,
@@ -108,7 +110,7 @@ export class OwnedProcess {
     }
     this.pid = child.pid;
     this.stdin = child.stdin!;
-    this.stdout = child.stdout!;
+    this.stdout = (options.stdoutFd === 3 ? child.stdio[3] : child.stdout) as Readable;
     const stderr = child.stderr!;
 
     // A dead process's pipes raise EPIPE and friends; its exit is what we report.

@@ -107,7 +107,8 @@ describe('createSandbox', () => {
     const sandbox = createSandbox({ ...base, warn: () => {}, platform: 'linux', which: (n) => (n === 'bwrap' ? '/usr/bin/bwrap' : undefined) });
     const wrapped = sandbox.wrap('srv', line, '/w');
     expect(wrapped.command).toBe('/usr/bin/bwrap');
-    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t'], hidden: [] }, 'node', ['s.js']));
+    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t'], hidden: [] }, '/bin/sh', ['-c', 'exec "$@" 1>&3 3>&-', 'sh', 'node', 's.js']));
+    expect(wrapped.stdoutFd).toBe(3);
     expect(wrapped.leaderIsWrapper).toBe(true);
   });
 
@@ -116,7 +117,7 @@ describe('createSandbox', () => {
     const sandbox = createSandbox({ ...base, warn: () => {}, platform: 'linux', which: () => '/usr/bin/bwrap', makeDir: (p) => made.push(p) });
     const wrapped = sandbox.wrap('srv', line, '/w', ['/data/mem']);
     expect(made).toEqual(['/data/mem']);
-    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t', '/data/mem'], hidden: [] }, 'node', ['s.js']));
+    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t', '/data/mem'], hidden: [] }, '/bin/sh', ['-c', 'exec "$@" 1>&3 3>&-', 'sh', 'node', 's.js']));
     expect(sandbox.writable('/w', ['/data/mem'])).toEqual(['/w', '/t', '/data/mem']);
   });
 

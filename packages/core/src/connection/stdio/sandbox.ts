@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
-import type { LaunchLine } from './containment.js';
+import { viaFd3, type LaunchLine } from './containment.js';
 import { findOnPath } from './find-on-path.js';
 import { installCommand } from './install-command.js';
 
@@ -132,7 +132,8 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
           const bwrap = which('bwrap');
           if (!bwrap) throw sandboxUnavailable(serverName);
           for (const p of extraWritable) if (!exists(p)) makeDir(p);
-          return { command: bwrap, args: bwrapArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: true, contained: true };
+          const inner = viaFd3(line);
+          return { command: bwrap, args: bwrapArgs(paths(workspace, extraWritable), inner.command, inner.args), leaderIsWrapper: true, contained: true, stdoutFd: 3 };
         }
         case 'darwin':
           // sandbox-exec execs the command in its place: no wrapper process remains.
