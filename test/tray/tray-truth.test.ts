@@ -104,10 +104,13 @@ describe('the tray tells the truth', () => {
     const titles = t.notifySend.calls().map((argv) => argv[0]);
     expect([...titles.slice(0, 2)].sort()).toEqual(['Blitz: flaky failed', 'Blitz: flaky paused']);
     expect(titles.slice(2)).toEqual(['Blitz: flaky recovered']);
-    // Each carries the Blitz icon.
+    // Each carries the Blitz icon: a failure's in the attention colour (issue 29.4).
     const icon = path.join(home, 'state', 'icon.png');
-    for (const argv of t.notifySend.calls()) expect(argv.join(' ')).toContain(icon);
+    const errorIcon = path.join(home, 'state', 'icon-error.png');
+    for (const argv of t.notifySend.calls()) expect(argv.join(' ')).toContain(argv[0] === 'Blitz: flaky recovered' ? `${icon} ` : errorIcon);
     expect(fs.readFileSync(icon).subarray(1, 4).toString()).toBe('PNG');
+    expect(fs.readFileSync(errorIcon).subarray(1, 4).toString()).toBe('PNG');
+    expect(fs.readFileSync(errorIcon).equals(fs.readFileSync(icon))).toBe(false);
   }, 90_000);
 
   it('a refused settings edit is shown whole in the menu and told once, not again at each poll or after a tray restart', async () => {

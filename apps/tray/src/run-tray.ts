@@ -72,7 +72,7 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     clock: opts.clock ?? systemClock,
     findDaemon: () => findDaemon(opts.home),
     surface,
-    notifier: desktopNotifier(platform, log, iconFile(opts.home, log)),
+    notifier: desktopNotifier(platform, log, iconFile(opts.home, log), iconFile(opts.home, log, 'attention')),
     cursorStore: fileCursorStore(opts.home),
     autostart: opts.autostart,
     openSettings: async () => {
@@ -121,9 +121,9 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
 }
 
 /** The icon notifications carry; without it (a read-only home) they go out plain. */
-function iconFile(home: string, log: (message: string) => void): string | undefined {
+function iconFile(home: string, log: (message: string) => void, kind: 'ok' | 'attention' = 'ok'): string | undefined {
   try {
-    return notificationIcon(home);
+    return notificationIcon(home, kind);
   } catch (err) {
     log(`notifications go out without the Blitz icon: ${(err as Error).message}`);
     return undefined;

@@ -6,6 +6,7 @@ import { menuText } from './menu/menu-text.js';
 import type { NoticeCursor } from './notify/notice-cursor.js';
 import type { DesktopNotification } from './notify/notification-text.js';
 import { TrayApp, type DaemonLink, type TrayAppDeps } from './tray-app.js';
+import { STABLE_MS } from './notify/notification-policy.js';
 
 const T0 = Date.parse('2026-11-29T12:00:00.000Z');
 
@@ -214,7 +215,7 @@ describe('the tray app', () => {
     daemon.notice('paused', 'broken');
     await clock.advanceSettling(4_000, settle);
     expect(first.notified.map((n) => n.title)).toEqual(['Blitz: broken failed', 'Blitz: broken paused']);
-    expect(store.cursor).toEqual({ daemon: daemon.identity, lastNoticeId: 2 });
+    expect(store.cursor).toMatchObject({ daemon: daemon.identity, lastNoticeId: 2, told: { broken: { kind: 'paused' } } });
     expect(daemon.requests.filter((r) => r.startsWith('status')).at(-1)).toBe('status after=2');
     first.app.stop(0);
 
@@ -227,8 +228,18 @@ describe('the tray app', () => {
     daemon.identity = { pid: 5151, startedAt: '2026-11-29T12:00:05.000Z' };
     daemon.notices = [];
     daemon.notice('recovered', 'broken', clock.now());
+    daemon.servers = [server('broken', 'connected')];
     await clock.advanceSettling(2_000, settle);
     expect(second.notified.map((n) => n.title)).toEqual(['Blitz: broken recovered']);
+    // It fails again before it held: flapping, told once as such (issue 29.4).
+    daemon.notice('failed', 'broken', clock.now());
+    daemon.notice('recovered', 'broken', clock.now());
+    daemon.notice('failed', 'broken', clock.now());
+    await clock.advanceSettling(2_000, settle);
+    expect(second.notified.map((n) => n.title)).toEqual(['Blitz: broken recovered', 'Blitz: broken keeps failing']);
+    daemon.servers = [server('broken', 'connected')];
+    await clock.advanceSettling(STABLE_MS + 2_000, settle);
+    expect(second.notified.map((n) => n.title)).toEqual(['Blitz: broken recovered', 'Blitz: broken keeps failing', 'Blitz: broken recovered']);
     second.app.stop(0);
   });
 

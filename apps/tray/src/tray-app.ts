@@ -7,6 +7,7 @@ import { truncate } from './menu/server-title.js';
 import { afterFor, sameCursor, takeNotices, type DaemonIdentity, type NoticeCursor } from './notify/notice-cursor.js';
 import type { Notifier } from './notify/desktop-notifier.js';
 import { MESSAGE_CHARS, notificationsFor, problemsNotification } from './notify/notification-text.js';
+import { toTell } from './notify/notification-policy.js';
 import type { CursorStore } from './tray-state.js';
 
 export const POLL_MS = 2_000;
@@ -207,7 +208,11 @@ export class TrayApp {
   }
 
   #takeNotices(status: StatusResponse, daemon: DaemonIdentity): void {
-    const { show, cursor } = takeNotices(this.#cursor, daemon, status.notices, this.#deps.clock.now());
+    const now = this.#deps.clock.now();
+    const taken = takeNotices(this.#cursor, daemon, status.notices, now);
+    // What to tell of them: changes to act on, once (issue 29.4), remembered with the cursor.
+    const { tell, told } = toTell(this.#cursor?.told ?? {}, taken.show, status.servers, now);
+    const cursor = { ...taken.cursor, told };
     if (!sameCursor(this.#cursor, cursor)) {
       this.#cursor = cursor;
       // Saved before notifying: after a crash in between, a notice is lost rather than repeated.
@@ -217,7 +222,7 @@ export class TrayApp {
         this.#deps.log(`could not save the tray state: ${message(err)}`);
       }
     }
-    for (const notification of notificationsFor(show)) this.#deps.notifier.notify(notification);
+    for (const notification of notificationsFor(tell)) this.#deps.notifier.notify(notification);
   }
 
   /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { NoticeCursor } from './notify/notice-cursor.js';
+import type { Told, ToldServers } from './notify/notification-policy.js';
 
 export interface CursorStore {
   load(): NoticeCursor | undefined;
@@ -29,9 +30,10 @@ export function fileCursorStore(home: string): CursorStore {
     }
   };
   const cursorOf = (data: Partial<NoticeCursor>): NoticeCursor | undefined => {
-    const { daemon, lastNoticeId } = data;
+    const { daemon, lastNoticeId, told } = data;
     if (typeof lastNoticeId !== 'number' || typeof daemon?.pid !== 'number' || typeof daemon.startedAt !== 'string') return undefined;
-    return { daemon: { pid: daemon.pid, startedAt: daemon.startedAt }, lastNoticeId };
+    const cursor = { daemon: { pid: daemon.pid, startedAt: daemon.startedAt }, lastNoticeId };
+    return told !== null && typeof told === 'object' ? { ...cursor, told: toldOf(told) } : cursor;
   };
   const problemsOf = (data: { settingsProblems?: unknown }): string[] =>
     Array.isArray(data.settingsProblems) ? data.settingsProblems.filter((p): p is string => typeof p === 'string') : [];
@@ -48,4 +50,15 @@ export function fileCursorStore(home: string): CursorStore {
     loadProblems: () => problemsOf(read()),
     saveProblems: (problems) => write(cursorOf(read()), problems),
   };
+}
+
+/** The told servers of a file that may be damaged: each entry checked, a bad one dropped. */
+function toldOf(data: object): ToldServers {
+  const told: Record<string, Told> = {};
+  for (const [server, value] of Object.entries(data)) {
+    const t = value as Partial<Told> | null;
+    if (!t || (t.kind !== 'failed' && t.kind !== 'paused' && t.kind !== 'keepsFailing') || typeof t.cause !== 'string') continue;
+    told[server] = { kind: t.kind, cause: t.cause, ...(typeof t.since === 'number' ? { since: t.since } : {}) };
+  }
+  return told;
 }

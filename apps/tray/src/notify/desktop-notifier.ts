@@ -9,14 +9,15 @@ export interface Notifier {
  * Desktop notifications through node-notifier (`notify-send` on Linux, Notification Center
  * on macOS, toasts on Windows). Fire and forget: a missing notification service must not
  * stop the tray, so only the first failure is logged. `icon` is the path of the Blitz icon
- * (see `notificationIcon`), shown with each notification.
+ * (see `notificationIcon`), shown with each notification; `errorIcon`, in the attention colour, with a failure's.
  */
-export function desktopNotifier(platform: NodeJS.Platform, log: (message: string) => void, icon?: string): Notifier {
+export function desktopNotifier(platform: NodeJS.Platform, log: (message: string) => void, icon?: string, errorIcon?: string): Notifier {
   let warned = false;
   return {
-    notify({ title, message }) {
+    notify({ title, message, error }) {
       // `app-name` is notify-send's own flag; other backends would pass it on as a bad option.
-      const base = { title, message, wait: false, ...(icon === undefined ? {} : { icon }) };
+      const shown = error ? (errorIcon ?? icon) : icon;
+      const base = { title, message, wait: false, ...(shown === undefined ? {} : { icon: shown }) };
       const options = platform === 'linux' ? { ...base, 'app-name': 'Blitz' } : base;
       // node-notifier hands over an Error when notify-send fails, but also a string — its
       // stderr — when it succeeds with a warning: only an Error is a failure.

@@ -1,4 +1,5 @@
 import type { Notice } from '@blitz/client';
+import type { ToldServers } from './notification-policy.js';
 
 /** Which daemon run notice ids belong to: a new daemon restarts them at 1. */
 export interface DaemonIdentity {
@@ -10,6 +11,8 @@ export interface DaemonIdentity {
 export interface NoticeCursor {
   daemon: DaemonIdentity;
   lastNoticeId: number;
+  /** What each server's notifications last told (`toTell`), so a restart does not tell it again. */
+  told?: ToldServers;
 }
 
 /**
@@ -44,5 +47,5 @@ function isFresh(notice: Notice, now: number): boolean {
 }
 
 export function sameCursor(a: NoticeCursor | undefined, b: NoticeCursor): boolean {
-  return a !== undefined && sameDaemon(a.daemon, b.daemon) && a.lastNoticeId === b.lastNoticeId;
+  return a !== undefined && sameDaemon(a.daemon, b.daemon) && a.lastNoticeId === b.lastNoticeId && JSON.stringify(a.told ?? {}) === JSON.stringify(b.told ?? {});
 }

@@ -6,7 +6,7 @@ const notice = (id: number, kind: Notice['kind'], message = 'why'): Notice => ({
 
 describe('notifications for notices', () => {
   it('name the server and what happened, with the reason below', () => {
-    expect(noticeNotification(notice(1, 'failed', 'github failed: spawn npx ENOENT'))).toEqual({ title: 'Blitz: github failed', message: 'github failed: spawn npx ENOENT' });
+    expect(noticeNotification(notice(1, 'failed', 'github failed: spawn npx ENOENT'))).toEqual({ title: 'Blitz: github failed', message: 'github failed: spawn npx ENOENT', error: true });
     expect(noticeNotification(notice(2, 'paused')).title).toBe('Blitz: github paused');
     expect(noticeNotification(notice(3, 'recovered')).title).toBe('Blitz: github recovered');
     expect(noticeNotification(notice(4, 'review')).title).toBe('Blitz: github tools held for review');
@@ -22,7 +22,9 @@ describe('notifications for notices', () => {
       cause: 'connection refused at 127.0.0.1:9',
       remedy: 'is the server running? Start it, or fix its url',
     };
-    expect(noticeNotification(refused)).toEqual({ title: 'Blitz: remote-docs failed', message: 'connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url' });
+    expect(noticeNotification(refused)).toEqual({ title: 'Blitz: remote-docs failed', message: 'connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url', error: true });
+    // A recovery is no error: the normal icon.
+    expect(noticeNotification(notice(5, 'recovered'))).not.toHaveProperty('error');
   });
 
   it('keep the reason short, on one line, with no bearer token', () => {

@@ -1,9 +1,12 @@
 import type { Notice, NoticeKind } from '@blitz/client';
 import { truncate } from '../menu/server-title.js';
+import type { ToTell } from './notification-policy.js';
 
 export interface DesktopNotification {
   title: string;
   message: string;
+  /** A failure: shown with the error icon. */
+  error?: boolean;
 }
 
 /** Long enough for a reason, short enough for a notification bubble. */
@@ -20,18 +23,20 @@ export const MAX_NOTIFICATIONS_PER_POLL = 4;
  * cause and what to do below, in the daemon's words (issue 29.2). A daemon from before them
  * sends only the message.
  */
-export function noticeNotification(notice: Notice): DesktopNotification {
+export function noticeNotification(notice: Notice, word: string = kindWord(notice.kind)): DesktopNotification {
   const body = notice.cause === undefined ? notice.message : notice.remedy === undefined ? notice.cause : `${notice.cause}; ${notice.remedy}`;
   // A notice of Blitz's own (its audit log, its pin file) names no server.
-  return { title: `Blitz: ${[notice.server, kindWord(notice.kind)].filter(Boolean).join(' ')}`, message: cleanMessage(body) };
+  const error = notice.kind === 'failed' || notice.kind === 'paused';
+  return { title: `Blitz: ${[notice.server, word].filter(Boolean).join(' ')}`, message: cleanMessage(body), ...(error ? { error } : {}) };
 }
 
 /** One notification a notice, but never a flood: past the limit, one more says how many were left out. */
-export function notificationsFor(notices: readonly Notice[]): DesktopNotification[] {
-  if (notices.length <= MAX_NOTIFICATIONS_PER_POLL) return notices.map(noticeNotification);
+export function notificationsFor(notices: readonly (Notice | ToTell)[]): DesktopNotification[] {
+  const one = (n: Notice | ToTell) => ('notice' in n ? noticeNotification(n.notice, n.word) : noticeNotification(n));
+  if (notices.length <= MAX_NOTIFICATIONS_PER_POLL) return notices.map(one);
   const shown = notices.slice(0, MAX_NOTIFICATIONS_PER_POLL - 1);
   const rest = notices.length - shown.length;
-  return [...shown.map(noticeNotification), { title: 'Blitz', message: `${rest} more server notices: see blitz mcp list` }];
+  return [...shown.map(one), { title: 'Blitz', message: `${rest} more server notices: see blitz mcp list` }];
 }
 
 /** The settings edit that was not applied, whole: the menu may have had to cut it. */

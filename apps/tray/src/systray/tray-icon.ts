@@ -111,9 +111,10 @@ function wrapInIco(png: Buffer): Buffer {
  * The Blitz icon as a PNG file for desktop notifications, which want a path: written to
  * `state/icon.png` under the Blitz home when missing or different, aside and renamed.
  */
-export function notificationIcon(home: string): string {
-  const file = path.join(home, 'state', 'icon.png');
-  const png = Buffer.from(trayIcon('ok', 'linux'), 'base64');
+export function notificationIcon(home: string, kind: 'ok' | 'attention' = 'ok'): string {
+  // A failure's notification carries the icon in the tray's attention colour (issue 29.4).
+  const file = path.join(home, 'state', kind === 'ok' ? 'icon.png' : 'icon-error.png');
+  const png = Buffer.from(trayIcon(kind, 'linux'), 'base64');
   let current: Buffer | undefined;
   try {
     current = fs.readFileSync(file);
