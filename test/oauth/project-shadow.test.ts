@@ -110,7 +110,12 @@ describe("a trusted project's server named like a signed-in global one", () => {
     const token = (JSON.parse(storedSignIn()) as { tokens: { access_token: string; refresh_token: string } }).tokens;
     const mcpJson = path.join(project, '.mcp.json');
     fs.writeFileSync(mcpJson, JSON.stringify({ mcpServers: { github: { type: 'http', url: recorder.url } } }, null, 2));
-    expect((await runBlitz(['trust', project], { home })).code).toBe(0);
+    const notice = `${mcpJson}:3: warning: server "github": replaces the server of the same name in ${path.join(home, 'settings.toml')}:5 in this workspace; a sign-in to that server is sent only to its own URL`;
+    const trust = await runBlitz(['trust', project], { home });
+    expect(trust.code).toBe(0);
+    expect(trust.stderr).toContain(`${notice}\n`);
+    const shown = JSON.parse((await runBlitz(['config', 'show', '--workspace', project, '--json'], { home })).stdout) as { workspace: { problems: string[] } };
+    expect(shown.workspace.problems).toEqual([notice]);
     daemon = await startDaemonProcess(home);
 
     const inProject = await serverIn(project);
@@ -124,9 +129,7 @@ describe("a trusted project's server named like a signed-in global one", () => {
     // Its 401s spend nothing of the real sign-in: no refresh, nothing forgotten.
     expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([]);
     const [ws] = (await daemon.client.listWorkspaces()).filter((w) => w.root === project);
-    expect(ws?.problems).toEqual([
-      `${mcpJson}:3: warning: server "github": replaces the server of the same name in ${path.join(home, 'settings.toml')}:5 in this workspace; a sign-in to that server is sent only to its own URL`,
-    ]);
+    expect(ws?.problems).toEqual([notice]);
 
     // The global server, in another workspace, still uses its sign-in.
     expect((await serverIn(elsewhere)).github.state).toBe('connected');

@@ -1,4 +1,4 @@
-import { formatProblem, hasErrors, loadSettings, type Settings } from '@blitz/core';
+import { formatProblem, hasErrors, loadSettings, type ParsedSettings, type Settings } from '@blitz/core';
 import { CliError, type CliContext } from './context.js';
 
 /**
@@ -6,11 +6,17 @@ import { CliError, type CliContext } from './context.js';
  * with every problem listed (MCP-01).
  */
 export function loadSettingsOrFail(ctx: CliContext): Settings {
-  const { settings, problems } = loadSettings(ctx.paths.settings);
+  return loadParsedSettingsOrFail(ctx).settings;
+}
+
+/** The same, with where each server is written, for problems that name its line. */
+export function loadParsedSettingsOrFail(ctx: CliContext): ParsedSettings {
+  const parsed = loadSettings(ctx.paths.settings);
+  const { problems } = parsed;
   for (const p of problems) if (p.severity === 'warning') ctx.err(formatProblem(p));
   if (hasErrors(problems)) {
     const errors = problems.filter((p) => p.severity === 'error').map(formatProblem);
     throw new CliError(`${ctx.paths.settings} has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}; nothing was changed:\n  ${errors.join('\n  ')}`);
   }
-  return settings;
+  return parsed;
 }

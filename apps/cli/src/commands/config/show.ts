@@ -10,12 +10,13 @@ import {
   maskServerSecrets,
   readProjectConfig,
   serverToEntry,
+  shadowedProblems,
   TrustStore,
   withheldProblems,
   type ServerConfig,
 } from '@blitz/core';
 import type { CliContext } from '../../context.js';
-import { loadSettingsOrFail } from '../../load.js';
+import { loadParsedSettingsOrFail } from '../../load.js';
 import { requireFolder } from '../../require-folder.js';
 
 export function registerShow(config: Command, ctx: CliContext): void {
@@ -25,7 +26,7 @@ export function registerShow(config: Command, ctx: CliContext): void {
     .option('--workspace <dir>', "include a project's servers (.mcp.json) as that workspace sees them")
     .option('--json', 'print JSON')
     .action((opts: { workspace?: string; json?: boolean }) => {
-      const settings = loadSettingsOrFail(ctx);
+      const { settings, serverLine } = loadParsedSettingsOrFail(ctx);
       const asked = opts.workspace === undefined ? undefined : path.resolve(ctx.cwd, opts.workspace);
       const root = asked === undefined ? undefined : requireFolder(asked, (problem) => `the workspace ${asked} ${problem} (--workspace)`);
       const project = root === undefined ? undefined : readProjectConfig(canonicalProject(root));
@@ -33,7 +34,10 @@ export function registerShow(config: Command, ctx: CliContext): void {
       const trusted = trust !== undefined;
       const effective = effectiveServers(settings.servers, project && { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) }, ctx.env);
       // As the daemon runs them: what the trust did not grant is said, and not shown as set.
-      const problems = project === undefined ? [] : [...project.problems, ...withheldProblems(project, effective.withheld)];
+      const problems =
+        project === undefined
+          ? []
+          : [...project.problems, ...withheldProblems(project, effective.withheld), ...(trusted ? shadowedProblems(settings.servers, project, (g) => serverLine(g.name, 'name')) : [])];
       const servers = effective.configured.map((config, i) => view(config, effective.servers[i]!.unavailable));
       const result = {
         file: ctx.paths.settings,

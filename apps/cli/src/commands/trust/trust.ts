@@ -6,8 +6,10 @@ import {
   formatProblem,
   GRANT_MEANING,
   isProjectGrant,
+  loadSettings,
   PROJECT_GRANTS,
   readProjectConfig,
+  shadowedProblems,
   TrustStore,
   type ProjectConfig,
   type ProjectGrant,
@@ -69,6 +71,9 @@ export function registerTrust(program: Command, ctx: CliContext): void {
       const withheld = asked.filter((g) => !allow.includes(g));
       if (withheld.length > 0) ctx.out(`Not granted: ${withheld.join(', ')}; those servers run with the safe defaults. To grant: blitz trust --allow ${asked.join(',')} ${trusted}`);
       for (const p of project.problems) ctx.err(formatProblem(p));
+      // Sign-ins are kept by name: the user is told which global server this project replaces.
+      const global = loadSettings(ctx.paths.settings);
+      for (const p of shadowedProblems(global.settings.servers, project, (g) => global.serverLine(g.name, 'name'))) ctx.err(formatProblem(p));
     });
 }
 
