@@ -78,7 +78,7 @@ beforeAll(async () => {
     path.join(project, '.mcp.json'),
     JSON.stringify({ mcpServers: { proj: { command, args, prefix: 'proj', auto_approve: true, tools: ['echo', 'env', 'gone'], exposure: 'deferred', tool_exposure: { 'nothing_*': 'direct' } } } }, null, 2),
   );
-  expect((await runBlitz(['trust', project], { home })).code).toBe(0);
+  expect((await runBlitz(['trust', '--allow', 'auto_approve', project], { home })).code).toBe(0);
   daemon = await startDaemonProcess(home);
 }, 60_000);
 
