@@ -1,10 +1,9 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { childEnv } from './child-env.js';
-import { findOnPath } from './find-on-path.js';
+import { checkCommand } from './check-command.js';
 import { commandLine, resolveWindowsCommand } from './command-line.js';
 import { OwnedProcess } from './owned-process.js';
 import type { ProcessId } from './process-tree.js';
@@ -62,21 +61,12 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
  * to hear that x is not on PATH. Looked up on the PATH the server would get.
  */
 function missingCommand(server: string, command: string, searchPath: string, cwd: string): void {
-  const found = command.includes('/') ? isExecutableFile(path.resolve(cwd, command)) : findOnPath(command, searchPath) !== undefined;
-  if (found) return;
+  const file = command.includes('/') ? path.resolve(cwd, command) : command;
+  if (checkCommand(file, { path: searchPath, platform: process.platform }).kind === 'found') return;
   throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} could not start: ${command} ${command.includes('/') ? 'is not an executable file' : 'is not on PATH'}`, {
     reason: 'COMMAND_NOT_FOUND',
     serverCause: { code: 'COMMAND_NOT_FOUND', command },
   });
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** A transport for an SDK `Client`; the process starts when the client connects. */
