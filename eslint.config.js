@@ -2,8 +2,14 @@ import tseslint from 'typescript-eslint';
 
 const sdk = { group: ['@modelcontextprotocol/*'], message: 'Only @blitz/core and the daemon speak MCP.' };
 const core = { group: ['@blitz/core', '@blitz/core/*'], message: 'The tray and the client speak only the control API.' };
-const apps = { group: ['@blitz/cli', '@blitz/daemon', '@blitz/settings', '@blitz/tray', '**/apps/**'], message: 'Packages never import apps.' };
-const client = { group: ['@blitz/client', '@blitz/client/*', '**/packages/client/**'], message: 'Core imports no API client: what both need lives in a leaf package (@blitz/clock, @blitz/process, @blitz/server-state).' };
+const apps = {
+  group: ['@blitz/cli', '@blitz/daemon', '@blitz/settings', '@blitz/tray', '**/apps/**'],
+  message: 'Packages never import apps.',
+};
+const client = {
+  group: ['@blitz/client', '@blitz/client/*', '**/packages/client/**'],
+  message: 'Core imports no API client: what both need lives in a leaf package (@blitz/clock, @blitz/process, @blitz/server-state).',
+};
 const workspaces = { group: ['@blitz/*', '**/packages/**', '**/apps/**'], message: 'A leaf package imports no other workspace.' };
 // The arrows (docs/architecture.md): apps → packages; core and clients never see the API client;
 // the leaves (clock, process, server-state) import no workspace at all.
@@ -44,6 +50,14 @@ export default tseslint.config(
   {
     // The settings page runs in a browser: only the client's plain-data subpaths, never its Node half.
     files: ['apps/settings/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@blitz/client', message: 'Import @blitz/client/api-types (browser-safe) instead.' }], patterns: [apps, core, sdk] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@blitz/client', message: 'Import @blitz/client/api-types (browser-safe) instead.' }],
+          patterns: [apps, core, sdk],
+        },
+      ],
+    },
   },
 );

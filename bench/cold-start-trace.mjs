@@ -22,10 +22,18 @@ const workspace = path.join(tmp, 'project');
 const files = path.join(tmp, 'files');
 for (const dir of [home, workspace, files]) fs.mkdirSync(dir);
 const servers = npmServers(10, { files, memoryFile: path.join(tmp, 'memory.jsonl') });
-fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n[hub]\ndeferred = "never"\n\n${servers.map((s) => serverEntry(s.name, s.script, s.args, `prefix = ${toml(s.name)}\n${envLine(s.env)}`)).join('\n')}`);
+fs.writeFileSync(
+  path.join(home, 'settings.toml'),
+  `[daemon]\nport = 0\n\n[hub]\ndeferred = "never"\n\n${servers.map((s) => serverEntry(s.name, s.script, s.args, `prefix = ${toml(s.name)}\n${envLine(s.env)}`)).join('\n')}`,
+);
 const traceFile = path.join(tmp, 'trace.txt');
 const hook = path.join(import.meta.dirname, 'trace-hook.mjs');
-const env = { ...process.env, BLITZ_HOME: home, BLITZ_TRACE_FILE: traceFile, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${hook}`.trim() };
+const env = {
+  ...process.env,
+  BLITZ_HOME: home,
+  BLITZ_TRACE_FILE: traceFile,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${hook}`.trim(),
+};
 const now = () => performance.timeOrigin + performance.now();
 /** CPU ms (user + system) a process has used, from /proc (Linux). */
 const cpuMs = (pid) => {
@@ -35,8 +43,12 @@ const cpuMs = (pid) => {
 
 async function stopDaemon() {
   const state = readDaemonState(home);
-  execFileSync(process.execPath, [blitz, 'daemon', 'stop'], { env: { ...process.env, BLITZ_HOME: home }, stdio: 'ignore', timeout: 30_000 });
-  for (const deadline = Date.now() + 15_000; state && isProcessAlive(state.pid); ) {
+  execFileSync(process.execPath, [blitz, 'daemon', 'stop'], {
+    env: { ...process.env, BLITZ_HOME: home },
+    stdio: 'ignore',
+    timeout: 30_000,
+  });
+  for (const deadline = Date.now() + 15_000; state && isProcessAlive(state.pid);) {
     if (Date.now() > deadline) throw new Error(`the daemon (pid ${state.pid}) did not stop`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -63,10 +75,15 @@ async function run() {
   await new Promise((r) => setTimeout(r, 1_500));
   await client.close();
   await stopDaemon();
-  const traced = fs.readFileSync(traceFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
-    const [at, ...what] = line.split(' ');
-    return [Number(at), what.join(' ')];
-  });
+  const traced = fs
+    .readFileSync(traceFile, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [at, ...what] = line.split(' ');
+      return [Number(at), what.join(' ')];
+    });
   const events = [...traced, ...marks].sort((a, b) => a[0] - b[0]).map(([at, what]) => [at - t0, what]);
   return { total: t1 - t0, events, cpu };
 }
@@ -82,7 +99,9 @@ try {
 
 console.log(`cold start traced, catalog cache, 10 stdio servers, ${ROUNDS} runs (${loadNote()})`);
 runs.forEach(({ total, events, cpu }, i) => {
-  console.log(`run ${i + 1}: ${total.toFixed(0)} ms to the first tools/list; CPU by initialize: cli ${cpu.cli} ms, daemon ${cpu.daemon} ms`);
+  console.log(
+    `run ${i + 1}: ${total.toFixed(0)} ms to the first tools/list; CPU by initialize: cli ${cpu.cli} ms, daemon ${cpu.daemon} ms`,
+  );
   for (const [ms, what] of events) console.log(`  ${ms.toFixed(0).padStart(6)}  ${what}`);
 });
 const names = [...new Set(runs.flatMap((r) => r.events.map(([, what]) => what)))];

@@ -19,7 +19,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isProcessAlive } from '../packages/process/dist/index.js';
 import { readDaemonState } from '../packages/client/dist/index.js';
-import { blitz, connectClient, endLeftovers, envLine, installPackage, loadNote, median, npmServers, serverEntry, stdioClient, tempDir, toml, within } from './harness.mjs';
+import {
+  blitz,
+  connectClient,
+  endLeftovers,
+  envLine,
+  installPackage,
+  loadNote,
+  median,
+  npmServers,
+  serverEntry,
+  stdioClient,
+  tempDir,
+  toml,
+  within,
+} from './harness.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SERVERS = 10;
@@ -33,7 +47,10 @@ const files = path.join(tmp, 'files');
 for (const dir of [home, workspace, files]) fs.mkdirSync(dir);
 const servers = npmServers(SERVERS, { files, memoryFile: path.join(tmp, 'memory.jsonl') });
 // deferred = "never": the first tools/list carries every server's tools (not search_tools in their place), so its count shows whether the servers were listed.
-fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n[hub]\ndeferred = "never"\n\n${servers.map((s) => serverEntry(s.name, s.script, s.args, `prefix = ${toml(s.name)}\n${envLine(s.env)}`)).join('\n')}`);
+fs.writeFileSync(
+  path.join(home, 'settings.toml'),
+  `[daemon]\nport = 0\n\n[hub]\ndeferred = "never"\n\n${servers.map((s) => serverEntry(s.name, s.script, s.args, `prefix = ${toml(s.name)}\n${envLine(s.env)}`)).join('\n')}`,
+);
 const env = { ...process.env, BLITZ_HOME: home };
 const cacheFile = path.join(home, 'state', 'catalog-cache.json');
 
@@ -78,7 +95,7 @@ async function coldStart({ command, cached }) {
 async function stopDaemon() {
   const state = readDaemonState(home);
   execFileSync(process.execPath, [blitz, 'daemon', 'stop'], { env, stdio: 'ignore', timeout: 30_000 });
-  for (const deadline = Date.now() + 15_000; state && isProcessAlive(state.pid); ) {
+  for (const deadline = Date.now() + 15_000; state && isProcessAlive(state.pid);) {
     if (Date.now() > deadline) throw new Error(`the daemon (pid ${state.pid}) did not stop`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -113,7 +130,15 @@ try {
     const cold = await within(RUN_TIMEOUT_MS, 'blitz connect from cold, catalog cache', coldStart({ cached: true }));
     colds.push(cold.ms);
     tools = cold.tools;
-    installedColds.push((await within(RUN_TIMEOUT_MS, 'the installed blitz connect from cold, catalog cache', coldStart({ command: installed.blitz, cached: true }))).ms);
+    installedColds.push(
+      (
+        await within(
+          RUN_TIMEOUT_MS,
+          'the installed blitz connect from cold, catalog cache',
+          coldStart({ command: installed.blitz, cached: true }),
+        )
+      ).ms,
+    );
   }
 } finally {
   if (readDaemonState(home)) await stopDaemon().catch(() => undefined);
@@ -126,16 +151,30 @@ const cold = median(colds);
 const cold0 = median(uncached);
 const ok = cold <= slow + MARGIN_MS;
 console.log(`\ncold start with ${SERVERS} stdio servers from npm, median of ${ROUNDS} runs (${loadNote()})`);
-console.log(`  slowest server alone (spawn → tools/list, direct SDK stdio): ${slow.toFixed(0)} ms  (each run: ${slowest.map((ms, i) => `${ms.toFixed(0)} ${slowestName[i]}`).join(', ')})`);
-console.log(`  all ${SERVERS} at once, direct (information): ${median(together).toFixed(0)} ms  (each run: ${together.map((ms) => ms.toFixed(0)).join(', ')})`);
+console.log(
+  `  slowest server alone (spawn → tools/list, direct SDK stdio): ${slow.toFixed(0)} ms  (each run: ${slowest.map((ms, i) => `${ms.toFixed(0)} ${slowestName[i]}`).join(', ')})`,
+);
+console.log(
+  `  all ${SERVERS} at once, direct (information): ${median(together).toFixed(0)} ms  (each run: ${together.map((ms) => ms.toFixed(0)).join(', ')})`,
+);
 console.log(`  the very first cold start (no catalog cache, nothing read from disk before): ${uncached[0].toFixed(0)} ms`);
-console.log(`  blitz connect, no daemon running, no catalog cache → first tools/list (${uncachedTools} tools): ${cold0.toFixed(0)} ms  (each run: ${uncached.map((ms) => ms.toFixed(0)).join(', ')})`);
-console.log(`  blitz connect, no daemon running, catalog cache → first tools/list (${tools} tools): ${cold.toFixed(0)} ms  (each run: ${colds.map((ms) => ms.toFixed(0)).join(', ')})`);
-console.log(`  the same with the installed package (its bundle; information): ${median(installedColds).toFixed(0)} ms  (each run: ${installedColds.map((ms) => ms.toFixed(0)).join(', ')})`);
+console.log(
+  `  blitz connect, no daemon running, no catalog cache → first tools/list (${uncachedTools} tools): ${cold0.toFixed(0)} ms  (each run: ${uncached.map((ms) => ms.toFixed(0)).join(', ')})`,
+);
+console.log(
+  `  blitz connect, no daemon running, catalog cache → first tools/list (${tools} tools): ${cold.toFixed(0)} ms  (each run: ${colds.map((ms) => ms.toFixed(0)).join(', ')})`,
+);
+console.log(
+  `  the same with the installed package (its bundle; information): ${median(installedColds).toFixed(0)} ms  (each run: ${installedColds.map((ms) => ms.toFixed(0)).join(', ')})`,
+);
 // Without the cache the first tools/list waits for every server ([hub] list_wait_ms), so all of them starting at once on this machine is its floor.
-console.log(`  no cache: cold start − slowest server ${(cold0 - slow).toFixed(0)} ms (ratio ${(cold0 / slow).toFixed(2)}×); − all ${SERVERS} at once ${(cold0 - median(together)).toFixed(0)} ms (ratio ${(cold0 / median(together)).toFixed(2)}×)`);
+console.log(
+  `  no cache: cold start − slowest server ${(cold0 - slow).toFixed(0)} ms (ratio ${(cold0 / slow).toFixed(2)}×); − all ${SERVERS} at once ${(cold0 - median(together)).toFixed(0)} ms (ratio ${(cold0 / median(together)).toFixed(2)}×)`,
+);
 console.log(`  catalog cache: cold start − slowest server ${(cold - slow).toFixed(0)} ms; ratio ${(cold / slow).toFixed(2)}×`);
 if (tools !== uncachedTools) console.log(`  NOTE: the cached first tools/list had ${tools} tools, the uncached one ${uncachedTools}`);
-console.log(`  verdict, catalog cache (≤ slowest + ${MARGIN_MS} ms): ${ok ? 'ok' : 'OVER'}; without it: ${cold0 <= slow + MARGIN_MS ? 'ok' : 'OVER'} (information)`);
+console.log(
+  `  verdict, catalog cache (≤ slowest + ${MARGIN_MS} ms): ${ok ? 'ok' : 'OVER'}; without it: ${cold0 <= slow + MARGIN_MS ? 'ok' : 'OVER'} (information)`,
+);
 if (leftovers) console.log(`  ${leftovers} process(es) were still running after the teardown and were ended`);
 if (leftovers) process.exitCode = 1;

@@ -40,7 +40,11 @@ const root = path.resolve(import.meta.dirname, '..');
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-'));
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-ws-'));
 const fixture = path.join(root, 'test', 'fixtures', 'env-dump.mjs');
-const servers = Array.from({ length: 20 }, (_, i) => `[[mcp.servers]]\nname = "s${i}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(fixture)}]\nsandbox = false\n`);
+const servers = Array.from(
+  { length: 20 },
+  (_, i) =>
+    `[[mcp.servers]]\nname = "s${i}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(fixture)}]\nsandbox = false\n`,
+);
 fs.writeFileSync(path.join(home, 'settings.toml'), `[daemon]\nport = 0\n\n${servers.join('\n')}`);
 const projects = Array.from({ length: CLIENTS }, () => fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-bench-project-')));
 
@@ -53,7 +57,10 @@ const countGc = (side, ms) => {
 };
 
 // --trace-gc prints a line a collection on the daemon's stdout (its log goes to its file).
-const daemon = spawn(process.execPath, ['--trace-gc', path.join(root, 'apps', 'cli', 'bin', 'blitz.js'), 'daemon'], { env: { ...process.env, BLITZ_HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+const daemon = spawn(process.execPath, ['--trace-gc', path.join(root, 'apps', 'cli', 'bin', 'blitz.js'), 'daemon'], {
+  env: { ...process.env, BLITZ_HOME: home },
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
 readline.createInterface({ input: daemon.stdout }).on('line', (line) => {
   const gc = /ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)\b.*? ([\d.]+) \/ [\d.]+ ms/.exec(line);
   if (gc && measuring) countGc('daemon', Number(gc[2]));
@@ -93,7 +100,10 @@ try {
   canned.stdin.write(`${JSON.stringify({ '/v1/health': healthText, '/v1/status': statusText })}\n`);
   const { port } = JSON.parse(await new Promise((r) => readline.createInterface({ input: canned.stdout }).once('line', r)));
 
-  const get = (base, p, headers = auth) => () => fetch(`${base}${p}`, { headers }).then((r) => r.text());
+  const get =
+    (base, p, headers = auth) =>
+    () =>
+      fetch(`${base}${p}`, { headers }).then((r) => r.text());
   // The tray's client, counting how its asks were answered: a 200 after the first is a status that changed.
   const answered = new Map();
   const tray = new BlitzClient(state, {
@@ -123,15 +133,26 @@ try {
       return call(i);
     },
   ]);
-  const role = (argv) => (argv.includes('daemon') && argv.some((a) => a.endsWith('blitz.js')) ? 'daemon' : argv.some((a) => a.endsWith('canned-bytes.mjs')) ? 'floor' : undefined);
+  const role = (argv) =>
+    argv.includes('daemon') && argv.some((a) => a.endsWith('blitz.js'))
+      ? 'daemon'
+      : argv.some((a) => a.endsWith('canned-bytes.mjs'))
+        ? 'floor'
+        : undefined;
   const rows = await compare(variants, { total: 1000, concurrency: 1, warmup: 100, cpu: () => cpuByRole(role) });
   measuring = undefined;
-  report(`control API on loopback with 20 servers and ${CLIENTS} connected clients (${CLIENTS} projects), 1000 requests, sequential, after 100 to warm up, median of 5 interleaved rounds (${loadNote()})`, rows, HEALTH);
+  report(
+    `control API on loopback with 20 servers and ${CLIENTS} connected clients (${CLIENTS} projects), 1000 requests, sequential, after 100 to warm up, median of 5 interleaved rounds (${loadNote()})`,
+    rows,
+    HEALTH,
+  );
   reportCpu(rows);
-  console.log('  GCs during each variant\'s rounds (5 × 1,100 requests): daemon | this client');
+  console.log("  GCs during each variant's rounds (5 × 1,100 requests): daemon | this client");
   const gcText = (g) => (g ? `${String(g.count).padStart(3)} (${g.ms.toFixed(1).padStart(6)} ms)` : '  0');
   for (const [name] of rows) console.log(`  ${name.padEnd(34)} ${gcText(gcs.daemon.get(name))} | ${gcText(gcs.client.get(name))}`);
-  console.log(`  the tray's asks were answered ${[...answered].map(([code, n]) => `${code} × ${n}`).join(', ')} (${etag ? 'a 200 after the first: the status changed meanwhile' : 'no tag: each read the whole status'})`);
+  console.log(
+    `  the tray's asks were answered ${[...answered].map(([code, n]) => `${code} × ${n}`).join(', ')} (${etag ? 'a 200 after the first: the status changed meanwhile' : 'no tag: each read the whole status'})`,
+  );
 
   /**
    * Each variant once in turn, order rotated, `count` times, `gapMs` apart (0: back to back):
@@ -156,7 +177,9 @@ try {
     for (const [name, ts] of times) {
       ts.sort((a, b) => a - b);
       figures.set(name, { p50: percentile(ts, 50), p99: percentile(ts, 99) });
-      console.log(`  ${name.padEnd(34)} ${percentile(ts, 50).toFixed(3).padStart(8)} ${percentile(ts, 99).toFixed(3).padStart(8)} ${ts.at(-1).toFixed(3).padStart(8)}`);
+      console.log(
+        `  ${name.padEnd(34)} ${percentile(ts, 50).toFixed(3).padStart(8)} ${percentile(ts, 99).toFixed(3).padStart(8)} ${ts.at(-1).toFixed(3).padStart(8)}`,
+      );
     }
     return figures;
   };
@@ -165,8 +188,12 @@ try {
   await interleaved(`the same, one request every 10 ms, ${SPACED} of each, rotated`, SPACED, 10);
 
   const tail = (name) => mixed.get(name).p99;
-  console.log(`\n  status p99 above health's, interleaved request by request: whole ${(tail(WHOLE) - tail(HEALTH)).toFixed(3)} ms, as the tray asks ${(tail(TRAY) - tail(HEALTH)).toFixed(3)} ms; the floors' own gap ${(tail(FLOOR_STATUS) - tail(FLOOR_HEALTH)).toFixed(3)} ms`);
-  console.log(`  verdict (status p99 ≤ ${P99_BAR_MS} ms, as the tray asks, interleaved): ${tail(TRAY) <= P99_BAR_MS ? 'ok' : 'OVER'} (${tail(TRAY).toFixed(3)} ms; whole, as a client without the tag: ${tail(WHOLE).toFixed(3)} ms ${tail(WHOLE) <= P99_BAR_MS ? 'ok' : 'OVER'}; the machine's floor for these bytes: ${tail(FLOOR_STATUS).toFixed(3)} ms)`);
+  console.log(
+    `\n  status p99 above health's, interleaved request by request: whole ${(tail(WHOLE) - tail(HEALTH)).toFixed(3)} ms, as the tray asks ${(tail(TRAY) - tail(HEALTH)).toFixed(3)} ms; the floors' own gap ${(tail(FLOOR_STATUS) - tail(FLOOR_HEALTH)).toFixed(3)} ms`,
+  );
+  console.log(
+    `  verdict (status p99 ≤ ${P99_BAR_MS} ms, as the tray asks, interleaved): ${tail(TRAY) <= P99_BAR_MS ? 'ok' : 'OVER'} (${tail(TRAY).toFixed(3)} ms; whole, as a client without the tag: ${tail(WHOLE).toFixed(3)} ms ${tail(WHOLE) <= P99_BAR_MS ? 'ok' : 'OVER'}; the machine's floor for these bytes: ${tail(FLOOR_STATUS).toFixed(3)} ms)`,
+  );
 
   const seconds = Number(process.env.BENCH_SECONDS ?? 60);
   const before = cpuSeconds(daemon.pid);
@@ -179,7 +206,9 @@ try {
   }
   const used = cpuSeconds(daemon.pid) - before;
   const percent = (used / seconds) * 100;
-  console.log(`\ndaemon CPU time over ${seconds}s polled every 2s as the tray does, with 20 servers and ${CLIENTS} connected clients: ${(used * 1000).toFixed(0)} ms (${percent.toFixed(3)}% of one core; ${loadNote()})`);
+  console.log(
+    `\ndaemon CPU time over ${seconds}s polled every 2s as the tray does, with 20 servers and ${CLIENTS} connected clients: ${(used * 1000).toFixed(0)} ms (${percent.toFixed(3)}% of one core; ${loadNote()})`,
+  );
   console.log(`  verdict (< ${CPU_BAR_PERCENT} % of a core): ${percent < CPU_BAR_PERCENT ? 'ok' : 'OVER'}`);
 
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

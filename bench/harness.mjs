@@ -35,7 +35,12 @@ export function serverEntry(name, script, args = [], extra = '') {
 }
 
 /** `env = { K = "v", … }` for a server entry, or nothing for no variables. */
-export const envLine = (env) => (Object.keys(env).length ? `env = { ${Object.entries(env).map(([k, v]) => `${k} = ${toml(v)}`).join(', ')} }\n` : '');
+export const envLine = (env) =>
+  Object.keys(env).length
+    ? `env = { ${Object.entries(env)
+        .map(([k, v]) => `${k} = ${toml(v)}`)
+        .join(', ')} }\n`
+    : '';
 
 /**
  * `n` real stdio servers from npm, taking server-everything, server-filesystem (serving
@@ -53,7 +58,7 @@ export function npmServers(n, { files, memoryFile }) {
 }
 
 async function until(what, test, { timeoutMs = 30_000, everyMs = 20 } = {}) {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
+  for (const deadline = Date.now() + timeoutMs; ;) {
     const value = test();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s`);
@@ -113,7 +118,9 @@ export async function httpFloor(script, args = []) {
 
 /** `blitz connect` for `workspace`, through the daemon of `env.BLITZ_HOME` (`command`: another blitz, e.g. `installPackage`'s). */
 export const connectClient = (workspace, env, command) =>
-  command ? stdioClient(command, ['connect', '--workspace', workspace], { env }) : stdioClient(process.execPath, [blitz, 'connect', '--workspace', workspace], { env });
+  command
+    ? stdioClient(command, ['connect', '--workspace', workspace], { env })
+    : stdioClient(process.execPath, [blitz, 'connect', '--workspace', workspace], { env });
 
 /**
  * The package as users install it (scripts/pack.mjs: the bundle), installed globally into a
@@ -121,14 +128,26 @@ export const connectClient = (workspace, env, command) =>
  */
 export function installPackage(tmp) {
   const env = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' };
-  const tarball = execFileSync(process.execPath, [path.join(root, 'scripts', 'pack.mjs'), '--out', tmp], { cwd: root, env, encoding: 'utf8' }).trim().split('\n').pop();
+  const tarball = execFileSync(process.execPath, [path.join(root, 'scripts', 'pack.mjs'), '--out', tmp], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop();
   const prefix = path.join(tmp, 'prefix');
-  execFileSync('npm', ['install', '--global', '--prefix', prefix, '--cache', path.join(tmp, 'npm-cache'), '--no-audit', '--no-fund', tarball], { cwd: tmp, env, stdio: 'ignore' });
+  execFileSync(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--cache', path.join(tmp, 'npm-cache'), '--no-audit', '--no-fund', tarball],
+    { cwd: tmp, env, stdio: 'ignore' },
+  );
   return { blitz: path.join(prefix, 'bin', 'blitz'), bin: path.join(prefix, 'bin') };
 }
 
 /** The daemon's `/mcp` for `workspace`. */
-export const mcpClient = (state, workspace) => httpClient(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, state.token);
+export const mcpClient = (state, workspace) =>
+  httpClient(`http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, state.token);
 
 function readProc(pid, file) {
   try {
@@ -150,7 +169,7 @@ export function descendants(pid) {
     children.get(ppid).push(Number(entry));
   }
   const found = [];
-  for (let queue = [...(children.get(pid) ?? [])]; queue.length; ) {
+  for (let queue = [...(children.get(pid) ?? [])]; queue.length;) {
     const next = queue.shift();
     found.push(next);
     queue.push(...(children.get(next) ?? []));

@@ -54,7 +54,8 @@ function nodeServer(shape, { sessionId, chunked }, onPost) {
       return onPost(body, message, () => undefined);
     }
     onPost(body, message, (line) => {
-      if (shape === 'json') return res.writeHead(200, { ...head, ...(chunked ? {} : { 'content-length': Buffer.byteLength(line) }) }).end(line);
+      if (shape === 'json')
+        return res.writeHead(200, { ...head, ...(chunked ? {} : { 'content-length': Buffer.byteLength(line) }) }).end(line);
       if (!res.headersSent) res.writeHead(200, head);
       res.end(shape.endsWith('sse') ? `event: message\ndata: ${line}\n\n` : line);
     });
@@ -88,7 +89,9 @@ function minimalServer(sessionId, onPost) {
           continue;
         }
         onPost(body, message, (line) =>
-          socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: ${sessionId}\r\ncontent-length: ${Buffer.byteLength(line)}\r\n\r\n${line}`),
+          socket.write(
+            `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: ${sessionId}\r\ncontent-length: ${Buffer.byteLength(line)}\r\n\r\n${line}`,
+          ),
         );
       }
     });

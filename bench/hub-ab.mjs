@@ -10,7 +10,18 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { blitz, cpuByRole, daemonState, everything, httpClient, root, endLeftovers, serverEntry, stdioClient, tempDir } from './harness.mjs';
+import {
+  blitz,
+  cpuByRole,
+  daemonState,
+  everything,
+  httpClient,
+  root,
+  endLeftovers,
+  serverEntry,
+  stdioClient,
+  tempDir,
+} from './harness.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
 if (!process.env.BENCH_BASE) {
@@ -51,12 +62,18 @@ try {
       ]),
       { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role) },
     );
-    report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (base: ${baseRoot})`, rows, 'base: /mcp');
+    report(
+      `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (base: ${baseRoot})`,
+      rows,
+      'base: /mcp',
+    );
     const row = (name) => rows.find(([n]) => n === name)[1];
     for (const p of ['/mcp', 'blitz connect']) {
       const [before, after] = [row(`base: ${p}`), row(`this: ${p}`)];
       const daemonCpu = (r, tag) => r.cpuPerCall.get(`${tag} daemon`) ?? 0;
-      console.log(`  ${p}: p50 ${(after.p50 / before.p50).toFixed(2)}× base's, calls/s ${(after.perSecond / before.perSecond).toFixed(2)}×, daemon CPU µs per call ${Math.round(daemonCpu(before, 'base'))} → ${Math.round(daemonCpu(after, 'this'))}`);
+      console.log(
+        `  ${p}: p50 ${(after.p50 / before.p50).toFixed(2)}× base's, calls/s ${(after.perSecond / before.perSecond).toFixed(2)}×, daemon CPU µs per call ${Math.round(daemonCpu(before, 'base'))} → ${Math.round(daemonCpu(after, 'this'))}`,
+      );
     }
     reportCpu(rows);
   }

@@ -54,15 +54,23 @@ for (const concurrency of [1, 16]) {
     ],
     { total: TOTAL, concurrency, cpu: () => cpuByRole(role), sleeps: sleepsSoFar },
   );
-  report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`, rows, 'direct SDK stdio');
+  report(
+    `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`,
+    rows,
+    'direct SDK stdio',
+  );
   const row = (name) => rows.find(([n]) => n === name)[1];
-  const against = (name, floor) => `p50 ${(row(name).p50 / row(floor).p50).toFixed(2)}× its floor's, calls/s ${(row(name).perSecond / row(floor).perSecond).toFixed(2)}× its floor's`;
+  const against = (name, floor) =>
+    `p50 ${(row(name).p50 / row(floor).p50).toFixed(2)}× its floor's, calls/s ${(row(name).perSecond / row(floor).perSecond).toFixed(2)}× its floor's`;
   console.log(`  /mcp: ${against('hub over HTTP (/mcp)', 'floor: HTTP, canned answer')}`);
   console.log(`  /mcp against the HTTP relay to the same server: ${against('hub over HTTP (/mcp)', 'floor: HTTP relay to server')}`);
   // What no hub can take away, one call at a time: canned's client and HTTP costs, plus the server's own time.
   const { serverP50Ms } = await httpRelay.serverTimes();
   const cannedP50 = row('floor: HTTP, canned answer').p50;
-  if (concurrency === 1) console.log(`  a hub costing nothing: the server alone takes p50 ${serverP50Ms.toFixed(3)} ms (the relay's write to its stdin to the answer read back), so canned + server is ${((cannedP50 + serverP50Ms) / cannedP50).toFixed(2)}× canned's p50; the relay that does only that is ${(row('floor: HTTP relay to server').p50 / cannedP50).toFixed(2)}× (bench/mcp-floors.mjs: other answer shapes)`);
+  if (concurrency === 1)
+    console.log(
+      `  a hub costing nothing: the server alone takes p50 ${serverP50Ms.toFixed(3)} ms (the relay's write to its stdin to the answer read back), so canned + server is ${((cannedP50 + serverP50Ms) / cannedP50).toFixed(2)}× canned's p50; the relay that does only that is ${(row('floor: HTTP relay to server').p50 / cannedP50).toFixed(2)}× (bench/mcp-floors.mjs: other answer shapes)`,
+    );
   console.log(`  blitz connect: ${against('hub via blitz connect', 'floor: 2 byte relays')}`);
   reportCpu(rows);
 }

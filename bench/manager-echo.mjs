@@ -11,7 +11,15 @@ import * as core from '../packages/core/dist/index.js';
 import { compare, report } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
-const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json', { paths: [path.join(import.meta.dirname, '../packages/core')] })), 'dist', 'index.js');
+const everything = path.join(
+  path.dirname(
+    require.resolve('@modelcontextprotocol/server-everything/package.json', {
+      paths: [path.join(import.meta.dirname, '../packages/core')],
+    }),
+  ),
+  'dist',
+  'index.js',
+);
 const TOTAL = Number(process.env.BENCH_CALLS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 
@@ -34,13 +42,22 @@ async function startManager({ createConnector, Manager }, label) {
     connector: createConnector({ blitzHome: dir, clock: systemClock, clientVersion: 'bench', warn: () => {} }),
   });
   await manager.update({
-    servers: [{
-      config: {
-        name: 'everything', transport: { kind: 'stdio', command: process.execPath, args: [everything, 'stdio'], env: {} },
-        autoApprove: true, sandbox: false, agents: [], timeoutSeconds: 30, startupTimeoutSeconds: 30, disabled: false, sampling: false,
-        source: { kind: 'global', file: 'bench' },
+    servers: [
+      {
+        config: {
+          name: 'everything',
+          transport: { kind: 'stdio', command: process.execPath, args: [everything, 'stdio'], env: {} },
+          autoApprove: true,
+          sandbox: false,
+          agents: [],
+          timeoutSeconds: 30,
+          startupTimeoutSeconds: 30,
+          disabled: false,
+          sampling: false,
+          source: { kind: 'global', file: 'bench' },
+        },
       },
-    }],
+    ],
   });
   await manager.listTools();
   return manager;
@@ -49,11 +66,19 @@ async function startManager({ createConnector, Manager }, label) {
 const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
 // Resolved per call, as the hub does for each tools/call.
 const via = (m) => async (i) => m.callTool(await m.resolveTool('main', 'echo'), { message: `m${i}` });
-const paths = [['direct SDK client', viaDirect], ['through the manager', via(manager)], ...(baseManager ? [['through the manager (baseline build)', via(baseManager)]] : [])];
+const paths = [
+  ['direct SDK client', viaDirect],
+  ['through the manager', via(manager)],
+  ...(baseManager ? [['through the manager (baseline build)', via(baseManager)]] : []),
+];
 
 for (const concurrency of [1, 32]) {
   const rows = await compare(paths, { total: TOTAL, concurrency, rounds: ROUNDS });
-  report(`echo on server-everything (stdio), ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds`, rows, 'direct SDK client');
+  report(
+    `echo on server-everything (stdio), ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds`,
+    rows,
+    'direct SDK client',
+  );
 }
 
 await direct.close();

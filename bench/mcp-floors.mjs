@@ -56,13 +56,19 @@ try {
       variants.map(([name, client]) => [name, call(client)]),
       { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role), sleeps: sleepsSoFar },
     );
-    report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds`, rows, FLOOR);
+    report(
+      `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds`,
+      rows,
+      FLOOR,
+    );
     reportCpu(rows);
     const floor = rows.find(([n]) => n === FLOOR)[1].p50;
     console.log(`  the server alone (each relay's write to its stdin to the answer read back), and canned + that against canned's p50:`);
     for (const s of started.filter((x) => x.relay)) {
       const { serverP50Ms } = await s.front.serverTimes();
-      console.log(`  ${s.name.padEnd(26)} server p50 ${serverP50Ms.toFixed(3)} ms   canned + server ${((floor + serverP50Ms) / floor).toFixed(2)}×`);
+      console.log(
+        `  ${s.name.padEnd(26)} server p50 ${serverP50Ms.toFixed(3)} ms   canned + server ${((floor + serverP50Ms) / floor).toFixed(2)}×`,
+      );
     }
   }
 } finally {

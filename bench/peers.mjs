@@ -48,7 +48,8 @@ const closers = [];
 async function installPeers() {
   const run = promisify(execFile);
   fs.writeFileSync(path.join(tmp, 'package.json'), '{ "private": true }\n');
-  const install = (specs) => run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', ...specs], { cwd: tmp, timeout: 300_000 });
+  const install = (specs) =>
+    run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', ...specs], { cwd: tmp, timeout: 300_000 });
   try {
     await install(Object.entries(PACKAGES).map(([name, version]) => `${name}@${version}`));
     return Object.keys(PACKAGES);
@@ -59,7 +60,13 @@ async function installPeers() {
         await install([`${name}@${version}`]);
         installed.push(name);
       } catch (err) {
-        skipped.push(`${name}: npm install failed: ${String(err.stderr || err.message).trim().split('\n').slice(-2).join(' ')}`);
+        skipped.push(
+          `${name}: npm install failed: ${String(err.stderr || err.message)
+            .trim()
+            .split('\n')
+            .slice(-2)
+            .join(' ')}`,
+        );
       }
     }
     return installed;
@@ -102,7 +109,12 @@ const LOOPBACK_HEX = new Set(['0100007F', '00000000000000000000000001000000']);
  */
 async function startPeer(label, name, args, connect, tool) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', guard, binOf(name), ...args(port)], { cwd: tmp, env: peerEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', guard, binOf(name), ...args(port)], {
+    cwd: tmp,
+    env: peerEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr.on('data', (d) => {
     stderr = (stderr + d.toString()).slice(-2000);
@@ -123,7 +135,7 @@ async function startPeer(label, name, args, connect, tool) {
   };
   closers.push(stop);
   const lastLine = () => stderr.trim().split('\n').pop() ?? '';
-  for (const deadline = Date.now() + START_TIMEOUT_MS; ; ) {
+  for (const deadline = Date.now() + START_TIMEOUT_MS; ;) {
     if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${lastLine()}`);
     if (Date.now() > deadline) throw new Error(`${label} did not offer ${tool} within ${START_TIMEOUT_MS / 1000} s: ${lastLine()}`);
     if (listeners(port).length) {
@@ -154,11 +166,27 @@ const streamable = (url) => async () => {
 };
 const server = [process.execPath, everything, 'stdio'];
 const PEERS = [
-  ['supergateway, SSE', 'supergateway', (port) => ['--stdio', server.map((s) => JSON.stringify(s)).join(' '), '--port', String(port), '--logLevel', 'none'], (port) => sse(`http://127.0.0.1:${port}/sse`)(), 'echo'],
+  [
+    'supergateway, SSE',
+    'supergateway',
+    (port) => ['--stdio', server.map((s) => JSON.stringify(s)).join(' '), '--port', String(port), '--logLevel', 'none'],
+    (port) => sse(`http://127.0.0.1:${port}/sse`)(),
+    'echo',
+  ],
   [
     'supergateway, streamable HTTP (stateful)',
     'supergateway',
-    (port) => ['--stdio', server.map((s) => JSON.stringify(s)).join(' '), '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'],
+    (port) => [
+      '--stdio',
+      server.map((s) => JSON.stringify(s)).join(' '),
+      '--outputTransport',
+      'streamableHttp',
+      '--stateful',
+      '--port',
+      String(port),
+      '--logLevel',
+      'none',
+    ],
     (port) => streamable(`http://127.0.0.1:${port}/mcp`)(),
     'echo',
   ],
@@ -173,12 +201,22 @@ const PEERS = [
     (port) => sse(`http://127.0.0.1:${port}/mcp`)(),
     'everything__echo',
   ],
-  ['mcp-proxy, streamable HTTP', 'mcp-proxy', (port) => ['--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--', ...server], (port) => streamable(`http://127.0.0.1:${port}/mcp`)(), 'echo'],
+  [
+    'mcp-proxy, streamable HTTP',
+    'mcp-proxy',
+    (port) => ['--port', String(port), '--host', '127.0.0.1', '--server', 'stream', '--', ...server],
+    (port) => streamable(`http://127.0.0.1:${port}/mcp`)(),
+    'echo',
+  ],
 ];
 
 let daemon;
 try {
-  console.log(`installing ${Object.entries(PACKAGES).map(([n, v]) => `${n}@${v}`).join(', ')} into ${tmp}…`);
+  console.log(
+    `installing ${Object.entries(PACKAGES)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')} into ${tmp}…`,
+  );
   const installed = await installPeers();
   for (const [label, name, args, connect, tool] of PEERS) {
     if (!installed.includes(name)) continue;
@@ -199,7 +237,10 @@ try {
   await bridged.listTools();
   await overHttp.listTools();
 
-  const call = (client, name = 'echo') => (i) => client.callTool({ name, arguments: { message: `m${i}` } });
+  const call =
+    (client, name = 'echo') =>
+    (i) =>
+      client.callTool({ name, arguments: { message: `m${i}` } });
   const BLITZ = ['Blitz: blitz connect', 'Blitz: /mcp'];
   const variants = [
     ['direct SDK stdio', call(direct)],
@@ -210,7 +251,11 @@ try {
   const results = {};
   for (const concurrency of [1, 16]) {
     const rows = await compare(variants, { total: TOTAL, concurrency, rounds: ROUNDS });
-    report(`tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (${loadNote()})`, rows, 'direct SDK stdio');
+    report(
+      `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (${loadNote()})`,
+      rows,
+      'direct SDK stdio',
+    );
     results[concurrency] = Object.fromEntries(rows);
   }
 
@@ -218,14 +263,27 @@ try {
   console.log(`\nBlitz against the peers, one run (${loadNote()})`);
   console.log('  path                                         p50 × direct stdio   calls/s at 16 in flight × direct');
   for (const [name] of variants.slice(1)) {
-    console.log(`  ${name.padEnd(44)} ${(results[1][name].p50 / base(1).p50).toFixed(2).padStart(17)}× ${(results[16][name].perSecond / base(16).perSecond).toFixed(2).padStart(25)}×`);
+    console.log(
+      `  ${name.padEnd(44)} ${(results[1][name].p50 / base(1).p50).toFixed(2).padStart(17)}× ${(results[16][name].perSecond / base(16).perSecond).toFixed(2).padStart(25)}×`,
+    );
   }
   const peerNames = peers.map(([label]) => label);
   const first = (metric, better) => BLITZ.every((b) => peerNames.every((p) => better(metric(b), metric(p))));
-  const p50First = first((n) => results[1][n].p50, (a, b) => a < b);
-  const rateFirst = first((n) => results[16][n].perSecond, (a, b) => a > b);
+  const p50First = first(
+    (n) => results[1][n].p50,
+    (a, b) => a < b,
+  );
+  const rateFirst = first(
+    (n) => results[16][n].perSecond,
+    (a, b) => a > b,
+  );
   for (const s of skipped) console.log(`  not measured: ${s}`);
-  const verdict = peerNames.length === 0 ? 'no peer could be measured' : p50First && rateFirst ? 'ok' : `NOT first on ${[!p50First && 'p50', !rateFirst && 'calls/s'].filter(Boolean).join(' and ')}`;
+  const verdict =
+    peerNames.length === 0
+      ? 'no peer could be measured'
+      : p50First && rateFirst
+        ? 'ok'
+        : `NOT first on ${[!p50First && 'p50', !rateFirst && 'calls/s'].filter(Boolean).join(' and ')}`;
   console.log(`  verdict (Blitz's two paths first on p50 and calls/s, against ${peerNames.length} peer paths): ${verdict}`);
 } finally {
   for (const close of closers.reverse()) await close();

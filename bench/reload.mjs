@@ -16,7 +16,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 function settingsText(count, round) {
   const entries = Array.from(
     { length: count },
-    (_, i) => `[[mcp.servers]]\nname = "s${i}"\ncommand = "node"\nargs = ["server-${i}.js", "--round", "${i === 0 ? round : 0}"]\nenv = { TOKEN = "token-${i}-value" }\n`,
+    (_, i) =>
+      `[[mcp.servers]]\nname = "s${i}"\ncommand = "node"\nargs = ["server-${i}.js", "--round", "${i === 0 ? round : 0}"]\nenv = { TOKEN = "token-${i}-value" }\n`,
   );
   return `# benchmark settings\n[daemon]\nport = 0\n\n${entries.join('\n')}`;
 }
@@ -61,7 +62,9 @@ console.log(`\nsettings reload and status by number of servers (median of ${ROUN
 console.log('  servers   reload ms   µs/server   status ms   µs/server');
 for (const r of rows) {
   const per = (ms) => ((ms * 1000) / r.count).toFixed(1).padStart(10);
-  console.log(`  ${String(r.count).padStart(7)} ${r.reloadMs.toFixed(1).padStart(11)} ${per(r.reloadMs)} ${r.statusMs.toFixed(1).padStart(11)} ${per(r.statusMs)}`);
+  console.log(
+    `  ${String(r.count).padStart(7)} ${r.reloadMs.toFixed(1).padStart(11)} ${per(r.reloadMs)} ${r.statusMs.toFixed(1).padStart(11)} ${per(r.statusMs)}`,
+  );
 }
 const first = rows[0];
 const last = rows.at(-1);

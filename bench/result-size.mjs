@@ -7,7 +7,13 @@ const LIMIT = 10 * 1024 * 1024;
 const N = Number(process.env.BENCH_CALLS ?? 200_000);
 const results = {
   'echo result': { content: [{ type: 'text', text: 'Echo: m12345' }] },
-  '100 KB text result': { content: [{ type: 'text', text: 'x'.repeat(100_000) }, { type: 'text', text: 'done' }], structuredContent: { ok: true, n: 3 } },
+  '100 KB text result': {
+    content: [
+      { type: 'text', text: 'x'.repeat(100_000) },
+      { type: 'text', text: 'done' },
+    ],
+    structuredContent: { ok: true, n: 3 },
+  },
 };
 const checks = {
   'stringify + byteLength': (r) => Buffer.byteLength(JSON.stringify(r)) <= LIMIT,
@@ -27,5 +33,7 @@ for (const [label, result] of Object.entries(results)) {
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const before = median(rounds['stringify + byteLength']);
   const after = median(rounds['bounding walk']);
-  console.log(`${label}: stringify + byteLength ${(before / 1000).toFixed(3)} µs, bounding walk ${(after / 1000).toFixed(3)} µs, ratio ${(after / before).toFixed(3)}× (median of 5 interleaved rounds)`);
+  console.log(
+    `${label}: stringify + byteLength ${(before / 1000).toFixed(3)} µs, bounding walk ${(after / 1000).toFixed(3)} µs, ratio ${(after / before).toFixed(3)}× (median of 5 interleaved rounds)`,
+  );
 }

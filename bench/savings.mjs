@@ -15,7 +15,21 @@
 //   node bench/savings.mjs     (BENCH_SIZES=5,20 changes the sizes)
 import fs from 'node:fs';
 import path from 'node:path';
-import { connectClient, descendants, endLeftovers, envLine, loadNote, npmServers, serverEntry, startDaemon, stdioClient, tempDir, toml, usage, within } from './harness.mjs';
+import {
+  connectClient,
+  descendants,
+  endLeftovers,
+  envLine,
+  loadNote,
+  npmServers,
+  serverEntry,
+  startDaemon,
+  stdioClient,
+  tempDir,
+  toml,
+  usage,
+  within,
+} from './harness.mjs';
 
 const SIZES = (process.env.BENCH_SIZES ?? '5,20').split(',').map(Number);
 const CLIENTS = 5;
@@ -33,7 +47,8 @@ const serversOf = (n) => npmServers(n, { files, memoryFile: path.join(tmp, 'memo
 
 /** Waits for this process's children to end (bounded); ends and counts any still there. */
 async function reaped() {
-  for (const deadline = Date.now() + 10_000; descendants(process.pid).length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+  for (const deadline = Date.now() + 10_000; descendants(process.pid).length && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 100));
   return endLeftovers();
 }
 
@@ -42,20 +57,24 @@ async function direct(servers) {
   const t0 = performance.now();
   let tools = 0;
   try {
-    await within(SIDE_TIMEOUT_MS, 'direct clients listing tools', Promise.all(
-      projects.map(async (cwd, c) => {
-        let count = 0;
-        await Promise.all(
-          servers.map(async (s) => {
-            const client = await stdioClient(process.execPath, [s.script, ...s.args], { cwd, env: { ...process.env, ...s.env } });
-            clients.push(client);
-            const { tools: listed } = await client.listTools();
-            count += listed.length;
-          }),
-        );
-        if (c === 0) tools = count;
-      }),
-    ));
+    await within(
+      SIDE_TIMEOUT_MS,
+      'direct clients listing tools',
+      Promise.all(
+        projects.map(async (cwd, c) => {
+          let count = 0;
+          await Promise.all(
+            servers.map(async (s) => {
+              const client = await stdioClient(process.execPath, [s.script, ...s.args], { cwd, env: { ...process.env, ...s.env } });
+              clients.push(client);
+              const { tools: listed } = await client.listTools();
+              count += listed.length;
+            }),
+          );
+          if (c === 0) tools = count;
+        }),
+      ),
+    );
     const ms = performance.now() - t0;
     return { ms, tools, ...usage(descendants(process.pid)) };
   } finally {
@@ -68,7 +87,9 @@ async function throughBlitz(servers) {
   fs.mkdirSync(home);
   // deferred = "never": each client's list carries every server's tools, as the direct side's do (with auto, 20 servers' 185 tools would be deferred behind search_tools).
   const settings = `[hub]\ndeferred = "never"\n\n${servers
-    .map((s) => serverEntry(s.name, s.script, s.args, `share = true\nprefix = ${toml(s.name)}\nstartup_timeout_seconds = 120\n${envLine(s.env)}`))
+    .map((s) =>
+      serverEntry(s.name, s.script, s.args, `share = true\nprefix = ${toml(s.name)}\nstartup_timeout_seconds = 120\n${envLine(s.env)}`),
+    )
     .join('\n')}`;
   const t = performance.now();
   const daemon = await startDaemon(home, settings);
@@ -76,13 +97,17 @@ async function throughBlitz(servers) {
   const clients = [];
   try {
     const t0 = performance.now();
-    const counts = await within(SIDE_TIMEOUT_MS, 'blitz connect clients listing tools', Promise.all(
-      projects.map(async (project) => {
-        const client = await connectClient(project, daemon.env);
-        clients.push(client);
-        return (await client.listTools()).tools.length;
-      }),
-    ));
+    const counts = await within(
+      SIDE_TIMEOUT_MS,
+      'blitz connect clients listing tools',
+      Promise.all(
+        projects.map(async (project) => {
+          const client = await connectClient(project, daemon.env);
+          clients.push(client);
+          return (await client.listTools()).tools.length;
+        }),
+      ),
+    );
     const ms = performance.now() - t0;
     return { ms, tools: counts[0], daemonStartMs, ...usage(descendants(process.pid)) };
   } finally {
@@ -107,9 +132,12 @@ try {
 }
 
 console.log(`\nwhat one hub saves: ${CLIENTS} clients in ${CLIENTS} projects, N stdio servers from npm, one run (${loadNote()})`);
-console.log('  direct: each client spawns its own copy of each server; Blitz: 5 blitz connect to one daemon (already running), share = true');
+console.log(
+  '  direct: each client spawns its own copy of each server; Blitz: 5 blitz connect to one daemon (already running), share = true',
+);
 console.log('   N  side      processes   RSS MB   PSS MB   all listed ms   tools/client');
-const fmt = (n, side, r) => `  ${String(n).padStart(2)}  ${side.padEnd(8)} ${String(r.processes).padStart(10)} ${r.rssMb.toFixed(0).padStart(8)} ${r.pssMb.toFixed(0).padStart(8)} ${r.ms.toFixed(0).padStart(15)} ${String(r.tools).padStart(14)}`;
+const fmt = (n, side, r) =>
+  `  ${String(n).padStart(2)}  ${side.padEnd(8)} ${String(r.processes).padStart(10)} ${r.rssMb.toFixed(0).padStart(8)} ${r.pssMb.toFixed(0).padStart(8)} ${r.ms.toFixed(0).padStart(15)} ${String(r.tools).padStart(14)}`;
 let saves = true;
 for (const { n, d, b } of rows) {
   console.log(fmt(n, 'direct', d));
@@ -119,7 +147,9 @@ for (const { n, d, b } of rows) {
   );
   if (!(b.processes < d.processes && b.rssMb < d.rssMb)) saves = false;
 }
-console.log('  (tools/client differs: server-everything offers more tools to a client that can answer roots, sampling and elicitation, as the daemon can, and Blitz adds its two resource tools)');
+console.log(
+  '  (tools/client differs: server-everything offers more tools to a client that can answer roots, sampling and elicitation, as the daemon can, and Blitz adds its two resource tools)',
+);
 console.log(`  verdict: one hub ${saves ? 'saves' : 'does NOT save'} processes and memory at every N`);
 if (leftovers) console.log(`  ${leftovers} process(es) were still running after the teardown and were ended`);
 if (leftovers) process.exitCode = 1;

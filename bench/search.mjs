@@ -43,7 +43,8 @@ async function listWith(mode) {
     const prefixes = new Map(LARGE_CATALOG_SERVERS.map((s) => [s.name, s.prefix]));
     const exposed = (server, tool) => (prefixes.get(server) ? `${prefixes.get(server)}__${tool}` : tool);
     const serverOf = new Map((await control.listWorkspaceServers(ws.id)).flatMap((s) => s.tools.map((t) => [exposed(s.name, t), s.name])));
-    const search = async (query) => (await client.callTool({ name: 'search_tools', arguments: { query, limit: 5 } })).structuredContent.tools.map((t) => t.name);
+    const search = async (query) =>
+      (await client.callTool({ name: 'search_tools', arguments: { query, limit: 5 } })).structuredContent.tools.map((t) => t.name);
     return { tools: listed.tools, bytes, serverOf, search, close: () => client.close() };
   } finally {
     if (mode === 'never') await daemon.stop();
@@ -52,14 +53,20 @@ async function listWith(mode) {
 }
 
 const direct = await listWith('never');
-const catalog = direct.tools.filter((t) => direct.serverOf.has(t.name)).map((tool) => ({ exposedName: tool.name, originalName: tool.name, server: direct.serverOf.get(tool.name), tool }));
+const catalog = direct.tools
+  .filter((t) => direct.serverOf.has(t.name))
+  .map((tool) => ({ exposedName: tool.name, originalName: tool.name, server: direct.serverOf.get(tool.name), tool }));
 await direct.close();
 const deferred = await listWith('always');
 
 console.log(`large catalog: ${catalog.length} tools of ${new Set(catalog.map((t) => t.server)).size} servers (${loadNote()})`);
 const share = deferred.bytes / direct.bytes;
-console.log(`\ntools/list, deferred = "never":  ${direct.tools.length} tools, ${kb(direct.bytes)} ≈ ${Math.round(direct.bytes / 4)} tokens`);
-console.log(`tools/list, deferred = "always": ${deferred.tools.length} tools, ${kb(deferred.bytes)} ≈ ${Math.round(deferred.bytes / 4)} tokens`);
+console.log(
+  `\ntools/list, deferred = "never":  ${direct.tools.length} tools, ${kb(direct.bytes)} ≈ ${Math.round(direct.bytes / 4)} tokens`,
+);
+console.log(
+  `tools/list, deferred = "always": ${deferred.tools.length} tools, ${kb(deferred.bytes)} ≈ ${Math.round(deferred.bytes / 4)} tokens`,
+);
 console.log(`  deferred / direct: ${(share * 100).toFixed(2)} %   verdict (≤ 5 %): ${verdict(share <= 0.05)}`);
 
 /** recall@1 and @5 of `search` (query → names, best first) on `queries`; `found5`: whether each query's top 5 held an expected tool. */
@@ -85,9 +92,13 @@ function timed(run) {
 }
 const { value: table, ...tableMs } = timed(defaultWordVectors);
 const both = (t) => `${t.cpu.toFixed(1)} ms CPU (${t.wall.toFixed(1)} ms wall)`;
-console.log(`\nword-vector table: ${table ? `${table.size} words × ${table.dimensions}, read in ${both(tableMs)} (once, at the first search that needs it)` : 'NOT BUILT (npm run build makes it): Blitz ranks without it'}`);
+console.log(
+  `\nword-vector table: ${table ? `${table.size} words × ${table.dimensions}, read in ${both(tableMs)} (once, at the first search that needs it)` : 'NOT BUILT (npm run build makes it): Blitz ranks without it'}`,
+);
 const { value: sentences, ...sentencesMs } = timed(defaultSentenceVectors);
-console.log(`sentence-vector table: ${sentences ? `${sentences.size} words × ${sentences.dimensions}, read in ${both(sentencesMs)} (once, at the first search)` : 'NOT BUILT (npm run build makes it): Blitz ranks without it'}`);
+console.log(
+  `sentence-vector table: ${sentences ? `${sentences.size} words × ${sentences.dimensions}, read in ${both(sentencesMs)} (once, at the first search)` : 'NOT BUILT (npm run build makes it): Blitz ranks without it'}`,
+);
 const BLITZ = 'Blitz (+ sentence vectors)';
 const variants = {
   'plain BM25': new ToolIndex(catalog, { stemming: false, synonyms: false, wordVectors: false, sentenceVectors: false }),
@@ -170,8 +181,12 @@ function percentile(values, q) {
 }
 const ms = (v) => `${v.toFixed(3)} ms`;
 const slowest = [...perQuery].map(([q, t]) => [percentile(t, 0.5), q]).sort((a, b) => b[0] - a[0])[0];
-console.log(`\nsearch latency at ${big.size} tools (${wall.length} searches in ${ROUNDS} rounds after a warm-up pass; index built in ${buildMs.toFixed(0)} ms; ${loadNote()}):`);
-console.log(`  wall: p50 ${ms(percentile(wall, 0.5))}, p99 ${ms(percentile(wall, 0.99))}; p99 of each round ${roundP99.map((v) => v.toFixed(2)).join(' / ')} ms`);
+console.log(
+  `\nsearch latency at ${big.size} tools (${wall.length} searches in ${ROUNDS} rounds after a warm-up pass; index built in ${buildMs.toFixed(0)} ms; ${loadNote()}):`,
+);
+console.log(
+  `  wall: p50 ${ms(percentile(wall, 0.5))}, p99 ${ms(percentile(wall, 0.99))}; p99 of each round ${roundP99.map((v) => v.toFixed(2)).join(' / ')} ms`,
+);
 console.log(`  CPU:  p50 ${ms(percentile(cpu, 0.5))}, p99 ${ms(percentile(cpu, 0.99))}, max ${ms(Math.max(...cpu))}`);
 // What a daemon's first search_tools pays, in a process of its own: the synonym dictionary and
 // the word-vector table read, the catalog's terms made vectors (the index itself built before).
@@ -179,7 +194,12 @@ const catalogFile = path.join(files, 'catalog.json');
 fs.writeFileSync(catalogFile, JSON.stringify(catalog));
 const coldFirst = (options) =>
   JSON.parse(
-    execFileSync(process.execPath, ['--input-type=module', '-e', `
+    execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       import fs from 'node:fs';
       import { ToolIndex } from ${JSON.stringify(new URL('../packages/core/dist/index.js', import.meta.url).href)};
       const index = new ToolIndex(JSON.parse(fs.readFileSync(${JSON.stringify(catalogFile)}, 'utf8')), ${JSON.stringify(options)});
@@ -187,12 +207,21 @@ const coldFirst = (options) =>
       const start = performance.now();
       index.search('which specs fail intermittently', { limit: 8 });
       const used = process.cpuUsage(cpu);
-      process.stdout.write(JSON.stringify({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 }));`], { encoding: 'utf8' }),
+      process.stdout.write(JSON.stringify({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 }));`,
+      ],
+      { encoding: 'utf8' },
+    ),
   );
-console.log(`  first search in a new process, ${catalog.length} tools: ${both(coldFirst({}))}; without sentence vectors ${both(coldFirst({ sentenceVectors: false }))}; without either table ${both(coldFirst({ wordVectors: false, sentenceVectors: false }))} (the synonym dictionary read in all)`);
-console.log(`  first search of a new index with a word no tool uses (its terms and tools made vectors): ${both(firstMs)}; the tables read once a process: ${both(tableMs)} and ${both(sentencesMs)}`);
+console.log(
+  `  first search in a new process, ${catalog.length} tools: ${both(coldFirst({}))}; without sentence vectors ${both(coldFirst({ sentenceVectors: false }))}; without either table ${both(coldFirst({ wordVectors: false, sentenceVectors: false }))} (the synonym dictionary read in all)`,
+);
+console.log(
+  `  first search of a new index with a word no tool uses (its terms and tools made vectors): ${both(firstMs)}; the tables read once a process: ${both(tableMs)} and ${both(sentencesMs)}`,
+);
 console.log(`  slowest query by its own median: ${ms(slowest[0])} (${JSON.stringify(slowest[1])})`);
-console.log(`  verdict (CPU p99 < 5 ms): ${verdict(percentile(cpu, 0.99) < 5)}   (wall p99 < 5 ms: ${verdict(percentile(wall, 0.99) < 5)})`);
+console.log(
+  `  verdict (CPU p99 < 5 ms): ${verdict(percentile(cpu, 0.99) < 5)}   (wall p99 < 5 ms: ${verdict(percentile(wall, 0.99) < 5)})`,
+);
 
 const left = endLeftovers();
 if (left) console.log(`(ended ${left} leftover processes)`);

@@ -38,13 +38,17 @@ async function connect(via) {
   await client.connect(
     via === 'connect'
       ? new StdioClientTransport({ command: process.execPath, args: [blitz, 'connect', '--workspace', workspace], env, stderr: 'ignore' })
-      : new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), { requestInit: { headers: { authorization: `Bearer ${state.token}` } } }),
+      : new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), {
+          requestInit: { headers: { authorization: `Bearer ${state.token}` } },
+        }),
   );
   await client.listTools();
   return { via, client };
 }
 
-const clients = await Promise.all([...Array(CLIENTS_PER_TRANSPORT).fill('connect'), ...Array(CLIENTS_PER_TRANSPORT).fill('http')].map(connect));
+const clients = await Promise.all(
+  [...Array(CLIENTS_PER_TRANSPORT).fill('connect'), ...Array(CLIENTS_PER_TRANSPORT).fill('http')].map(connect),
+);
 // Warm up, so the start figures are of a daemon that has served each client once.
 await Promise.all(clients.map(({ client }) => client.callTool({ name: 'echo', arguments: { message: 'warm' } })));
 const atStart = usage();
@@ -67,7 +71,9 @@ await Promise.all(
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const t0 = performance.now();
       try {
-        const result = await client.callTool({ name: 'echo', arguments: { message: `c${c}-${i}` } }, undefined, { timeout: CALL_TIMEOUT_MS });
+        const result = await client.callTool({ name: 'echo', arguments: { message: `c${c}-${i}` } }, undefined, {
+          timeout: CALL_TIMEOUT_MS,
+        });
         if (result.isError) throw new Error(JSON.stringify(result.content));
         results[via].times.push(performance.now() - t0);
       } catch (err) {
@@ -90,11 +96,15 @@ const line = (name, { times, errors }) => {
   const p = (q) => (sorted.length ? percentile(sorted, q).toFixed(2) : 'n/a');
   return `  ${name.padEnd(22)} ${String(sorted.length + errors).padStart(8)} ${String(errors).padStart(7)} ${p(50).padStart(8)} ${p(99).padStart(8)}`;
 };
-console.log(`\nsoak: ${clients.length} clients (${CLIENTS_PER_TRANSPORT} blitz connect, ${CLIENTS_PER_TRANSPORT} HTTP /mcp), ${rate} calls/s each, ${elapsed.toFixed(1)} s, tools/call echo on server-everything`);
+console.log(
+  `\nsoak: ${clients.length} clients (${CLIENTS_PER_TRANSPORT} blitz connect, ${CLIENTS_PER_TRANSPORT} HTTP /mcp), ${rate} calls/s each, ${elapsed.toFixed(1)} s, tools/call echo on server-everything`,
+);
 console.log('  clients                   calls  errors   p50 ms   p99 ms');
 console.log(line('blitz connect', results.connect));
 console.log(line('HTTP /mcp', results.http));
-console.log(line('all', { times: [...results.connect.times, ...results.http.times], errors: results.connect.errors + results.http.errors }));
+console.log(
+  line('all', { times: [...results.connect.times, ...results.http.times], errors: results.connect.errors + results.http.errors }),
+);
 console.log(`  daemon RSS: ${atStart.rss} at start, ${atEnd.rss} at end, ${afterLeaving.rss} after the clients left`);
 console.log(`  daemon RSS every ${(seconds / 6).toFixed(0)} s: ${samples.join(', ')}`);
 console.log(`  daemon fds: ${atStart.fds} at start, ${atEnd.fds} at end, ${afterLeaving.fds} after the clients left`);

@@ -26,7 +26,11 @@ console.log('packing and installing the package into a temporary prefix…');
 const { blitz, bin } = installPackage(tmp);
 fs.mkdirSync(home, { recursive: true });
 fs.writeFileSync(path.join(home, 'settings.toml'), '[daemon]\nport = 0\n');
-const runEnv = { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: home, BLITZ_HOME: home };
+const runEnv = {
+  PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`,
+  HOME: home,
+  BLITZ_HOME: home,
+};
 execFileSync(blitz, ['daemon', 'start'], { env: runEnv, cwd: home, stdio: 'ignore' });
 
 const coldHome = path.join(tmp, 'cold-home');
@@ -41,7 +45,7 @@ async function daemonStart() {
   const ms = performance.now() - t0;
   execFileSync(blitz, ['daemon', 'stop'], { env: coldEnv, cwd: coldHome, stdio: 'ignore' });
   // `stop` returns once the daemon said it stops; the next start must find its lock free.
-  for (const deadline = Date.now() + 15_000; fs.existsSync(path.join(coldHome, 'state', 'daemon.json')); ) {
+  for (const deadline = Date.now() + 15_000; fs.existsSync(path.join(coldHome, 'state', 'daemon.json'));) {
     if (Date.now() > deadline) throw new Error('the cold-home daemon did not stop');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -96,14 +100,18 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
   const base = median(times.get(variants[0][0]));
-  console.log(`\nstart-up of the installed blitz, median of ${ROUNDS} interleaved rounds (${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`);
+  console.log(
+    `\nstart-up of the installed blitz, median of ${ROUNDS} interleaved rounds (${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`,
+  );
   console.log('  variant                       median ms   p90 ms   above node -e 0   verdict (< 150 ms above)');
   for (const [name] of variants) {
     const m = median(times.get(name));
     const above = m - base;
     const isBase = name === variants[0][0];
     const verdict = isBase ? '' : INFO.has(name) ? '(information)' : above < BAR_MS ? 'ok' : 'OVER';
-    console.log(`  ${name.padEnd(28)} ${m.toFixed(1).padStart(10)} ${p90(times.get(name)).toFixed(1).padStart(8)} ${(isBase ? '' : `${above >= 0 ? '+' : ''}${above.toFixed(1)} ms`).padStart(17)}   ${verdict}`);
+    console.log(
+      `  ${name.padEnd(28)} ${m.toFixed(1).padStart(10)} ${p90(times.get(name)).toFixed(1).padStart(8)} ${(isBase ? '' : `${above >= 0 ? '+' : ''}${above.toFixed(1)} ms`).padStart(17)}   ${verdict}`,
+    );
   }
   // A missed target is the verdict printed above; it does not stop `npm run bench` (as in the other benchmarks).
 } finally {

@@ -66,7 +66,16 @@ export async function compare(variants, { rounds = 5, cpu, sleeps, ...opts }) {
     const rs = runs.get(name);
     const cpuPerCall = cpu ? new Map([...used.get(name)].map(([who, us]) => [who, us / calls]).filter(([, us]) => us >= 1)) : undefined;
     const sleepsPerCall = sleeps ? slept.get(name) / calls : undefined;
-    return [name, { p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), perSecond: median(rs.map((r) => r.perSecond)), ...(cpuPerCall ? { cpuPerCall } : {}), ...(sleepsPerCall === undefined ? {} : { sleepsPerCall }) }];
+    return [
+      name,
+      {
+        p50: median(rs.map((r) => r.p50)),
+        p99: median(rs.map((r) => r.p99)),
+        perSecond: median(rs.map((r) => r.perSecond)),
+        ...(cpuPerCall ? { cpuPerCall } : {}),
+        ...(sleepsPerCall === undefined ? {} : { sleepsPerCall }),
+      },
+    ];
   });
 }
 
@@ -82,6 +91,11 @@ export function reportCpu(rows) {
     if (!r.cpuPerCall) continue;
     const total = [...r.cpuPerCall.values()].reduce((a, b) => a + b, 0);
     const waits = r.sleepsPerCall === undefined ? '' : `   (client slept ${r.sleepsPerCall.toFixed(2)}× a call)`;
-    console.log(`  ${name.padEnd(width)} ${String(Math.round(total)).padStart(6)}  = ${[...r.cpuPerCall].sort((a, b) => b[1] - a[1]).map(([who, us]) => `${who} ${Math.round(us)}`).join(' + ')}${waits}`);
+    console.log(
+      `  ${name.padEnd(width)} ${String(Math.round(total)).padStart(6)}  = ${[...r.cpuPerCall]
+        .sort((a, b) => b[1] - a[1])
+        .map(([who, us]) => `${who} ${Math.round(us)}`)
+        .join(' + ')}${waits}`,
+    );
   }
 }

@@ -70,7 +70,9 @@ async function bundle() {
     external: Object.keys(EXTERNAL),
     define: { __BLITZ_DAEMON_ENTRY__: JSON.stringify('./blitzd.js'), __BLITZ_STATIC_DIR__: JSON.stringify('../static/') },
     // Bundled CommonJS (undici, ajv, …) calls require() for Node's own modules.
-    banner: { js: "import { createRequire as __blitzCreateRequire } from 'node:module';\nconst require = __blitzCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __blitzCreateRequire } from 'node:module';\nconst require = __blitzCreateRequire(import.meta.url);",
+    },
     minify: true,
     legalComments: 'external',
     logLevel: 'warning',
@@ -112,7 +114,8 @@ async function main() {
   fs.mkdirSync(path.join(STAGE, 'bin'), { recursive: true });
   await bundle();
   fs.writeFileSync(path.join(STAGE, 'package.json'), `${JSON.stringify(manifest(), null, 2)}\n`);
-  for (const file of ['blitz.cjs', 'node-version.cjs']) fs.copyFileSync(path.join(ROOT, 'apps/cli/bin', file), path.join(STAGE, 'bin', file));
+  for (const file of ['blitz.cjs', 'node-version.cjs'])
+    fs.copyFileSync(path.join(ROOT, 'apps/cli/bin', file), path.join(STAGE, 'bin', file));
   fs.chmodSync(path.join(STAGE, 'bin', 'blitz.cjs'), 0o755);
   fs.copyFileSync(path.join(ROOT, 'README.md'), path.join(STAGE, 'README.md'));
   copyStatic();
@@ -121,7 +124,11 @@ async function main() {
   const tarballPrefix = `${PACKAGE_NAME.replace(/^@/, '').replace('/', '-')}-`;
   for (const old of fs.readdirSync(out)) if (old.startsWith(tarballPrefix) && old.endsWith('.tgz')) fs.rmSync(path.join(out, old));
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: STAGE, encoding: 'utf8', env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } }),
+    execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
+      cwd: STAGE,
+      encoding: 'utf8',
+      env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+    }),
   );
   process.stdout.write(`${path.join(out, packed.filename)}\n`);
 }

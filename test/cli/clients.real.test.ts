@@ -16,7 +16,8 @@ const BIN = path.join(REPO_ROOT, 'node_modules', '.bin');
 const has = (program: string) => fs.existsSync(path.join(BIN, program));
 const PATH = `${BIN}:${path.dirname(process.execPath)}:/usr/bin:/bin`;
 /** Why a client's test is skipped: its package did not install here (npm registry unreachable, or no build for this platform). */
-const missing = (program: string, pkg: string) => (has(program) ? '' : ` — skipped: ${pkg} is not installed (node_modules/.bin/${program} missing)`);
+const missing = (program: string, pkg: string) =>
+  has(program) ? '' : ` — skipped: ${pkg} is not installed (node_modules/.bin/${program} missing)`;
 
 let root: string;
 let blitzHome: string;
@@ -26,9 +27,14 @@ let daemon: RunningDaemon;
 
 function run(program: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(path.join(BIN, program), args, { cwd: project, env: { PATH, HOME: home, NO_COLOR: '1', ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: stdout + stderr });
-    });
+    execFile(
+      path.join(BIN, program),
+      args,
+      { cwd: project, env: { PATH, HOME: home, NO_COLOR: '1', ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: stdout + stderr });
+      },
+    );
   });
 }
 
@@ -40,14 +46,26 @@ beforeAll(async () => {
   fs.mkdirSync(project, { recursive: true });
   fs.mkdirSync(blitzHome);
   const echo = fixtureCommand('env-dump');
-  writeSettings(blitzHome, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "echo"\ncommand = ${JSON.stringify(echo.command)}\nargs = ${JSON.stringify(echo.args)}\nsandbox = false\n`);
+  writeSettings(
+    blitzHome,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "echo"\ncommand = ${JSON.stringify(echo.command)}\nargs = ${JSON.stringify(echo.args)}\nsandbox = false\n`,
+  );
   // Each client has a server of its own that Blitz already runs: connect takes it out.
   fs.mkdirSync(path.join(home, '.gemini'));
   fs.mkdirSync(path.join(home, '.codex'));
-  fs.writeFileSync(path.join(home, '.claude.json'), `${JSON.stringify({ numStartups: 1, mcpServers: { echo: { type: 'stdio', command: echo.command, args: echo.args } } }, null, 2)}\n`);
-  fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), `{\n  // mine\n  "mcpServers": { "echo": ${JSON.stringify({ command: echo.command, args: echo.args })} }\n}\n`);
+  fs.writeFileSync(
+    path.join(home, '.claude.json'),
+    `${JSON.stringify({ numStartups: 1, mcpServers: { echo: { type: 'stdio', command: echo.command, args: echo.args } } }, null, 2)}\n`,
+  );
+  fs.writeFileSync(
+    path.join(home, '.gemini', 'settings.json'),
+    `{\n  // mine\n  "mcpServers": { "echo": ${JSON.stringify({ command: echo.command, args: echo.args })} }\n}\n`,
+  );
   fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
-  fs.writeFileSync(path.join(home, '.codex', 'config.toml'), `model = "o3"\n\n[mcp_servers.echo]\ncommand = ${JSON.stringify(echo.command)}\nargs = ${JSON.stringify(echo.args)}\n`);
+  fs.writeFileSync(
+    path.join(home, '.codex', 'config.toml'),
+    `model = "o3"\n\n[mcp_servers.echo]\ncommand = ${JSON.stringify(echo.command)}\nargs = ${JSON.stringify(echo.args)}\n`,
+  );
   daemon = await startDaemonProcess(blitzHome);
 }, 120_000);
 
@@ -63,32 +81,50 @@ describe('real clients after blitz clients connect', () => {
     const result = await runBlitz(['clients', 'connect', ...ids], { home: blitzHome, cwd: project, env: { HOME: home, PATH } });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    if (has('claude')) expect(result.stdout).toContain('claude-code: connected ~/.claude.json: added the blitz entry; took out 1 server Blitz now runs (echo) (through claude mcp).');
-    if (has('codex')) expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/^model = "o3"\n\n\[mcp_servers\.blitz\]\ncommand = ".*node"\nargs = \[".*blitz\.js", "connect"\]\nenv = \{ BLITZ_HOME = ".*" \}\n$/);
+    if (has('claude'))
+      expect(result.stdout).toContain(
+        'claude-code: connected ~/.claude.json: added the blitz entry; took out 1 server Blitz now runs (echo) (through claude mcp).',
+      );
+    if (has('codex'))
+      expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toMatch(
+        /^model = "o3"\n\n\[mcp_servers\.blitz\]\ncommand = ".*node"\nargs = \[".*blitz\.js", "connect"\]\nenv = \{ BLITZ_HOME = ".*" \}\n$/,
+      );
   }, 300_000);
 
-  it.skipIf(!has('claude'))(`claude mcp list reports blitz connected (@anthropic-ai/claude-code)${missing('claude', '@anthropic-ai/claude-code')}`, async () => {
-    const list = await run('claude', ['mcp', 'list']);
-    if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
-    expect(list.out).toMatch(/blitz: .*blitz\.js connect - ✔ Connected/);
-    expect(list.out).not.toMatch(/^echo:/m);
-  }, 180_000);
+  it.skipIf(!has('claude'))(
+    `claude mcp list reports blitz connected (@anthropic-ai/claude-code)${missing('claude', '@anthropic-ai/claude-code')}`,
+    async () => {
+      const list = await run('claude', ['mcp', 'list']);
+      if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
+      expect(list.out).toMatch(/blitz: .*blitz\.js connect - ✔ Connected/);
+      expect(list.out).not.toMatch(/^echo:/m);
+    },
+    180_000,
+  );
 
-  it.skipIf(!has('gemini'))(`gemini mcp list reports blitz connected (@google/gemini-cli, folder trusted)${missing('gemini', '@google/gemini-cli')}`, async () => {
-    const list = await run('gemini', ['mcp', 'list']);
-    if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
-    expect(list.out).toMatch(/blitz: .*blitz\.js connect \(stdio\) - Connected/);
-    expect(list.out).not.toMatch(/echo:/);
-    expect(fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toContain('// mine');
-  }, 180_000);
+  it.skipIf(!has('gemini'))(
+    `gemini mcp list reports blitz connected (@google/gemini-cli, folder trusted)${missing('gemini', '@google/gemini-cli')}`,
+    async () => {
+      const list = await run('gemini', ['mcp', 'list']);
+      if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
+      expect(list.out).toMatch(/blitz: .*blitz\.js connect \(stdio\) - Connected/);
+      expect(list.out).not.toMatch(/echo:/);
+      expect(fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toContain('// mine');
+    },
+    180_000,
+  );
 
-  it.skipIf(!has('codex'))(`codex mcp list shows the entry (@openai/codex does not connect when listing)${missing('codex', '@openai/codex')}`, async () => {
-    const list = await run('codex', ['mcp', 'list'], { CODEX_HOME: path.join(home, '.codex') });
-    if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
-    expect(list.code).toBe(0);
-    expect(list.out).toMatch(/blitz +\S*node +\S*blitz\.js connect +BLITZ_HOME=\*+/);
-    expect(list.out).not.toMatch(/^echo /m);
-  }, 180_000);
+  it.skipIf(!has('codex'))(
+    `codex mcp list shows the entry (@openai/codex does not connect when listing)${missing('codex', '@openai/codex')}`,
+    async () => {
+      const list = await run('codex', ['mcp', 'list'], { CODEX_HOME: path.join(home, '.codex') });
+      if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
+      expect(list.code).toBe(0);
+      expect(list.out).toMatch(/blitz +\S*node +\S*blitz\.js connect +BLITZ_HOME=\*+/);
+      expect(list.out).not.toMatch(/^echo /m);
+    },
+    180_000,
+  );
 
   it('disconnect gives the clients their servers back', async () => {
     const result = await runBlitz(['clients', 'disconnect'], { home: blitzHome, cwd: project, env: { HOME: home, PATH } });

@@ -42,7 +42,11 @@ const SETTINGS = '# my Blitz settings\n[daemon]\nport = 0 # tests\n';
 let root: string;
 let blitzHome: string;
 let home: string;
-const files = () => ({ claude: path.join(home, '.claude.json'), cursor: path.join(home, '.cursor', 'mcp.json'), codex: path.join(home, '.codex', 'config.toml') });
+const files = () => ({
+  claude: path.join(home, '.claude.json'),
+  cursor: path.join(home, '.cursor', 'mcp.json'),
+  codex: path.join(home, '.codex', 'config.toml'),
+});
 const blitz = (...args: string[]) => runBlitz(args, { home: blitzHome, cwd: home, env: { HOME: home, PATH } });
 
 beforeEach(() => {
@@ -68,7 +72,17 @@ describe('blitz clients', () => {
     const result = await blitz('clients', '--json');
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as { id: string; file: string; found: boolean; pointsAtBlitz: boolean; servers: number }[];
-    expect(rows.map((r) => r.id)).toEqual(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini', 'zed', 'opencode']);
+    expect(rows.map((r) => r.id)).toEqual([
+      'claude-code',
+      'claude-desktop',
+      'cursor',
+      'vscode',
+      'windsurf',
+      'codex',
+      'gemini',
+      'zed',
+      'opencode',
+    ]);
     expect(rows.filter((r) => r.found).map((r) => [r.id, r.file, r.servers, r.pointsAtBlitz])).toEqual([
       ['claude-code', files().claude, 2, false],
       ['cursor', files().cursor, 2, false],
@@ -105,7 +119,9 @@ describe('blitz clients', () => {
     const table = await blitz('clients');
     expect(table.stdout).toMatch(/^vscode +~\/\.config\/Code\/User\/mcp\.json +unreadable +- +-$/m);
     expect(table.stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +2$/m);
-    expect(table.stderr).toContain(`blitz: ${vscode} is 9 MB, more than the 8 MB Blitz reads from such a file; it was not read; nothing was changed`);
+    expect(table.stderr).toContain(
+      `blitz: ${vscode} is 9 MB, more than the 8 MB Blitz reads from such a file; it was not read; nothing was changed`,
+    );
     const dry = await blitz('clients', 'connect', 'vscode', '--dry-run');
     expect(dry.stdout.length + dry.stderr.length).toBeLessThan(10_000);
     expect(dry.stderr).toContain(`${vscode} is 9 MB, more than the 8 MB`);
@@ -120,9 +136,13 @@ describe('blitz clients', () => {
     const result = await blitz('clients', 'import');
     expect(result.code).toBe(0);
     expectNoSecret(dry.stdout, dry.stderr, result.stdout, result.stderr);
-    expect(result.stdout).toContain('  + github: https://api.githubcopilot.com/mcp/ (headers: Authorization) from claude-code ~/.claude.json');
+    expect(result.stdout).toContain(
+      '  + github: https://api.githubcopilot.com/mcp/ (headers: Authorization) from claude-code ~/.claude.json',
+    );
     expect(result.stdout).toContain('  = memory from cursor ~/.cursor/mcp.json: the same server as memory from claude-code; imported once');
-    expect(result.stdout).toMatch(/! conflict: two different servers named memory; nothing was guessed\n {6}kept {5}claude-code ~\/\.claude\.json: npx -y @modelcontextprotocol\/server-memory \(env: MEMORY_FILE_PATH\)\n {6}not kept codex ~\/\.codex\/config\.toml: npx -y other-memory/);
+    expect(result.stdout).toMatch(
+      /! conflict: two different servers named memory; nothing was guessed\n {6}kept {5}claude-code ~\/\.claude\.json: npx -y @modelcontextprotocol\/server-memory \(env: MEMORY_FILE_PATH\)\n {6}not kept codex ~\/\.codex\/config\.toml: npx -y other-memory/,
+    );
     const settings = fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8');
     expect(settings.startsWith(SETTINGS)).toBe(true);
     const list = JSON.parse((await blitz('mcp', 'list', '--json')).stdout) as { name: string }[];
@@ -139,7 +159,15 @@ describe('blitz clients', () => {
   });
 
   it('import: secrets in arguments are masked alike with and without --dry-run, in text and --json, and every argument is kept', async () => {
-    const args = ['-y', 'mcp-remote', '--token=SECRET_ARG_123456', '-H', 'Authorization: Bearer SECRET_BEARER_654321', '--after', 'kept-arg'];
+    const args = [
+      '-y',
+      'mcp-remote',
+      '--token=SECRET_ARG_123456',
+      '-H',
+      'Authorization: Bearer SECRET_BEARER_654321',
+      '--after',
+      'kept-arg',
+    ];
     fs.writeFileSync(files().claude, JSON.stringify({ mcpServers: { remote: { command: 'npx', args } } }));
     fs.rmSync(files().cursor);
     fs.rmSync(files().codex);
@@ -163,28 +191,47 @@ describe('blitz clients', () => {
     expect(dry.stdout).toContain(`--- ${files().cursor}`);
     expect(dry.stdout).toContain('-    "postgres": { "command": "npx", "args": ["-y", "pg-mcp"], "env": { "PGPASSWORD": "***" } }');
     expectNoSecret(dry.stdout);
-    expect([fs.readFileSync(files().claude, 'utf8'), fs.readFileSync(files().cursor, 'utf8'), fs.readFileSync(files().codex, 'utf8')]).toEqual([CLAUDE, CURSOR, CODEX]);
+    expect([
+      fs.readFileSync(files().claude, 'utf8'),
+      fs.readFileSync(files().cursor, 'utf8'),
+      fs.readFileSync(files().codex, 'utf8'),
+    ]).toEqual([CLAUDE, CURSOR, CODEX]);
 
     const connect = await blitz('clients', 'connect', '--all');
     expect(connect.code).toBe(0);
-    expect(connect.stdout).toContain('claude-code: connected ~/.claude.json: added the blitz entry; took out 2 servers Blitz now runs (github, memory).');
+    expect(connect.stdout).toContain(
+      'claude-code: connected ~/.claude.json: added the blitz entry; took out 2 servers Blitz now runs (github, memory).',
+    );
     expect(connect.stdout).toContain('Claude Code keeps this file in memory while it runs: restart it');
     expect(connect.stdout).toContain('  kept docs: not in Blitz yet (blitz clients import adds it)');
-    const cursor = JSON.parse(fs.readFileSync(files().cursor, 'utf8').replace('// mine', '')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const cursor = JSON.parse(fs.readFileSync(files().cursor, 'utf8').replace('// mine', '')) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
     expect(Object.keys(cursor.mcpServers)).toEqual(['blitz']);
-    expect(cursor.mcpServers.blitz).toEqual({ command: process.execPath, args: [path.resolve('..', 'apps', 'cli', 'bin', 'blitz.js'), 'connect'], env: { BLITZ_HOME: blitzHome } });
+    expect(cursor.mcpServers.blitz).toEqual({
+      command: process.execPath,
+      args: [path.resolve('..', 'apps', 'cli', 'bin', 'blitz.js'), 'connect'],
+      env: { BLITZ_HOME: blitzHome },
+    });
     expect(fs.readFileSync(files().cursor, 'utf8')).toContain('// mine');
 
     const twice = await blitz('clients', 'connect', '--all');
     expect(twice.stdout).toMatch(/cursor: ~\/\.cursor\/mcp\.json already points at Blitz; nothing changed\./);
     expect((await blitz('clients', '--json')).stdout).toMatch(/"id": "cursor",[^}]*"pointsAtBlitz": true/);
 
-    expect(await blitz('clients', 'disconnect', 'cursor', '--all')).toMatchObject({ code: 1, stderr: 'blitz: give client names or --all, not both\n' });
+    expect(await blitz('clients', 'disconnect', 'cursor', '--all')).toMatchObject({
+      code: 1,
+      stderr: 'blitz: give client names or --all, not both\n',
+    });
     // --all, as connect takes it: every connected client, as naming none does.
     const disconnect = await blitz('clients', 'disconnect', '--all');
     expect(disconnect.code).toBe(0);
     expect(disconnect.stdout).toContain('cursor: ~/.cursor/mcp.json restored to what connect found, byte for byte.');
-    expect([fs.readFileSync(files().claude, 'utf8'), fs.readFileSync(files().cursor, 'utf8'), fs.readFileSync(files().codex, 'utf8')]).toEqual([CLAUDE, CURSOR, CODEX]);
+    expect([
+      fs.readFileSync(files().claude, 'utf8'),
+      fs.readFileSync(files().cursor, 'utf8'),
+      fs.readFileSync(files().codex, 'utf8'),
+    ]).toEqual([CLAUDE, CURSOR, CODEX]);
     const backups = fs.readdirSync(path.join(blitzHome, 'state', 'client-backups'));
     expect(backups.filter((f) => f.startsWith('cursor-') && f.endsWith('-mcp.json'))).toHaveLength(1);
   });
@@ -203,12 +250,17 @@ describe('blitz clients', () => {
   it('import --project: the project files into its .mcp.json, to be trusted', async () => {
     const project = path.join(root, 'app');
     fs.mkdirSync(path.join(project, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(project, '.vscode', 'mcp.json'), '{ "servers": { "local": { "type": "stdio", "command": "node", "args": ["tools.js"] }, "gh": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer ghp_fromClaudeSecret99" } } } }\n');
+    fs.writeFileSync(
+      path.join(project, '.vscode', 'mcp.json'),
+      '{ "servers": { "local": { "type": "stdio", "command": "node", "args": ["tools.js"] }, "gh": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "headers": { "Authorization": "Bearer ghp_fromClaudeSecret99" } } } }\n',
+    );
     await blitz('clients', 'import', 'claude-code');
     const result = await blitz('clients', 'import', '--project', project);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Blitz runs them only once you trust the project (blitz trust ${project})`);
-    expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { local: { command: 'node', args: ['tools.js'] } } });
+    expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({
+      mcpServers: { local: { command: 'node', args: ['tools.js'] } },
+    });
     expect(result.stdout).toMatch(/= gh from vscode .*: already in Blitz as github/);
   });
 
@@ -216,15 +268,31 @@ describe('blitz clients', () => {
     const project = path.join(root, 'app');
     fs.mkdirSync(project);
     const claude = JSON.parse(CLAUDE) as Record<string, unknown>;
-    fs.writeFileSync(files().claude, JSON.stringify({ ...claude, projects: { [project]: { allowedTools: [], mcpServers: { localmem: { type: 'stdio', command: 'node', args: ['mem.js'], env: {} } } } } }, null, 2));
+    fs.writeFileSync(
+      files().claude,
+      JSON.stringify(
+        {
+          ...claude,
+          projects: {
+            [project]: { allowedTools: [], mcpServers: { localmem: { type: 'stdio', command: 'node', args: ['mem.js'], env: {} } } },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     const user = await blitz('clients', 'import', 'claude-code');
     expect(user.code).toBe(0);
-    expect(user.stdout).toContain(`  skipped localmem from claude-code ~/.claude.json: Claude Code keeps it for ${project} alone (its local scope): blitz clients import claude-code --project ${project}\n`);
+    expect(user.stdout).toContain(
+      `  skipped localmem from claude-code ~/.claude.json: Claude Code keeps it for ${project} alone (its local scope): blitz clients import claude-code --project ${project}\n`,
+    );
     expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).not.toContain('localmem');
     expect((await blitz('clients', '--project', project)).stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +1$/m);
     const imported = await blitz('clients', 'import', 'claude-code', '--project', project);
     expect(imported.code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { localmem: { command: 'node', args: ['mem.js'] } } });
+    expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({
+      mcpServers: { localmem: { command: 'node', args: ['mem.js'] } },
+    });
   });
 
   it.each([

@@ -22,7 +22,10 @@ function server(name: string, fixture: Parameters<typeof fixtureCommand>[0]): st
 
 describe('blitz doctor', () => {
   it('checks settings and commands; a command not on PATH fails it', async () => {
-    writeSettings(home, server('good', 'env-dump') + '[[mcp.servers]]\nname = "missing"\ncommand = "no-such-command-xyz"\nsandbox = false\n');
+    writeSettings(
+      home,
+      server('good', 'env-dump') + '[[mcp.servers]]\nname = "missing"\ncommand = "no-such-command-xyz"\nsandbox = false\n',
+    );
     const result = await runBlitz(['doctor'], { home });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('ok    settings: ');
@@ -30,11 +33,16 @@ describe('blitz doctor', () => {
     expect(result.stdout).toMatch(/FAIL  command of missing: no-such-command-xyz is not on PATH; install it, or give its full path\n/);
     expect(result.stdout).toContain('FAIL  daemon: not running; start it: blitz daemon start');
     // sandbox = false: how the servers' helpers are kept from outliving them here.
-    expect(result.stdout).toMatch(process.platform === 'linux' ? /ok    processes: each stdio server runs in a pid namespace of its own \((bubblewrap|unshare)\)|warn  processes: no pid namespace here/ : /processes: /);
+    expect(result.stdout).toMatch(
+      process.platform === 'linux'
+        ? /ok    processes: each stdio server runs in a pid namespace of its own \((bubblewrap|unshare)\)|warn  processes: no pid namespace here/
+        : /processes: /,
+    );
   });
 
   it("warns of a server whose ${VAR} is not set in this shell's environment, not of a disabled one", async () => {
-    const env = (name: string, extra = '') => server(name, 'env-dump').replace('sandbox = false', `sandbox = false\nenv = { TOKEN = "\${BLITZ_DOCTOR_UNSET}" }${extra}`);
+    const env = (name: string, extra = '') =>
+      server(name, 'env-dump').replace('sandbox = false', `sandbox = false\nenv = { TOKEN = "\${BLITZ_DOCTOR_UNSET}" }${extra}`);
     writeSettings(home, env('gh') + env('off', '\ndisabled = true'));
     const result = await runBlitz(['doctor'], { home });
     expect(result.stdout).toContain(
@@ -51,20 +59,39 @@ describe('blitz doctor', () => {
   });
 
   it('--online connects to every enabled server and counts its tools, failures with their phase', async () => {
-    writeSettings(home, server('ok', 'changing-tools') + server('empty', 'no-tools') + server('dead', 'exit-at-start') + server('stuck', 'hang-initialize').replace('sandbox = false', 'sandbox = false\nstartup_timeout_seconds = 1'));
+    writeSettings(
+      home,
+      server('ok', 'changing-tools') +
+        server('empty', 'no-tools') +
+        server('dead', 'exit-at-start') +
+        server('stuck', 'hang-initialize').replace('sandbox = false', 'sandbox = false\nstartup_timeout_seconds = 1'),
+    );
     const result = await runBlitz(['doctor', '--online'], { home });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('ok    ok: 2 tools\n');
     // A server that lists no tools though it offers them answered: a warning, no failure.
-    expect(result.stdout).toContain('ok    empty: 0 tools\nwarn  empty: lists no tools, though it offers the tools capability (tools/list answered an empty list)\n');
+    expect(result.stdout).toContain(
+      'ok    empty: 0 tools\nwarn  empty: lists no tools, though it offers the tools capability (tools/list answered an empty list)\n',
+    );
     expect(result.stdout).not.toContain('warn  ok:');
-    expect(result.stdout).toContain('FAIL  dead: it exited with code 1: exit-at-start: FAKE_API_KEY is not set; see its output: blitz mcp get dead\n      exit-at-start: FAKE_API_KEY is not set\n');
-    expect(result.stdout).toContain('FAIL  stuck: it did not answer initialize within 1s; check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds\n');
+    expect(result.stdout).toContain(
+      'FAIL  dead: it exited with code 1: exit-at-start: FAKE_API_KEY is not set; see its output: blitz mcp get dead\n      exit-at-start: FAKE_API_KEY is not set\n',
+    );
+    expect(result.stdout).toContain(
+      'FAIL  stuck: it did not answer initialize within 1s; check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds\n',
+    );
     expect(result.stderr).toContain('Connecting to 4 MCP servers…');
   });
 
-  it('--online warns of a tool_exposure key or tools entry that names none of the server\'s tools, by file, line, server and field, and still passes', async () => {
-    writeSettings(home, '[daemon]\nport = 0\n\n' + server('ok', 'env-dump').replace('sandbox = false', 'sandbox = false\ntools = ["env", "gone"]\ntool_exposure = { "env" = "deferred", "pr_*" = "hidden" }'));
+  it("--online warns of a tool_exposure key or tools entry that names none of the server's tools, by file, line, server and field, and still passes", async () => {
+    writeSettings(
+      home,
+      '[daemon]\nport = 0\n\n' +
+        server('ok', 'env-dump').replace(
+          'sandbox = false',
+          'sandbox = false\ntools = ["env", "gone"]\ntool_exposure = { "env" = "deferred", "pr_*" = "hidden" }',
+        ),
+    );
     const daemon = await startDaemonProcess(home);
     try {
       const result = await runBlitz(['doctor', '--online'], { home });
@@ -109,7 +136,9 @@ describe('blitz doctor', () => {
       expect(result.code).toBe(1);
       // Without a daemon, this shell's PATH is where it would look.
       await daemon.stop();
-      expect((await runBlitz(['doctor'], { home, env: { PATH: shellPath } })).stdout).toContain(`ok    command of fresh: ${path.join(bin, 'fresh-tool')}`);
+      expect((await runBlitz(['doctor'], { home, env: { PATH: shellPath } })).stdout).toContain(
+        `ok    command of fresh: ${path.join(bin, 'fresh-tool')}`,
+      );
     } finally {
       await daemon.stop();
       fs.rmSync(bin, { recursive: true, force: true });

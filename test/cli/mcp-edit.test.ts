@@ -25,10 +25,54 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
   beforeEach(() => fs.writeFileSync(settings, COMMENTED));
 
   it.each([
-    ['add a command server', ['mcp', 'add', 'memory', '--env', 'MEMORY_FILE_PATH=/tmp/m.json', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-command.toml'],
-    ['add a URL server', ['mcp', 'add', 'remote', 'https://mcp.example.com/mcp', '--header', 'Authorization: Bearer ${TOKEN}', '--prefix', 'rem', '--agents', 'main,reviewer', '--timeout', '20', '--auto-approve'], 'add-url.toml'],
-    ['add a server that keeps its own folders', ['mcp', 'add', 'files', '--no-roots', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv/data'], 'add-no-roots.toml'],
-    ['add a server with roots and writable paths', ['mcp', 'add', 'memory', '--roots', '~/src', '--roots', '/data', '--sandbox-write', '~/.local/share/memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-roots.toml'],
+    [
+      'add a command server',
+      ['mcp', 'add', 'memory', '--env', 'MEMORY_FILE_PATH=/tmp/m.json', '--', 'npx', '-y', '@modelcontextprotocol/server-memory'],
+      'add-command.toml',
+    ],
+    [
+      'add a URL server',
+      [
+        'mcp',
+        'add',
+        'remote',
+        'https://mcp.example.com/mcp',
+        '--header',
+        'Authorization: Bearer ${TOKEN}',
+        '--prefix',
+        'rem',
+        '--agents',
+        'main,reviewer',
+        '--timeout',
+        '20',
+        '--auto-approve',
+      ],
+      'add-url.toml',
+    ],
+    [
+      'add a server that keeps its own folders',
+      ['mcp', 'add', 'files', '--no-roots', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/srv/data'],
+      'add-no-roots.toml',
+    ],
+    [
+      'add a server with roots and writable paths',
+      [
+        'mcp',
+        'add',
+        'memory',
+        '--roots',
+        '~/src',
+        '--roots',
+        '/data',
+        '--sandbox-write',
+        '~/.local/share/memory',
+        '--',
+        'npx',
+        '-y',
+        '@modelcontextprotocol/server-memory',
+      ],
+      'add-roots.toml',
+    ],
     ['approve every tool of a server', ['mcp', 'approve', 'github'], 'approve-github.toml'],
     ['approve two tools', ['mcp', 'approve', 'fs', 'read_text_file', 'list_directory'], 'approve-tools.toml'],
     ['add a shared server', ['mcp', 'add', 'memory', '--share', 'npx', '-y', '@modelcontextprotocol/server-memory'], 'add-shared.toml'],
@@ -36,8 +80,31 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
     ['remove the first server', ['mcp', 'remove', 'fs'], 'remove-fs.toml'],
     ['disable a server', ['mcp', 'disable', 'fs'], 'disable-fs.toml'],
     ['enable a Codex-style disabled server', ['mcp', 'enable', 'docs'], 'enable-docs.toml'],
-    ['set fields of a server with a sub-table: added after its last key, before the sub-table', ['mcp', 'set', 'github', '--prefix', 'gh', '--timeout', '60', '--agents', 'main,review', '--tools', 'search_code,get_issue', '--roots', '~/src', '--no-sandbox'], 'set-github.toml'],
-    ['set fields of a server with a multi-line array and comments; an unset of a field not there changes nothing', ['mcp', 'set', 'fs', '--no-roots', '--share', '--unset', 'sandbox'], 'set-fs.toml'],
+    [
+      'set fields of a server with a sub-table: added after its last key, before the sub-table',
+      [
+        'mcp',
+        'set',
+        'github',
+        '--prefix',
+        'gh',
+        '--timeout',
+        '60',
+        '--agents',
+        'main,review',
+        '--tools',
+        'search_code,get_issue',
+        '--roots',
+        '~/src',
+        '--no-sandbox',
+      ],
+      'set-github.toml',
+    ],
+    [
+      'set fields of a server with a multi-line array and comments; an unset of a field not there changes nothing',
+      ['mcp', 'set', 'fs', '--no-roots', '--share', '--unset', 'sandbox'],
+      'set-fs.toml',
+    ],
   ])('%s', async (_, args, golden) => {
     const result = await runBlitz(args, { home });
     expect(result.stderr).toBe('');
@@ -72,9 +139,14 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
       `Removed mcp:gl:list_projects from [permissions] allow. (gitlab__list_projects is list_projects: clients see gl's tools with its prefix "gitlab__", rules name them as the server does.)\n`,
     );
     // fs has no prefix: its tools are named as the server names them, whatever they look like.
-    expect((await runBlitz(['mcp', 'approve', 'fs', 'gitlab__x'], { home })).stdout).toBe(`Allowed mcp:fs:gitlab__x in [permissions] allow of ${settings}. [permissions] deny still refuses what it matches: mcp:*:delete_*.\n`);
+    expect((await runBlitz(['mcp', 'approve', 'fs', 'gitlab__x'], { home })).stdout).toBe(
+      `Allowed mcp:fs:gitlab__x in [permissions] allow of ${settings}. [permissions] deny still refuses what it matches: mcp:*:delete_*.\n`,
+    );
     const project = await runBlitz(['mcp', 'approve', 'proj', 'read'], { home });
-    expect(project).toMatchObject({ code: 0, stderr: `warning: no MCP server named "proj" in ${settings}; the rule is written for a project's server (.mcp.json) of that name, and matches nothing else\n` });
+    expect(project).toMatchObject({
+      code: 0,
+      stderr: `warning: no MCP server named "proj" in ${settings}; the rule is written for a project's server (.mcp.json) of that name, and matches nothing else\n`,
+    });
     expect(fs.readFileSync(settings, 'utf8')).toContain('"mcp:proj:read"');
   });
 
@@ -95,7 +167,11 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
 
   it('set says what it changed; set then unset gives back the same bytes', async () => {
     const set = await runBlitz(['mcp', 'set', 'fs', '--prefix', 'files', '--timeout', '20'], { home });
-    expect(set).toMatchObject({ code: 0, stderr: '', stdout: `MCP server "fs": set prefix = "files", timeout_seconds = 20 in ${settings}.\n` });
+    expect(set).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `MCP server "fs": set prefix = "files", timeout_seconds = 20 in ${settings}.\n`,
+    });
     expect(fs.readFileSync(settings, 'utf8')).toContain('  "/home/me/src",\n]\nprefix = "files"\ntimeout_seconds = 20\n\n# GitHub');
     const unset = await runBlitz(['mcp', 'set', 'fs', '--unset', 'prefix', '--unset', 'timeout'], { home });
     expect(unset.stdout).toBe(`MCP server "fs": removed prefix, timeout_seconds in ${settings}.\n`);
@@ -115,7 +191,11 @@ describe('blitz mcp edits a richly commented settings.toml in place', () => {
 
 describe('refusals change nothing', () => {
   it.each([
-    ['a name in use, said once', ['mcp', 'add', 'fs', 'npx', 'x'], /^blitz: an MCP server named "fs" already exists in \S*settings\.toml\n$/],
+    [
+      'a name in use, said once',
+      ['mcp', 'add', 'fs', 'npx', 'x'],
+      /^blitz: an MCP server named "fs" already exists in \S*settings\.toml\n$/,
+    ],
     ['an unknown name', ['mcp', 'remove', 'nope'], /no MCP server named "nope" in .*settings\.toml/],
     ['an unknown name to enable', ['mcp', 'enable', 'nope'], /no MCP server named "nope"/],
     ['a bad name', ['mcp', 'add', 'a b', 'npx'], /MCP server "a b" is not valid\n {2}name: "a b" may use only letters/],
@@ -127,17 +207,41 @@ describe('refusals change nothing', () => {
     ['no command', ['mcp', 'add', 'h'], /missing required argument/],
     ['approving an unknown server', ['mcp', 'approve', 'nope'], /no MCP server named "nope"/],
     ['a tool name no pattern can hold', ['mcp', 'approve', 'fs', 'a b'], /"mcp:fs:a b" is not a pattern of the form mcp:<server>:<tool>/],
-    ['a relative root', ['mcp', 'add', 'r', '--roots', 'src', 'npx'], /roots: "src" is not an absolute path \(start it with "\/" or "~\/"\)/],
-    ['Blitz itself, as a client runs it', ['mcp', 'add', 'hub', '--', 'blitz', 'connect', '--workspace', '.'], /command: runs Blitz itself \(blitz connect\): that is how a client reaches Blitz/],
-    ['set: a bad prefix, as add says it', ['mcp', 'set', 'fs', '--prefix', 'a.b'], /MCP server "fs" is not valid\n {2}prefix: "a.b" may use only letters, digits, "-" and "_"/],
-    ['set: a bad timeout, as add says it', ['mcp', 'set', 'fs', '--timeout', 'soon'], /^blitz: --timeout must be a number of seconds \(at least 1\), not "soon"\n$/],
+    [
+      'a relative root',
+      ['mcp', 'add', 'r', '--roots', 'src', 'npx'],
+      /roots: "src" is not an absolute path \(start it with "\/" or "~\/"\)/,
+    ],
+    [
+      'Blitz itself, as a client runs it',
+      ['mcp', 'add', 'hub', '--', 'blitz', 'connect', '--workspace', '.'],
+      /command: runs Blitz itself \(blitz connect\): that is how a client reaches Blitz/,
+    ],
+    [
+      'set: a bad prefix, as add says it',
+      ['mcp', 'set', 'fs', '--prefix', 'a.b'],
+      /MCP server "fs" is not valid\n {2}prefix: "a.b" may use only letters, digits, "-" and "_"/,
+    ],
+    [
+      'set: a bad timeout, as add says it',
+      ['mcp', 'set', 'fs', '--timeout', 'soon'],
+      /^blitz: --timeout must be a number of seconds \(at least 1\), not "soon"\n$/,
+    ],
     ['set: a relative root', ['mcp', 'set', 'fs', '--roots', 'src'], /roots: "src" is not an absolute path/],
     ['set: an unknown exposure', ['mcp', 'set', 'fs', '--exposure', 'lazy'], /exposure: "lazy" is not an exposure/],
-    ['set: a command-only field on a URL server', ['mcp', 'set', 'docs', '--sandbox-write', '/w'], /sandbox_write: is only for command \(stdio\) servers/],
+    [
+      'set: a command-only field on a URL server',
+      ['mcp', 'set', 'docs', '--sandbox-write', '/w'],
+      /sandbox_write: is only for command \(stdio\) servers/,
+    ],
     ['set: an unknown server', ['mcp', 'set', 'nope', '--prefix', 'p'], /no MCP server named "nope" in .*settings\.toml/],
     ['set: nothing to change', ['mcp', 'set', 'fs'], /give at least one setting to change/],
     ['set: a field set and unset at once', ['mcp', 'set', 'fs', '--prefix', 'p', '--unset', 'prefix'], /prefix is both set and unset/],
-    ['set: unset of a field it does not change', ['mcp', 'set', 'fs', '--unset', 'command'], /--unset "command": not a field blitz mcp set changes/],
+    [
+      'set: unset of a field it does not change',
+      ['mcp', 'set', 'fs', '--unset', 'command'],
+      /--unset "command": not a field blitz mcp set changes/,
+    ],
   ])('%s', async (_, args, message) => {
     fs.writeFileSync(settings, COMMENTED);
     const result = await runBlitz(args, { home });
@@ -157,7 +261,10 @@ describe('refusals change nothing', () => {
   });
 
   it('commands that load settings list every problem and fail', async () => {
-    fs.writeFileSync(settings, '[[mcp.servers]]\nname = "a"\n\n[[mcp.servers]]\nname = "a"\ncommand = "x"\nurl = "https://h/mcp"\ntimeout_seconds = "9"\n');
+    fs.writeFileSync(
+      settings,
+      '[[mcp.servers]]\nname = "a"\n\n[[mcp.servers]]\nname = "a"\ncommand = "x"\nurl = "https://h/mcp"\ntimeout_seconds = "9"\n',
+    );
     const result = await runBlitz(['mcp', 'list'], { home });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('has 4 problems; nothing was changed');

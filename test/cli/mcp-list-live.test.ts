@@ -24,7 +24,10 @@ afterEach(async () => {
 
 it('mcp list shows why a server failed on its line (its stderr line that says why) and what to do; get and --json keep the whole tail', async () => {
   const { command, args } = fixtureCommand('exit-at-start');
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "broken"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "broken"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n`,
+  );
   daemon = await startDaemonProcess(home);
   const ws = await daemon.client.openWorkspace(workspace);
   await daemon.client.listWorkspaceServers(ws.id, { connect: true });
@@ -37,13 +40,21 @@ it('mcp list shows why a server failed on its line (its stderr line that says wh
   const [json] = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ error: string }>;
   expect(json!.error).toBe('MCP server broken exited with code 1; its stderr ends with:\nexit-at-start: FAKE_API_KEY is not set');
   const get = await runBlitz(['mcp', 'get', 'broken'], { home });
-  expect(get.stdout).toMatch(/ {2}state: +failed\n {2}error: +MCP server broken exited with code 1; its stderr ends with:\n {27}exit-at-start: FAKE_API_KEY is not set\n/);
-  expect(JSON.parse((await runBlitz(['mcp', 'get', 'broken', '--json'], { home })).stdout)).toMatchObject({ state: 'failed', error: json!.error });
+  expect(get.stdout).toMatch(
+    / {2}state: +failed\n {2}error: +MCP server broken exited with code 1; its stderr ends with:\n {27}exit-at-start: FAKE_API_KEY is not set\n/,
+  );
+  expect(JSON.parse((await runBlitz(['mcp', 'get', 'broken', '--json'], { home })).stdout)).toMatchObject({
+    state: 'failed',
+    error: json!.error,
+  });
 });
 
 it("mcp list names a crashed Node server's Error line, not the version banner that ends its stderr (issue 26.3)", async () => {
   const missing = `${workspace}/missing-server.js`;
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "gone"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(missing)}]\nsandbox = false\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "gone"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(missing)}]\nsandbox = false\n`,
+  );
   daemon = await startDaemonProcess(home);
   const ws = await daemon.client.openWorkspace(workspace);
   await daemon.client.listWorkspaceServers(ws.id, { connect: true });

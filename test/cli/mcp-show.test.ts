@@ -113,7 +113,9 @@ describe('blitz config show and blitz trust', () => {
     const untrusted = JSON.parse((await runBlitz(['config', 'show', '--workspace', project, '--json'], { home })).stdout);
     expect(untrusted.workspace).toMatchObject({ root: project, trusted: false });
     expect(untrusted.servers.map((s: { entry: { name: string } }) => s.entry.name)).toEqual(['github', 'remote']);
-    expect(untrusted.workspace.problems).toEqual([expect.stringContaining('server "legacy", field "type": skipped: Blitz speaks stdio and streamable HTTP, not SSE')]);
+    expect(untrusted.workspace.problems).toEqual([
+      expect.stringContaining('server "legacy", field "type": skipped: Blitz speaks stdio and streamable HTTP, not SSE'),
+    ]);
 
     const trust = await runBlitz(['trust', project], { home });
     // The sse entry is left out: named as a server not used, not only as a problem (issue 25 point 12).
@@ -162,14 +164,20 @@ describe('blitz config show and blitz trust', () => {
 
   it('config show --workspace of a folder that does not exist says so, not "no project MCP config"', async () => {
     const missing = path.join(home, 'no-such-project');
-    expect(await runBlitz(['config', 'show', '--workspace', missing], { home })).toMatchObject({ code: 1, stdout: '', stderr: `blitz: the workspace ${missing} does not exist (--workspace)\n` });
+    expect(await runBlitz(['config', 'show', '--workspace', missing], { home })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `blitz: the workspace ${missing} does not exist (--workspace)\n`,
+    });
   });
 
   it('a folder that does not exist is said to be missing, not to lack an MCP config', async () => {
     const missing = path.join(home, 'no-such-project');
     const result = await runBlitz(['trust', missing], { home });
     expect(result).toMatchObject({ code: 1, stdout: '', stderr: `blitz: ${missing} does not exist; nothing to trust\n` });
-    expect((await runBlitz(['trust', path.join(home, 'settings.toml')], { home })).stderr).toBe(`blitz: ${path.join(home, 'settings.toml')} is not a folder; nothing to trust\n`);
+    expect((await runBlitz(['trust', path.join(home, 'settings.toml')], { home })).stderr).toBe(
+      `blitz: ${path.join(home, 'settings.toml')} is not a folder; nothing to trust\n`,
+    );
   });
 });
 
@@ -194,7 +202,9 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
   it("prints exposure, tool_exposure, [hub] deferred and max_tools, and each client's table as settings.toml writes them; the output reads back as the same settings", async () => {
     const result = await runBlitz(['config', 'show'], { home });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('name = "gh"\ncommand = "github-mcp-server"\nexposure = "deferred"\ntool_exposure = { "issue_*" = "hidden", search_code = "direct" }\n');
+    expect(result.stdout).toContain(
+      'name = "gh"\ncommand = "github-mcp-server"\nexposure = "deferred"\ntool_exposure = { "issue_*" = "hidden", search_code = "direct" }\n',
+    );
     expect(result.stdout.slice(result.stdout.indexOf('[hub]'))).toBe(
       [
         '[hub]',
@@ -216,12 +226,21 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
     expect(shown.problems).toEqual([]);
     const given = parseSettings(settings, 'given').settings;
     expect(shown.settings.hub).toEqual(given.hub);
-    expect(shown.settings.servers.map(({ exposure, toolExposure }) => ({ exposure, toolExposure }))).toEqual([{ exposure: 'deferred', toolExposure: { 'issue_*': 'hidden', search_code: 'direct' } }]);
+    expect(shown.settings.servers.map(({ exposure, toolExposure }) => ({ exposure, toolExposure }))).toEqual([
+      { exposure: 'deferred', toolExposure: { 'issue_*': 'hidden', search_code: 'direct' } },
+    ]);
   });
 
   it('--json names them as settings.toml does', async () => {
     const json = JSON.parse((await runBlitz(['config', 'show', '--json'], { home })).stdout);
-    expect(json.hub).toEqual({ max_result_mb: 8, list_wait_ms: 5000, catalog_cache: true, deferred: 'always', max_tools: 40, clients: { 'Visual Studio Code': { max_tools: 64 }, 'windsurf-client': {} } });
+    expect(json.hub).toEqual({
+      max_result_mb: 8,
+      list_wait_ms: 5000,
+      catalog_cache: true,
+      deferred: 'always',
+      max_tools: 40,
+      clients: { 'Visual Studio Code': { max_tools: 64 }, 'windsurf-client': {} },
+    });
     expect(json.servers[0].entry).toMatchObject({ exposure: 'deferred', tool_exposure: { 'issue_*': 'hidden', search_code: 'direct' } });
   });
 
@@ -233,9 +252,15 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
     );
     expect((await runBlitz(['trust', project], { home })).code).toBe(0);
     const shown = await runBlitz(['config', 'show', '--workspace', project], { home });
-    expect(shown.stdout).toContain(`#   ${file}:4: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`);
-    expect(shown.stdout).toContain(`#   ${file}:5: server "odder", field "tool_exposure.x": skipped: "soon" is not an exposure: use "direct", "deferred" or "hidden"`);
-    expect(shown.stdout).toContain(`[[mcp.servers]]  # from ${file}\nname = "docs"\ncommand = "docs-mcp"\nexposure = "hidden"\ntool_exposure = { search = "direct" }\n`);
+    expect(shown.stdout).toContain(
+      `#   ${file}:4: server "odd", field "exposure": skipped: "lazy" is not an exposure: use "direct", "deferred" or "hidden"`,
+    );
+    expect(shown.stdout).toContain(
+      `#   ${file}:5: server "odder", field "tool_exposure.x": skipped: "soon" is not an exposure: use "direct", "deferred" or "hidden"`,
+    );
+    expect(shown.stdout).toContain(
+      `[[mcp.servers]]  # from ${file}\nname = "docs"\ncommand = "docs-mcp"\nexposure = "hidden"\ntool_exposure = { search = "direct" }\n`,
+    );
     expect(shown.stdout).not.toContain('name = "odd"');
   });
 });

@@ -17,13 +17,21 @@ const BLITZ = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..'
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 const MAX_STEP_UPS = 2;
 // The suite hides a client's output: BLITZ_CONFORMANCE_LOG=file keeps it.
-const note = (text) => (process.env.BLITZ_CONFORMANCE_LOG ? fs.appendFileSync(process.env.BLITZ_CONFORMANCE_LOG, text) : process.stderr.write(text));
+const note = (text) =>
+  process.env.BLITZ_CONFORMANCE_LOG ? fs.appendFileSync(process.env.BLITZ_CONFORMANCE_LOG, text) : process.stderr.write(text);
 
 const url = process.argv.at(-1);
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-conformance-'));
-const env = { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, ...(context.client_secret ? { CONF_CLIENT_SECRET: context.client_secret } : {}) };
-const oauth = context.client_id ? `\n[mcp.servers.oauth]\nclient_id = "${context.client_id}"\n${context.client_secret ? 'client_secret = "${CONF_CLIENT_SECRET}"\n' : ''}` : '';
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  BLITZ_HOME: home,
+  ...(context.client_secret ? { CONF_CLIENT_SECRET: context.client_secret } : {}),
+};
+const oauth = context.client_id
+  ? `\n[mcp.servers.oauth]\nclient_id = "${context.client_id}"\n${context.client_secret ? 'client_secret = "${CONF_CLIENT_SECRET}"\n' : ''}`
+  : '';
 fs.writeFileSync(
   path.join(home, 'settings.toml'),
   `[oauth]\nclient_metadata_url = "${CIMD_URL}"\n\n[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "conf"\nurl = "${url}"\nauto_approve = true\n${oauth}`,
@@ -60,7 +68,15 @@ async function login() {
 
 async function callThroughConnect() {
   const client = new Client({ name: 'blitz-conformance', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BLITZ, 'connect', '--workspace', home], env, cwd: home, stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BLITZ, 'connect', '--workspace', home],
+      env,
+      cwd: home,
+      stderr: 'inherit',
+    }),
+  );
   try {
     for (let stepUps = 0; ; stepUps++) {
       const { tools } = await client.listTools();

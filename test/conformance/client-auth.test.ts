@@ -34,11 +34,15 @@ const results: Array<{ scenario: string; passed: boolean; line: string }> = [];
 
 function runScenario(scenario: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CONFORMANCE, 'client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, '--timeout', '60000'], {
-      cwd: HERE,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CONFORMANCE, 'client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, '--timeout', '60000'],
+      {
+        cwd: HERE,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -49,16 +53,28 @@ function runScenario(scenario: string): Promise<{ code: number | null; output: s
 afterAll(() => {
   const passed = results.filter((r) => r.passed).length;
   // The CI log's score.
-  console.log(`conformance client auth: ${passed}/${results.length} scenarios passed\n${results.map((r) => `  ${r.passed ? 'pass' : 'FAIL'}  ${r.scenario}  ${r.line}`).join('\n')}`);
+  console.log(
+    `conformance client auth: ${passed}/${results.length} scenarios passed\n${results.map((r) => `  ${r.passed ? 'pass' : 'FAIL'}  ${r.scenario}  ${r.line}`).join('\n')}`,
+  );
 });
 
 describe('MCP conformance: client auth scenarios (0.1.13)', () => {
-  it.each(SCENARIOS)('%s', async (scenario) => {
-    const { code, output } = await runScenario(scenario);
-    const line = /^Passed: .*$/m.exec(output)?.[0] ?? '(no result)';
-    const passed = code === 0 && /OVERALL: PASSED/.test(output) && / 0 failed, 0 warnings/.test(line);
-    results.push({ scenario, passed, line });
-    expect(passed, output.split('\n').filter((l) => /FAILURE|WARNING|Passed|OVERALL/.test(l)).join('\n')).toBe(true);
-    await assertNoOrphans();
-  }, 120_000);
+  it.each(SCENARIOS)(
+    '%s',
+    async (scenario) => {
+      const { code, output } = await runScenario(scenario);
+      const line = /^Passed: .*$/m.exec(output)?.[0] ?? '(no result)';
+      const passed = code === 0 && /OVERALL: PASSED/.test(output) && / 0 failed, 0 warnings/.test(line);
+      results.push({ scenario, passed, line });
+      expect(
+        passed,
+        output
+          .split('\n')
+          .filter((l) => /FAILURE|WARNING|Passed|OVERALL/.test(l))
+          .join('\n'),
+      ).toBe(true);
+      await assertNoOrphans();
+    },
+    120_000,
+  );
 });

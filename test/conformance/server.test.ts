@@ -19,7 +19,15 @@ import { startTokenProxy, type TokenProxy } from '../support/token-proxy.js';
 // proxy adds it and maps Host/Origin to the daemon's port, so the daemon's checks still apply.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONFORMANCE = path.join(HERE, '..', '..', 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const EVERYTHING = path.join(path.dirname(createRequire(path.join(HERE, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const EVERYTHING = path.join(
+  path.dirname(
+    createRequire(path.join(HERE, '..', '..', 'packages', 'core', 'package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist',
+  'index.js',
+);
 
 const SCENARIOS = [
   'server-initialize',
@@ -55,14 +63,27 @@ const SCENARIOS = [
 ];
 
 /** What server-everything passes directly (its tools are not the suite's): these must pass through the hub too. */
-const EVERYTHING_PASSES = ['server-initialize', 'logging-set-level', 'ping', 'tools-list', 'server-sse-multiple-streams', 'resources-list', 'resources-subscribe', 'resources-unsubscribe', 'prompts-list'];
+const EVERYTHING_PASSES = [
+  'server-initialize',
+  'logging-set-level',
+  'ping',
+  'tools-list',
+  'server-sse-multiple-streams',
+  'resources-list',
+  'resources-subscribe',
+  'resources-unsubscribe',
+  'prompts-list',
+];
 /**
  * Scenarios server-everything "passes" directly without the tool they call: its SDK answers an
  * unknown tool with an `isError` result, which these checks accept. The hub answers an unknown
  * tool with -32602, the spec's error for one, which they count as a failure. Our fixture has the
  * tools and passes both for real, both ways.
  */
-const EVERYTHING_LACKS: Record<string, string> = { 'tools-call-simple-text': 'test_simple_text', 'tools-call-error': 'test_error_handling' };
+const EVERYTHING_LACKS: Record<string, string> = {
+  'tools-call-simple-text': 'test_simple_text',
+  'tools-call-error': 'test_error_handling',
+};
 
 interface Check {
   id: string;
@@ -86,7 +107,11 @@ const explain = (checks: Check[] | undefined): string =>
 /** Runs the whole suite against one URL (each scenario its own session) and reads each scenario's checks.json. */
 function runSuite(url: string, outDir: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '-o', outDir], { cwd: HERE, env: { PATH: process.env.PATH, HOME: process.env.HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '-o', outDir], {
+      cwd: HERE,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -126,12 +151,18 @@ beforeAll(async () => {
     `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nagents = ["${name}"]\n${extra}\n`;
   // Each server is offered to one agent, so each hub run sees exactly one server. The fixture's
   // test_sampling needs the sampling pass-through, which is off by default.
-  writeSettings(home, `[daemon]\nport = 0\n\n${entry('everything', process.execPath, [EVERYTHING, 'stdio'], '')}${entry('conformance', fixture.command, fixture.args, 'sampling = true')}`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n${entry('everything', process.execPath, [EVERYTHING, 'stdio'], '')}${entry('conformance', fixture.command, fixture.args, 'sampling = true')}`,
+  );
   daemon = await startDaemonProcess(home);
   proxy = await startTokenProxy(daemon.state);
 
   const everythingPort = await freePort();
-  const everything = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(everythingPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const everything = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    env: { PATH: process.env.PATH, PORT: String(everythingPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(everything);
   await waitForPort(everythingPort, everything, 'server-everything');
   const fixtureHttp = spawn(process.execPath, [fixturePath('conformance'), 'http'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -175,12 +206,17 @@ describe('MCP conformance server scenarios (0.1.13): our conformance fixture, di
 
 describe('MCP conformance server scenarios (0.1.13): server-everything, directly and through the hub', () => {
   it('passes directly the scenarios it is known to pass, and no others', () => {
-    expect(SCENARIOS.filter((s) => passed(runs.everythingDirect.get(s)))).toEqual(SCENARIOS.filter((s) => EVERYTHING_PASSES.includes(s) || s in EVERYTHING_LACKS));
+    expect(SCENARIOS.filter((s) => passed(runs.everythingDirect.get(s)))).toEqual(
+      SCENARIOS.filter((s) => EVERYTHING_PASSES.includes(s) || s in EVERYTHING_LACKS),
+    );
   });
-  it.each(Object.entries(EVERYTHING_LACKS))('%s calls %s, a tool server-everything lacks: missing both ways, said in each one’s way', (scenario, tool) => {
-    expect(JSON.stringify(runs.everythingDirect.get(scenario)?.[0]?.details?.result)).toContain(`Tool ${tool} not found`);
-    expect(runs.everythingHub.get(scenario)?.[0]?.errorMessage).toContain(`MCP error -32602: unknown tool ${tool}`);
-  });
+  it.each(Object.entries(EVERYTHING_LACKS))(
+    '%s calls %s, a tool server-everything lacks: missing both ways, said in each one’s way',
+    (scenario, tool) => {
+      expect(JSON.stringify(runs.everythingDirect.get(scenario)?.[0]?.details?.result)).toContain(`Tool ${tool} not found`);
+      expect(runs.everythingHub.get(scenario)?.[0]?.errorMessage).toContain(`MCP error -32602: unknown tool ${tool}`);
+    },
+  );
   it.each(EVERYTHING_PASSES)('%s passes through the hub as it does directly', (scenario) => {
     expect(passed(runs.everythingHub.get(scenario)), `through the hub:\n${explain(runs.everythingHub.get(scenario))}`).toBe(true);
   });

@@ -47,13 +47,23 @@ describe('one vocabulary of causes and remedies (issue 29.2)', () => {
     daemon = await startDaemonProcess(home);
     const ws = await daemon.client.openWorkspace(workspace);
     await daemon.client.listWorkspaceServers(ws.id, { connect: true });
-    await expect.poll(async () => (await daemon!.client.status()).servers.map((s) => s.state), { timeout: 15_000 }).toEqual(['failed', 'failed']);
+    await expect
+      .poll(async () => (await daemon!.client.status()).servers.map((s) => s.state), { timeout: 15_000 })
+      .toEqual(['failed', 'failed']);
 
     const status = await daemon.client.status();
     const [command, remote] = status.servers;
-    expect(command).toMatchObject({ causeCode: 'COMMAND_NOT_FOUND', cause: 'nonexistent-mcp-server is not on PATH', remedy: 'install it, or give its full path' });
+    expect(command).toMatchObject({
+      causeCode: 'COMMAND_NOT_FOUND',
+      cause: 'nonexistent-mcp-server is not on PATH',
+      remedy: 'install it, or give its full path',
+    });
     expect(command!.error).not.toContain('bwrap');
-    expect(remote).toMatchObject({ causeCode: 'CONNECTION_REFUSED', cause: `connection refused at 127.0.0.1:${port}`, remedy: 'is the server running? Start it, or fix its url' });
+    expect(remote).toMatchObject({
+      causeCode: 'CONNECTION_REFUSED',
+      cause: `connection refused at 127.0.0.1:${port}`,
+      remedy: 'is the server running? Start it, or fix its url',
+    });
     // The workspace's view carries the same fields, for the page's detail.
     const inWorkspace = await daemon.client.listWorkspaceServers(ws.id);
     expect(inWorkspace.find((s) => s.name === 'remote-docs')).toMatchObject({ causeCode: 'CONNECTION_REFUSED', cause: remote!.cause });
@@ -61,16 +71,26 @@ describe('one vocabulary of causes and remedies (issue 29.2)', () => {
     // A notice names the server once, and carries the same words.
     const failed = status.notices.find((n) => n.server === 'remote-docs' && n.kind === 'failed')!;
     expect(failed).toMatchObject({ causeCode: 'CONNECTION_REFUSED', cause: remote!.cause, remedy: remote!.remedy });
-    expect(failed.message).toBe(`MCP server remote-docs failed: connection refused at 127.0.0.1:${port}; is the server running? Start it, or fix its url`);
+    expect(failed.message).toBe(
+      `MCP server remote-docs failed: connection refused at 127.0.0.1:${port}; is the server running? Start it, or fix its url`,
+    );
 
     const list = (await runBlitz(['mcp', 'list'], { home })).stdout.split('\n');
-    expect(list.find((l) => l.startsWith('bad-command'))).toMatch(/failed: nonexistent-mcp-server is not on PATH; install it, or give its full path$/);
-    expect(list.find((l) => l.startsWith('remote-docs'))).toMatch(new RegExp(`failed: connection refused at 127\\.0\\.0\\.1:${port}; is the server running\\? Start it, or fix its url$`));
+    expect(list.find((l) => l.startsWith('bad-command'))).toMatch(
+      /failed: nonexistent-mcp-server is not on PATH; install it, or give its full path$/,
+    );
+    expect(list.find((l) => l.startsWith('remote-docs'))).toMatch(
+      new RegExp(`failed: connection refused at 127\\.0\\.0\\.1:${port}; is the server running\\? Start it, or fix its url$`),
+    );
 
     const doctor = await runBlitz(['doctor', '--online'], { home });
-    expect(doctor.stdout).toContain('FAIL  command of bad-command: nonexistent-mcp-server is not on PATH; install it, or give its full path\n');
+    expect(doctor.stdout).toContain(
+      'FAIL  command of bad-command: nonexistent-mcp-server is not on PATH; install it, or give its full path\n',
+    );
     expect(doctor.stdout).toContain('FAIL  bad-command: nonexistent-mcp-server is not on PATH; install it, or give its full path\n');
-    expect(doctor.stdout).toContain(`FAIL  remote-docs: connection refused at 127.0.0.1:${port}; is the server running? Start it, or fix its url\n`);
+    expect(doctor.stdout).toContain(
+      `FAIL  remote-docs: connection refused at 127.0.0.1:${port}; is the server running? Start it, or fix its url\n`,
+    );
   });
 });
 

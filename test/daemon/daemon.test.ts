@@ -48,7 +48,11 @@ describe('the daemon over real HTTP', () => {
     daemon = await startDaemonProcess(home);
     const file = path.join(home, 'state', 'daemon.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ pid: daemon.child.pid, port: daemon.state.port, version: expect.any(String) });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
+      pid: daemon.child.pid,
+      port: daemon.state.port,
+      version: expect.any(String),
+    });
     expect(await daemon.stop()).toBe(0);
     daemon = undefined;
     expect(fs.existsSync(file)).toBe(false);
@@ -68,7 +72,10 @@ describe('the daemon over real HTTP', () => {
     await expectPoll(async () => isAlive(pid('other')), false);
 
     // From an editor: change one server's env, add another.
-    const text = fs.readFileSync(path.join(home, 'settings.toml'), 'utf8').replace(`TOKEN = "${ENV_SECRET}"`, `TOKEN = "${ENV_SECRET}-2"`) + '\n' + stdio('added', 'env-dump');
+    const text =
+      fs.readFileSync(path.join(home, 'settings.toml'), 'utf8').replace(`TOKEN = "${ENV_SECRET}"`, `TOKEN = "${ENV_SECRET}-2"`) +
+      '\n' +
+      stdio('added', 'env-dump');
     fs.writeFileSync(path.join(home, 'settings.toml'), text);
     await expectPoll(async () => (await daemon!.client.listWorkspaceServers(ws.id)).map((s) => s.name), ['steady', 'remote', 'added']);
     const after = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
@@ -95,7 +102,10 @@ describe('the daemon over real HTTP', () => {
     const before = await daemon.client.listWorkspaceServers(ws.id, { connect: true });
     const good = fs.readFileSync(path.join(home, 'settings.toml'), 'utf8');
     fs.writeFileSync(path.join(home, 'settings.toml'), `${good}\n[[mcp.servers]]\nname = "broken"\n`);
-    await expectPoll(async () => (await daemon!.client.status()).problems, [expect.stringContaining('server "broken": needs a command (stdio) or a url')]);
+    await expectPoll(
+      async () => (await daemon!.client.status()).problems,
+      [expect.stringContaining('server "broken": needs a command (stdio) or a url')],
+    );
     const during = await daemon.client.listWorkspaceServers(ws.id);
     expect(during.map((s) => [s.name, s.pid])).toEqual(before.map((s) => [s.name, s.pid]));
     fs.writeFileSync(path.join(home, 'settings.toml'), good.replace(stdio('other', 'env-dump'), ''));
@@ -122,7 +132,10 @@ describe('the daemon over real HTTP', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`a Blitz daemon is already running (pid ${daemon.child.pid}, http://127.0.0.1:${daemon.state.port})`);
     const start = await runBlitz(['daemon', 'start'], { home });
-    expect(start).toMatchObject({ code: 0, stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}, version ${daemon.state.version}) on http://127.0.0.1:${daemon.state.port}\n` });
+    expect(start).toMatchObject({
+      code: 0,
+      stdout: `Already running: Blitz daemon (pid ${daemon.child.pid}, version ${daemon.state.version}) on http://127.0.0.1:${daemon.state.port}\n`,
+    });
   });
 
   it('servers a killed daemon left running are ended by the next daemon (no pid namespace)', async () => {
@@ -140,21 +153,26 @@ describe('the daemon over real HTTP', () => {
     daemon = await startDaemonProcess(home);
     // …until the next daemon starts.
     for (const pid of pids) await expectPoll(async () => isAlive(pid), false);
-    expect(fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')).toContain('ended MCP server processes a killed daemon left running');
+    expect(fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')).toContain(
+      'ended MCP server processes a killed daemon left running',
+    );
     fs.rmSync(bare, { recursive: true, force: true });
   });
 
-  it.skipIf(process.platform !== 'linux' || createContainment().kind() !== 'bwrap')('in bubblewrap’s pid namespace, a server that ignores the end of stdin ends with a daemon killed hard', async () => {
-    writeSettings(home, `[daemon]\nport = 0\n\n${stdio('stubborn', 'ignore-sigterm', 'env = { QUIET = "1" }')}`);
-    daemon = await startDaemonProcess(home);
-    const ws = await daemon.client.openWorkspace(workspace);
-    const pids = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).flatMap((s) => (s.pid ? [s.pid] : []));
-    expect(pids).toHaveLength(1);
-    expect(await daemon.stop('SIGKILL')).toBe(null);
-    daemon = undefined;
-    // bwrap --die-with-parent: its parent, the daemon, is gone, so the sandbox goes.
-    for (const pid of pids) await expectPoll(async () => isAlive(pid), false);
-  });
+  it.skipIf(process.platform !== 'linux' || createContainment().kind() !== 'bwrap')(
+    'in bubblewrap’s pid namespace, a server that ignores the end of stdin ends with a daemon killed hard',
+    async () => {
+      writeSettings(home, `[daemon]\nport = 0\n\n${stdio('stubborn', 'ignore-sigterm', 'env = { QUIET = "1" }')}`);
+      daemon = await startDaemonProcess(home);
+      const ws = await daemon.client.openWorkspace(workspace);
+      const pids = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).flatMap((s) => (s.pid ? [s.pid] : []));
+      expect(pids).toHaveLength(1);
+      expect(await daemon.stop('SIGKILL')).toBe(null);
+      daemon = undefined;
+      // bwrap --die-with-parent: its parent, the daemon, is gone, so the sandbox goes.
+      for (const pid of pids) await expectPoll(async () => isAlive(pid), false);
+    },
+  );
 
   it('a stale daemon.json and lock from a killed daemon are replaced', async () => {
     daemon = await startDaemonProcess(home);
@@ -176,7 +194,10 @@ describe('the daemon over real HTTP', () => {
     ]);
     await daemon.stop();
     daemon = undefined;
-    const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
+    const log = fs
+      .readdirSync(path.join(home, 'logs'))
+      .map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8'))
+      .join('\n');
     for (const secret of [HEADER_SECRET, ENV_SECRET, BEARER]) {
       expect(answers).not.toContain(secret);
       expect(log).not.toContain(secret);
@@ -189,18 +210,24 @@ describe('the daemon over real HTTP', () => {
     expect(start.code).toBe(0);
     expect(start.stdout).toMatch(/^Started Blitz daemon \(pid \d+, version [\w.-]+\) on http:\/\/127\.0\.0\.1:\d+\n$/);
     const status = await runBlitz(['daemon', 'status'], { home });
-    expect(status.stdout).toMatch(/^The Blitz daemon is running \(pid \d+, version .+\) on http:\/\/127\.0\.0\.1:\d+, 0 open workspaces\.\n$/);
+    expect(status.stdout).toMatch(
+      /^The Blitz daemon is running \(pid \d+, version .+\) on http:\/\/127\.0\.0\.1:\d+, 0 open workspaces\.\n$/,
+    );
     await runBlitz(['mcp', 'restart', 'steady', '--workspace', workspace], { home });
     const list = await runBlitz(['mcp', 'list'], { home });
     expect(list.stdout).toMatch(/steady .* enabled \(not started\)\n/);
     expect(list.stdout).toMatch(/remote .* disabled\n/);
     const stop = await runBlitz(['daemon', 'stop'], { home });
-    expect(stop.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\. It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then\.\n$/);
+    expect(stop.stdout).toMatch(
+      /^Stopped the Blitz daemon \(pid \d+\)\. It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then\.\n$/,
+    );
     expect((await runBlitz(['daemon', 'status'], { home })).code).toBe(3);
     // In the background the log is blitz.log alone (rotated): daemon.out, never rotated, keeps
     // what is said outside the log (the listening line, a crash), not a second copy of every entry.
     expect(fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')).toContain('"msg":"daemon started"');
-    expect(fs.readFileSync(path.join(home, 'logs', 'daemon.out'), 'utf8')).toMatch(/^Blitz daemon listening on http:\/\/127\.0\.0\.1:\d+ \(home .+, pid \d+\)\n$/);
+    expect(fs.readFileSync(path.join(home, 'logs', 'daemon.out'), 'utf8')).toMatch(
+      /^Blitz daemon listening on http:\/\/127\.0\.0\.1:\d+ \(home .+, pid \d+\)\n$/,
+    );
   });
 });
 

@@ -29,11 +29,13 @@ afterEach(async () => {
 
 function getHealth(port: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/v1/health' }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: '/v1/health' }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -52,7 +54,9 @@ it('a port held by another Blitz daemon names its pid and home and how to use it
   expect(foreground.stderr).toContain(
     `blitz: the daemon cannot start: port ${port} on 127.0.0.1 is held by another Blitz daemon (pid ${daemon.child.pid}, home ${first}), not this one (home ${second}). To use that daemon, set BLITZ_HOME=${first} where this command runs`,
   );
-  expect(foreground.stderr).toContain(`to run a second daemon beside it, set [daemon] port in ${second}/settings.toml (0 picks a free one)`);
+  expect(foreground.stderr).toContain(
+    `to run a second daemon beside it, set [daemon] port in ${second}/settings.toml (0 picks a free one)`,
+  );
   expect(foreground.stderr).not.toMatch(/\n\s+at /);
 
   const background = await runBlitz(['daemon', 'start'], { home: second });
@@ -66,10 +70,14 @@ it('a port held by something else says so and names the setting', async () => {
     sockets.add(socket);
     socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nhi');
   });
-  const port = await new Promise<number>((resolve) => squatter!.listen(0, '127.0.0.1', () => resolve((squatter!.address() as net.AddressInfo).port)));
+  const port = await new Promise<number>((resolve) =>
+    squatter!.listen(0, '127.0.0.1', () => resolve((squatter!.address() as net.AddressInfo).port)),
+  );
   writeSettings(second, `[daemon]\nport = ${port}\n`);
   const result = await runBlitz(['daemon'], { home: second });
   expect(result.code).toBe(1);
-  expect(result.stderr).toContain(`blitz: the daemon cannot start: port ${port} on 127.0.0.1 is in use; set [daemon] port in ${second}/settings.toml (0 picks a free one)`);
+  expect(result.stderr).toContain(
+    `blitz: the daemon cannot start: port ${port} on 127.0.0.1 is in use; set [daemon] port in ${second}/settings.toml (0 picks a free one)`,
+  );
   expect(result.stderr).not.toMatch(/\n\s+at /);
 });

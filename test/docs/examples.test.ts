@@ -10,14 +10,26 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 
-const PAGES = ['README.md', ...fs.readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(REPO_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Lines that cannot run here as written, each with why. Anything else in a code block runs. */
 const SKIPPED: Array<[RegExp, string]> = [
-  [/^blitz mcp login /, 'an OAuth sign-in to a real remote server (mcp.example.com) in a browser; test/oauth signs in to a local authorization server instead'],
+  [
+    /^blitz mcp login /,
+    'an OAuth sign-in to a real remote server (mcp.example.com) in a browser; test/oauth signs in to a local authorization server instead',
+  ],
   [/^blitz tray$/, 'needs a desktop and runs until quit; test/tray runs it with a fake and a real helper'],
   [/^blitz daemon$/, 'runs in the foreground until Ctrl-C; blitz daemon start runs the same daemon in the background here'],
-  [/^blitz doctor --online$/, 'connects to every configured server, and the README configures server-github through npx, which downloads it; test/cli/doctor.test.ts runs --online against local servers'],
+  [
+    /^blitz doctor --online$/,
+    'connects to every configured server, and the README configures server-github through npx, which downloads it; test/cli/doctor.test.ts runs --online against local servers',
+  ],
   [/^blitz connect \[/, 'a synopsis, not a command; test/hub/connect.test.ts runs blitz connect'],
   [/\b(NAME|DIR)\b|\[--/, 'a synopsis with placeholders, not a command'],
 ];
@@ -98,7 +110,8 @@ export function shellWords(command: string, env: { HOME: string; PWD: string }):
 let home: string | undefined;
 
 afterEach(async () => {
-  if (home && readDaemonState(path.join(home, 'blitz'))) await runBlitz(['daemon', 'stop'], { home: path.join(home, 'blitz'), env: { HOME: home } });
+  if (home && readDaemonState(path.join(home, 'blitz')))
+    await runBlitz(['daemon', 'stop'], { home: path.join(home, 'blitz'), env: { HOME: home } });
   await assertNoOrphans({ timeoutMs: 20_000 });
   if (home) fs.rmSync(home, { recursive: true, force: true });
   home = undefined;
@@ -106,8 +119,23 @@ afterEach(async () => {
 
 describe('every example in the README and docs/ runs as written', () => {
   it('finds the examples (the extraction itself)', () => {
-    expect(blitzLines('```sh\nblitz mcp list   # all\nblitz a && blitz b\nnpm ci\n```\n```toml\nblitz = 1\n```\n')).toEqual(['blitz mcp list', 'blitz a', 'blitz b']);
-    expect(shellWords(`blitz mcp add x --env 'T=\${T}' -- npx ~/src "a b"`, { HOME: '/h', PWD: '/p' })).toEqual(['blitz', 'mcp', 'add', 'x', '--env', 'T=${T}', '--', 'npx', '/h/src', 'a b']);
+    expect(blitzLines('```sh\nblitz mcp list   # all\nblitz a && blitz b\nnpm ci\n```\n```toml\nblitz = 1\n```\n')).toEqual([
+      'blitz mcp list',
+      'blitz a',
+      'blitz b',
+    ]);
+    expect(shellWords(`blitz mcp add x --env 'T=\${T}' -- npx ~/src "a b"`, { HOME: '/h', PWD: '/p' })).toEqual([
+      'blitz',
+      'mcp',
+      'add',
+      'x',
+      '--env',
+      'T=${T}',
+      '--',
+      'npx',
+      '/h/src',
+      'a b',
+    ]);
     expect(PAGES).toContain('docs/settings.md');
   });
 

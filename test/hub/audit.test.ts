@@ -57,14 +57,26 @@ async function client(opts: Partial<Parameters<typeof connectHub>[1]> = {}): Pro
 }
 
 const auditFile = () => path.join(home, 'logs', 'audit.jsonl');
-const lines = (): AuditEntry[] => (fs.existsSync(auditFile()) ? fs.readFileSync(auditFile(), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry) : []);
+const lines = (): AuditEntry[] =>
+  fs.existsSync(auditFile())
+    ? fs
+        .readFileSync(auditFile(), 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as AuditEntry)
+    : [];
 const hangCalls = () => (fs.existsSync(callsFile) ? fs.readFileSync(callsFile, 'utf8').trim().split('\n').filter(Boolean).length : 0);
 
 describe.each<HubTransport>(['http', 'lines'])('the audit log, over %s', (via) => {
   it('records every kind of outcome with what decided it, and no argument or secret value', async () => {
     daemon = await startDaemonProcess(home);
     const answers = ['allow_once', 'allow_once', 'decline'];
-    const c = await client({ via, elicit: () => (answers[0] === 'decline' ? (answers.shift(), { action: 'decline' }) : { action: 'accept', content: { decision: answers.shift()! } }) });
+    const c = await client({
+      via,
+      elicit: () =>
+        answers[0] === 'decline' ? (answers.shift(), { action: 'decline' }) : { action: 'accept', content: { decision: answers.shift()! } },
+    });
     const calls: Array<() => Promise<unknown>> = [
       () => c.callTool({ name: 'f__echo', arguments: { text: ARG_VALUE } }), // allow rule → result
       () => c.callTool({ name: 'r__echo', arguments: { text: ARG_VALUE } }), // auto_approve → result
@@ -121,7 +133,12 @@ describe.each<HubTransport>(['http', 'lines'])('the audit log, over %s', (via) =
 
     const json = await runBlitz(['log', 'calls', '--server', 'fix', '--since', '1h', '--json'], { home });
     expect(json).toMatchObject({ code: 0, stderr: '' });
-    expect(json.stdout.trim().split('\n').map((l) => (JSON.parse(l) as AuditEntry).name)).toEqual(['echo', 'hang', 'hang', 'hang']);
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as AuditEntry).name),
+    ).toEqual(['echo', 'hang', 'hang', 'hang']);
     const table = await runBlitz(['log', 'calls', '--client', 'audit-test'], { home });
     expect(table.stdout).toMatch(/^TIME {2,}CLIENT {2,}SERVER {2,}CALL {2,}DECIDED BY {2,}OUTCOME {2,}MS$/m);
     expect(table.stdout).toMatch(/audit-test \(main\) +fix +echo +allow mcp:fix:echo +result/);
@@ -149,16 +166,38 @@ describe('the audit log', () => {
     expect(textOf(await c.callTool({ name: 'r__echo', arguments: { text: 'one' } }))).toBe('one');
     expect(textOf(await c.callTool({ name: 'r__echo', arguments: { text: 'two' } }))).toBe('two');
     const notices = (await daemon.client.status()).notices.filter((n) => n.kind === 'audit');
-    expect(notices).toEqual([expect.objectContaining({ server: '', message: expect.stringContaining(`the audit log ${auditFile()} could not be written (ENOSPC) and is stopped`) })]);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        server: '',
+        message: expect.stringContaining(`the audit log ${auditFile()} could not be written (ENOSPC) and is stopped`),
+      }),
+    ]);
   });
 
   it('blitz log calls reports a line that is not an entry with its number, and reads on', async () => {
     fs.mkdirSync(path.join(home, 'logs'), { recursive: true });
-    const entry: AuditEntry = { time: new Date().toISOString(), kind: 'tool', client: 'c', agent: 'main', workspace, server: 'fix', name: 'echo', rule: { by: 'auto_approve' }, outcome: 'result', durationMs: 3, argsHash: 'a'.repeat(64) };
+    const entry: AuditEntry = {
+      time: new Date().toISOString(),
+      kind: 'tool',
+      client: 'c',
+      agent: 'main',
+      workspace,
+      server: 'fix',
+      name: 'echo',
+      rule: { by: 'auto_approve' },
+      outcome: 'result',
+      durationMs: 3,
+      argsHash: 'a'.repeat(64),
+    };
     fs.writeFileSync(auditFile(), `${JSON.stringify(entry)}\n{"time": tru\n{"time":"x"}\n${JSON.stringify({ ...entry, name: 'later' })}\n`);
     const read = await runBlitz(['log', 'calls', '--json'], { home });
     expect(read.code).toBe(0);
-    expect(read.stdout.trim().split('\n').map((l) => (JSON.parse(l) as AuditEntry).name)).toEqual(['echo', 'later']);
+    expect(
+      read.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as AuditEntry).name),
+    ).toEqual(['echo', 'later']);
     expect(read.stderr).toContain(`blitz: ${auditFile()}:2: not JSON`);
     expect(read.stderr).toContain(`blitz: ${auditFile()}:3: not an audit entry`);
   });

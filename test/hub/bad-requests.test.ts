@@ -24,14 +24,26 @@ interface Answer {
 }
 
 const BAD_IDS: unknown[] = [null, { a: 1 }, [1], 1.5, true];
-const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-const BAD_ID_ANSWER = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a request id must be a string or an integer' } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+const BAD_ID_ANSWER = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32600, message: 'Invalid Request: a request id must be a string or an integer' },
+};
 
 beforeAll(async () => {
   home = tempDir('blitz-bad-requests-');
   workspace = tempDir('blitz-bad-requests-ws-');
   const { command, args } = fixtureCommand('resources');
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fx"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fx"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`,
+  );
   daemon = await startDaemonProcess(home);
 }, 60_000);
 
@@ -63,7 +75,13 @@ function post(body: unknown, session?: string): Promise<{ status: number; sessio
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, session: res.headers['mcp-session-id'] as string | undefined, body: text ? (JSON.parse(text) as Answer) : (undefined as never) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            session: res.headers['mcp-session-id'] as string | undefined,
+            body: text ? (JSON.parse(text) as Answer) : (undefined as never),
+          }),
+        );
       },
     );
     req.setTimeout(20_000, () => req.destroy(new Error(`no answer within 20 s to ${JSON.stringify(body)}`)));
@@ -80,7 +98,8 @@ describe('/mcp answers every request (issue 25.5)', () => {
     expect(init.body.result).toBeDefined();
     const session = init.session!;
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
-    for (const id of BAD_IDS) expect((await post({ jsonrpc: '2.0', id, method: 'ping' }, session)).body, JSON.stringify(id)).toEqual(BAD_ID_ANSWER);
+    for (const id of BAD_IDS)
+      expect((await post({ jsonrpc: '2.0', id, method: 'ping' }, session)).body, JSON.stringify(id)).toEqual(BAD_ID_ANSWER);
     expect((await post({ jsonrpc: '2.0', id: 7, method: 'ping', params: [1, 2] }, session)).body).toEqual({
       jsonrpc: '2.0',
       id: 7,
@@ -92,15 +111,28 @@ describe('/mcp answers every request (issue 25.5)', () => {
       expect(body.error?.message).toMatch(/^Invalid params of tools\/call: params\.(name|arguments): [^\n]{1,200}$/);
     }
     const read = await post({ jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: 42 } }, session);
-    expect(read.body.error).toEqual({ code: -32602, message: expect.stringMatching(/^Invalid params of resources\/read: params\.uri: [^\n]+$/) });
+    expect(read.body.error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid params of resources\/read: params\.uri: [^\n]+$/),
+    });
     // A batch: each bad request answered beside the good one.
-    const batch = (await post([{ jsonrpc: '2.0', id: null, method: 'ping' }, { jsonrpc: '2.0', id: 10, method: 'ping' }], session)).body as unknown as Answer[];
+    const batch = (
+      await post(
+        [
+          { jsonrpc: '2.0', id: null, method: 'ping' },
+          { jsonrpc: '2.0', id: 10, method: 'ping' },
+        ],
+        session,
+      )
+    ).body as unknown as Answer[];
     expect(batch).toEqual(expect.arrayContaining([BAD_ID_ANSWER, { jsonrpc: '2.0', id: 10, result: {} }]));
     expect(batch).toHaveLength(2);
 
     // 300 at once: all answered, and the daemon's open fds come back to what they were.
     const baseline = openFds();
-    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => post({ jsonrpc: '2.0', id: BAD_IDS[i % BAD_IDS.length], method: 'ping' }, session)));
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => post({ jsonrpc: '2.0', id: BAD_IDS[i % BAD_IDS.length], method: 'ping' }, session)),
+    );
     expect(answers.filter((a) => a.body.error?.code !== -32600)).toEqual([]);
     await expect.poll(openFds, REAL_WAIT).toBeLessThanOrEqual(baseline);
   }, 120_000);
@@ -108,7 +140,10 @@ describe('/mcp answers every request (issue 25.5)', () => {
 
 describe('blitz connect answers every request (issue 25.5) and refuses one before initialize (25.12)', () => {
   it('bad ids and params are answered, not dropped; tools/call before initialize is refused and never runs', async () => {
-    const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], { env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], {
+      env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const answers: Answer[] = [];
     let rest = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -128,7 +163,11 @@ describe('blitz connect answers every request (issue 25.5) and refuses one befor
 
     // Before initialize: refused as /mcp refuses a request without a session.
     send({ jsonrpc: '2.0', id: 'early', method: 'tools/call', params: { name: 'echo', arguments: { text: 'ran early' } } });
-    expect(await answerTo('early')).toEqual({ jsonrpc: '2.0', id: 'early', error: { code: -32000, message: 'Bad Request: tools/call before initialize; send initialize first' } });
+    expect(await answerTo('early')).toEqual({
+      jsonrpc: '2.0',
+      id: 'early',
+      error: { code: -32000, message: 'Bad Request: tools/call before initialize; send initialize first' },
+    });
     send({ jsonrpc: '2.0', id: 'early-ping', method: 'ping' });
     expect((await answerTo('early-ping')).result).toEqual({});
 
@@ -139,9 +178,15 @@ describe('blitz connect answers every request (issue 25.5) and refuses one befor
     await expect.poll(() => answers.filter((a) => a.id === null).length, REAL_WAIT).toBe(BAD_IDS.length);
     expect(answers.filter((a) => a.id === null)).toEqual(BAD_IDS.map(() => BAD_ID_ANSWER));
     send({ jsonrpc: '2.0', id: 'arr', method: 'tools/list', params: [] });
-    expect((await answerTo('arr')).error).toEqual({ code: -32602, message: 'Invalid params: the params of tools/list must be an object, not an array' });
+    expect((await answerTo('arr')).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: the params of tools/list must be an object, not an array',
+    });
     send({ jsonrpc: '2.0', id: 'typed', method: 'tools/call', params: { name: 5 } });
-    expect((await answerTo('typed')).error).toEqual({ code: -32602, message: expect.stringMatching(/^Invalid params of tools\/call: params\.name: [^\n]+$/) });
+    expect((await answerTo('typed')).error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid params of tools\/call: params\.name: [^\n]+$/),
+    });
     send({ jsonrpc: '2.0', id: 'late', method: 'tools/call', params: { name: 'echo', arguments: { text: 'ran late' } } });
     expect((await answerTo('late')).result).toEqual({ content: [{ type: 'text', text: 'ran late' }] });
     child.stdin!.end();

@@ -112,7 +112,10 @@ describe('the catalog cache: a cold start answers from what the servers listed l
     const tools = await run((_d, c) => served(c));
     expect(tools).toEqual([]);
     expect(fs.readFileSync(`${cacheFile}.corrupt`, 'utf8')).toBe('{"version": 1, "entries": {');
-    const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
+    const log = fs
+      .readdirSync(path.join(home, 'logs'))
+      .map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8'))
+      .join('\n');
     expect(log).toContain(`catalog cache ${cacheFile} ignored: not JSON`);
   });
 

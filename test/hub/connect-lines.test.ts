@@ -21,7 +21,10 @@ beforeAll(async () => {
   workspace = tempDir('blitz-connect-lines-ws-');
   calls = path.join(home, 'hang-calls.txt');
   const { command, args } = fixtureCommand('hang-call');
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "slow"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)} }\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "slow"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)} }\n`,
+  );
   daemon = await startDaemonProcess(home);
 });
 
@@ -37,8 +40,16 @@ afterAll(async () => {
 type Answer = { id: string | number; result?: { content: { text: string }[] }; error?: { code: number; message: string } };
 
 /** `blitz connect` as a process whose stdin the test writes raw, and whose stdout it reads line by line. */
-function rawConnect(): { child: ChildProcess; answers: Map<string | number, Answer>; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], { env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+function rawConnect(): {
+  child: ChildProcess;
+  answers: Map<string | number, Answer>;
+  stderr: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], {
+    env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const answers = new Map<string | number, Answer>();
   let rest = '';
   let stderr = '';
@@ -55,7 +66,8 @@ function rawConnect(): { child: ChildProcess; answers: Map<string | number, Answ
   return { child, answers, stderr: () => stderr, exited };
 }
 
-const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
+const INITIALIZE =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
 const echoText = (answer: Answer | undefined) => answer?.result?.content[0]?.text;
 /** A string id JSON writes with escapes: a quote, a backslash, a tab and a non-ASCII letter. */
 const ESCAPED_ID = 'say "hi"\\\té';
@@ -64,14 +76,16 @@ describe('blitz connect, line by line', () => {
   it('a client that ends its input after its last request still gets every answer, then connect exits', async () => {
     const connect = rawConnect();
     // As `printf '<initialize>\n<initialized>\n<tools/list>\n<tools/call>\n' | blitz connect`: one write, then the end.
-    connect.child.stdin!.end(`${INITIALIZE}{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"method":"tools/call","params":{"name":"echo","arguments":{"text":"the last one"}},"jsonrpc":"2.0","id":2}\n`);
+    connect.child.stdin!.end(
+      `${INITIALIZE}{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"method":"tools/call","params":{"name":"echo","arguments":{"text":"the last one"}},"jsonrpc":"2.0","id":2}\n`,
+    );
     expect(await connect.exited).toBe(0);
     expect(connect.answers.get(0)?.result).toMatchObject({ serverInfo: { name: expect.any(String) } });
     expect((connect.answers.get(1)?.result as unknown as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('echo');
     expect(echoText(connect.answers.get(2))).toBe('the last one');
   });
 
-  it('requests in every shape peers write, in one chunk or many, are each answered under their own id through a real daemon (that the common shape leaves as its bytes is stdio-bridge.test.ts\'s)', async () => {
+  it("requests in every shape peers write, in one chunk or many, are each answered under their own id through a real daemon (that the common shape leaves as its bytes is stdio-bridge.test.ts's)", async () => {
     const connect = rawConnect();
     connect.child.stdin!.write(INITIALIZE);
     await expect.poll(() => connect.answers.has(0), REAL_WAIT).toBe(true);

@@ -22,7 +22,10 @@ beforeEach(() => {
   home = tempDir('blitz-connect-');
   workspace = tempDir('blitz-connect-ws-');
   const { command, args } = fixtureCommand('env-dump');
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fix"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fix"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`,
+  );
 });
 
 afterEach(async () => {
@@ -103,14 +106,20 @@ describe('blitz connect', () => {
     await client.connect(transport);
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
     const stopped = await runBlitz(['daemon', 'stop'], { home });
-    expect(stopped.stdout).toMatch(/^Stopped the Blitz daemon \(pid \d+\)\. It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then\.\n$/);
+    expect(stopped.stdout).toMatch(
+      /^Stopped the Blitz daemon \(pid \d+\)\. It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then\.\n$/,
+    );
     // The next request starts no daemon: it is refused with the way out.
     await expect(client.callTool({ name: 'echo', arguments: { text: 'after' } })).rejects.toThrow(
       'Blitz daemon unavailable: the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start',
     );
     expect(readDaemonState(home)).toBeUndefined();
-    expect(stderr).toContain('blitz connect: the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start');
-    expect((await runBlitz(['daemon', 'status'], { home })).stdout).toBe('The Blitz daemon is not running (stopped with blitz daemon stop: clients do not start it). Start it: blitz daemon start\n');
+    expect(stderr).toContain(
+      'blitz connect: the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start',
+    );
+    expect((await runBlitz(['daemon', 'status'], { home })).stdout).toBe(
+      'The Blitz daemon is not running (stopped with blitz daemon stop: clients do not start it). Start it: blitz daemon start\n',
+    );
     // A new client, too: no daemon is started behind the user's back.
     const other = new Client({ name: 'connect-test-2', version: '1' });
     await expect(other.connect(connectTransport())).rejects.toThrow(/stays stopped until you start it: blitz daemon start/);
@@ -146,7 +155,10 @@ describe('blitz connect', () => {
   it('a call in flight when the daemon stops gets an error saying it may have run, and is never sent twice', async () => {
     const calls = path.join(home, 'hang-calls.txt');
     const { command, args } = fixtureCommand('hang-call');
-    writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "slow"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)} }\n`);
+    writeSettings(
+      home,
+      `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "slow"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)} }\n`,
+    );
     daemon = await startDaemonProcess(home);
     client = new Client({ name: 'connect-test', version: '1' });
     await client.connect(connectTransport());
@@ -155,7 +167,9 @@ describe('blitz connect', () => {
       () => new Error('answered'),
       (err: Error) => err,
     );
-    await expect.poll(() => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n').length : 0), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n').length : 0), { timeout: 10_000 })
+      .toBe(1);
     expect(await daemon.stop()).toBe(0);
     daemon = undefined;
     expect((await call).message).toMatch(/may or may not have run/);
@@ -165,26 +179,29 @@ describe('blitz connect', () => {
   });
 
   // /proc/net/unix, where the test sees which way the bridge came in, is Linux's.
-  it.skipIf(process.platform !== 'linux')('reaches the daemon over its 0600 local socket beside daemon.json; over the port once the socket is gone', async () => {
-    daemon = await startDaemonProcess(home);
-    const socket = path.join(home, 'state', 'mcp.sock');
-    expect(readDaemonState(home)?.socket).toBe(socket);
-    const stat = fs.statSync(socket);
-    expect(stat.isSocket()).toBe(true);
-    expect(stat.mode & 0o777).toBe(0o600);
-    client = new Client({ name: 'connect-test', version: '1' });
-    await client.connect(connectTransport());
-    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over the socket' } }))).toBe('over the socket');
-    // Linux lists each connection accepted on a bound socket under its path (state 03: connected).
-    expect(connectedAt(socket)).toBe(1);
-    await client.close();
-    fs.rmSync(socket);
-    client = new Client({ name: 'connect-test', version: '1' });
-    await client.connect(connectTransport());
-    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over the port' } }))).toBe('over the port');
-    // The first connection's daemon side closes on its own time; the second, still open, is not on the socket.
-    await expect.poll(() => connectedAt(socket), REAL_WAIT).toBe(0);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'reaches the daemon over its 0600 local socket beside daemon.json; over the port once the socket is gone',
+    async () => {
+      daemon = await startDaemonProcess(home);
+      const socket = path.join(home, 'state', 'mcp.sock');
+      expect(readDaemonState(home)?.socket).toBe(socket);
+      const stat = fs.statSync(socket);
+      expect(stat.isSocket()).toBe(true);
+      expect(stat.mode & 0o777).toBe(0o600);
+      client = new Client({ name: 'connect-test', version: '1' });
+      await client.connect(connectTransport());
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over the socket' } }))).toBe('over the socket');
+      // Linux lists each connection accepted on a bound socket under its path (state 03: connected).
+      expect(connectedAt(socket)).toBe(1);
+      await client.close();
+      fs.rmSync(socket);
+      client = new Client({ name: 'connect-test', version: '1' });
+      await client.connect(connectTransport());
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'over the port' } }))).toBe('over the port');
+      // The first connection's daemon side closes on its own time; the second, still open, is not on the socket.
+      await expect.poll(() => connectedAt(socket), REAL_WAIT).toBe(0);
+    },
+  );
 
   // A named pipe on Windows leaves no file behind to look for.
   it.skipIf(process.platform === 'win32')('the daemon removes its socket when it stops', async () => {

@@ -60,7 +60,11 @@ async function client(opts: Partial<HubClientOptions> = {}) {
 }
 
 const names = async (c: Client): Promise<string[]> => (await c.listTools()).tools.map((t) => t.name);
-const deferralOf = (c: Client): string | undefined => c.getInstructions()?.split('\n\n').find((p) => p.startsWith('Deferred tools:'));
+const deferralOf = (c: Client): string | undefined =>
+  c
+    .getInstructions()
+    ?.split('\n\n')
+    .find((p) => p.startsWith('Deferred tools:'));
 
 beforeAll(async () => {
   home = tempDir('blitz-deferral-');
@@ -76,7 +80,23 @@ beforeAll(async () => {
   const { command, args } = fixtureCommand('env-dump');
   fs.writeFileSync(
     path.join(project, '.mcp.json'),
-    JSON.stringify({ mcpServers: { proj: { command, args, prefix: 'proj', auto_approve: true, tools: ['echo', 'env', 'gone'], exposure: 'deferred', tool_exposure: { 'nothing_*': 'direct' } } } }, null, 2),
+    JSON.stringify(
+      {
+        mcpServers: {
+          proj: {
+            command,
+            args,
+            prefix: 'proj',
+            auto_approve: true,
+            tools: ['echo', 'env', 'gone'],
+            exposure: 'deferred',
+            tool_exposure: { 'nothing_*': 'direct' },
+          },
+        },
+      },
+      null,
+      2,
+    ),
   );
   expect((await runBlitz(['trust', '--allow', 'auto_approve', project], { home })).code).toBe(0);
   daemon = await startDaemonProcess(home);
@@ -117,7 +137,9 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
 
     // A session that begins now is told in its instructions.
     const late = await client({ agent: 'grow', clientName: 'grow-test' });
-    expect(deferralOf(late.c)).toMatch(/^Deferred tools: 3 of the 4 tools of these MCP servers are in the tool list; 1 more is deferred \(this hub lists at most 7 tools to this client, the most used first, then in server order\)\. Use search_tools/);
+    expect(deferralOf(late.c)).toMatch(
+      /^Deferred tools: 3 of the 4 tools of these MCP servers are in the tool list; 1 more is deferred \(this hub lists at most 7 tools to this client, the most used first, then in server order\)\. Use search_tools/,
+    );
     // It began after add_tool's two calls and second's one: those two, then echo by server order (first is deferred now).
     expect(await names(late.c)).toEqual([...HUB_TOOLS, 'echo', 'add_tool', 'second']);
   }, 60_000);
@@ -134,7 +156,9 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
     expect(heard.seenAtNotice.at(-1)).toBeGreaterThan(changes);
     // The first test may have added tools to the server: 2 or more.
     expect(heard.notices.filter((n) => n.startsWith('Deferred tools:'))).toEqual([
-      expect.stringMatching(/^Deferred tools: none now; all \d+ tools of these MCP servers are in the tool list\. Should they pass 50, this client's limit, the hub defers the rest and offers search_tools to find them\.$/),
+      expect.stringMatching(
+        /^Deferred tools: none now; all \d+ tools of these MCP servers are in the tool list\. Should they pass 50, this client's limit, the hub defers the rest and offers search_tools to find them\.$/,
+      ),
     ]);
     expect(await names(c)).toEqual(expect.arrayContaining(['echo', 'add_tool']));
     expect(await names(c)).not.toContain('search_tools');
@@ -147,15 +171,23 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
   it("a trusted project's .mcp.json may set exposure and tool_exposure: its server's tool is deferred, found and called", async () => {
     const { c } = await client({ workspace: project });
     expect(await names(c)).toEqual([...HUB_TOOLS, 'echo', 'env']);
-    expect(deferralOf(c)).toMatch(/^Deferred tools: 2 of the 4 tools of these MCP servers are in the tool list; 2 more are deferred \(their servers' settings mark them deferred\)\./);
+    expect(deferralOf(c)).toMatch(
+      /^Deferred tools: 2 of the 4 tools of these MCP servers are in the tool list; 2 more are deferred \(their servers' settings mark them deferred\)\./,
+    );
     const found = await c.callTool({ name: 'search_tools', arguments: { query: 'proj__env' } });
-    expect((found.structuredContent as { tools: Array<{ name: string; server: string }> }).tools[0]).toEqual(expect.objectContaining({ name: 'proj__env', server: 'proj' }));
+    expect((found.structuredContent as { tools: Array<{ name: string; server: string }> }).tools[0]).toEqual(
+      expect.objectContaining({ name: 'proj__env', server: 'proj' }),
+    );
     expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'proj__env' } }))).toContain('PATH');
     // The tools entry it does not offer and the pattern that matches none of its tools are warnings of that server, naming its file and their lines.
     const ws = (await daemon.client.listWorkspaces()).find((w) => w.root === project)!;
     const proj = (await daemon.client.listWorkspaceServers(ws.id)).find((s) => s.name === 'proj')!;
     const file = path.join(project, '.mcp.json');
-    const lineOf = (key: string) => fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.trimStart().startsWith(`"${key}":`)) + 1;
+    const lineOf = (key: string) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.trimStart().startsWith(`"${key}":`)) + 1;
     expect(proj.warnings).toContain(`tools lists "gone", which the server does not offer (${file}:${lineOf('tools')})`);
     expect(proj.warnings).toContain(`tool_exposure "nothing_*" matches no tool the server offers (${file}:${lineOf('nothing_*')})`);
   }, 60_000);
@@ -163,9 +195,17 @@ describe('what a session is told of its deferred tools (issue 16)', () => {
   it('the daemon log names each client as its initialize did, with the limit that name picks: the name [hub.clients] takes', async () => {
     for (const via of ['lines', 'http'] as const) await client({ agent: 'grow', clientName: `small-test`, via });
     const initialized = () =>
-      fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.msg === 'client initialized' && e.client === 'small-test');
+      fs
+        .readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((e) => e.msg === 'client initialized' && e.client === 'small-test');
     await expect.poll(() => initialized().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
-    for (const e of initialized()) expect(e).toEqual(expect.objectContaining({ session: expect.any(String), client: 'small-test', version: '1.0.0', maxTools: SMALL_LIMIT }));
+    for (const e of initialized())
+      expect(e).toEqual(
+        expect.objectContaining({ session: expect.any(String), client: 'small-test', version: '1.0.0', maxTools: SMALL_LIMIT }),
+      );
   }, 60_000);
 
   it("a search's answer comes after the client's listing on its list_changed: the listing, with the found tool, arrives first", async () => {

@@ -26,17 +26,19 @@ interface Upstream {
   getPrompt: string[];
   complete: string[];
 }
-const upstream = async (): Promise<Upstream> => JSON.parse(textOf(await client.callTool({ name: 'px__upstream', arguments: {} }))) as Upstream;
+const upstream = async (): Promise<Upstream> =>
+  JSON.parse(textOf(await client.callTool({ name: 'px__upstream', arguments: {} }))) as Upstream;
 
 const read = (uri: string) => client.readResource({ uri });
 const getPrompt = () => client.getPrompt({ name: 'px__pick', arguments: { value: 'v1' } });
 const completePrompt = () => client.complete({ ref: { type: 'ref/prompt', name: 'px__pick' }, argument: { name: 'value', value: 'v1' } });
-const completeTemplate = () => client.complete({ ref: { type: 'ref/resource', uri: 'fixture://items/{id}' }, argument: { name: 'id', value: '' } });
+const completeTemplate = () =>
+  client.complete({ ref: { type: 'ref/resource', uri: 'fixture://items/{id}' }, argument: { name: 'id', value: '' } });
 
 beforeAll(async () => {
   home = tempDir('blitz-deny-');
   workspace = tempDir('blitz-deny-ws-');
-  writeSettings(home, settings(["mcp:px:*"]));
+  writeSettings(home, settings(['mcp:px:*']));
   daemon = await startDaemonProcess(home);
   client = await connectHub(daemon.state, { workspace });
 }, 60_000);
@@ -53,7 +55,9 @@ describe('[permissions] deny on every method that reaches a server (issue 25.3, 
     const rule = 'denied by the rule "mcp:px:*" in [permissions] deny';
     await expect(read('fixture://doc')).rejects.toThrow(`reading fixture://doc (MCP server "px") was refused: ${rule}`);
     await expect(read('fixture://items/9')).rejects.toThrow(rule);
-    await expect(client.subscribeResource({ uri: 'fixture://doc' })).rejects.toThrow(`subscribing to fixture://doc (MCP server "px") was refused: ${rule}`);
+    await expect(client.subscribeResource({ uri: 'fixture://doc' })).rejects.toThrow(
+      `subscribing to fixture://doc (MCP server "px") was refused: ${rule}`,
+    );
     await expect(getPrompt()).rejects.toThrow(`prompt px__pick (MCP server "px") was refused: ${rule}`);
     await expect(completePrompt()).rejects.toThrow(rule);
     await expect(completeTemplate()).rejects.toThrow(rule);
@@ -67,15 +71,24 @@ describe('[permissions] deny on every method that reaches a server (issue 25.3, 
 
     // Narrowed to the server's prompts (a live edit): resources are served again, prompts still refused.
     writeSettings(home, settings(['mcp:px:prompt:*']));
-    await expect.poll(async () => (await client.listResources()).resources.map((r) => r.uri), { timeout: 30_000 }).toContain('fixture://doc');
+    await expect
+      .poll(async () => (await client.listResources()).resources.map((r) => r.uri), { timeout: 30_000 })
+      .toContain('fixture://doc');
     expect(await upstream()).toMatchObject({ subscribe: [], read: [], getPrompt: [], complete: [] });
     expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('px__pick');
-    await expect(getPrompt()).rejects.toThrow('prompt px__pick (MCP server "px") was refused: denied by the rule "mcp:px:prompt:*" in [permissions] deny');
+    await expect(getPrompt()).rejects.toThrow(
+      'prompt px__pick (MCP server "px") was refused: denied by the rule "mcp:px:prompt:*" in [permissions] deny',
+    );
     await expect(completePrompt()).rejects.toThrow('"mcp:px:prompt:*"');
     expect((await read('fixture://doc')).contents).toEqual([expect.objectContaining({ text: 'read fixture://doc' })]);
     expect((await completeTemplate()).completion.values).toEqual(['1', '2', '3']);
     await client.subscribeResource({ uri: 'fixture://doc' });
-    expect(await upstream()).toMatchObject({ subscribe: ['fixture://doc'], read: ['fixture://doc'], getPrompt: [], complete: ['fixture://items/{id}'] });
+    expect(await upstream()).toMatchObject({
+      subscribe: ['fixture://doc'],
+      read: ['fixture://doc'],
+      getPrompt: [],
+      complete: ['fixture://items/{id}'],
+    });
 
     // No rule: the prompt is served.
     writeSettings(home, settings([]));

@@ -6,7 +6,11 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureCommand, FIXTURES_DIR } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans, isAlive } from '../../packages/core/src/testing/no-orphans.js';
@@ -14,7 +18,15 @@ import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf, type HubTransport } from '../support/hub-client.js';
 
-const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const EVERYTHING = path.join(
+  path.dirname(
+    createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist',
+  'index.js',
+);
 
 let home: string;
 let workspace: string;
@@ -57,7 +69,10 @@ async function client(via: HubTransport, opts: Partial<Parameters<typeof connect
 
 describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over %s', (via) => {
   it('offers every server’s tools and the resource tools; calls go to the owner under the original name', async () => {
-    await start(stdio('everything', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true') + fixture('fix', 'resources', 'prefix = "fx"\nauto_approve = true'));
+    await start(
+      stdio('everything', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true') +
+        fixture('fix', 'resources', 'prefix = "fx"\nauto_approve = true'),
+    );
     const c = await client(via);
     const names = (await c.listTools()).tools.map((t) => t.name);
     expect(names.slice(0, 2)).toEqual(['list_mcp_resources', 'read_mcp_resource']);
@@ -75,7 +90,11 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
   it('resources and prompts pass through; resource tools cut long text and describe binaries', async () => {
     await start(fixture('fix', 'resources', 'auto_approve = true'));
     const c = await client(via);
-    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual(['fixture://big.txt', 'fixture://small.txt', 'fixture://logo.png']);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toEqual([
+      'fixture://big.txt',
+      'fixture://small.txt',
+      'fixture://logo.png',
+    ]);
     expect((await c.readResource({ uri: 'fixture://small.txt' })).contents[0]).toMatchObject({ text: 'hello from a resource' });
     const big = textOf(await c.callTool({ name: 'read_mcp_resource', arguments: { server: 'fix', uri: 'fixture://big.txt' } }));
     expect(big.length).toBeLessThan(300 * 1024);
@@ -85,7 +104,10 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     );
     expect(textOf(await c.callTool({ name: 'list_mcp_resources', arguments: {} }))).toContain('fix\tfixture://small.txt\tsmall');
     expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['greet']);
-    expect((await c.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).messages[0]!.content).toEqual({ type: 'text', text: 'Say hello to Ada' });
+    expect((await c.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).messages[0]!.content).toEqual({
+      type: 'text',
+      text: 'Say hello to Ada',
+    });
     await expect(c.getPrompt({ name: 'greet', arguments: {} })).rejects.toThrow(/^MCP error -?\d+: [^:]*prompt greet needs who/);
   });
 
@@ -96,14 +118,20 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(textOf(await c.callTool({ name: 'sized', arguments: { kb: 10 } }))).toHaveLength(10 * 1024);
     const refused = await c.callTool({ name: 'sized', arguments: { kb: 2048 } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toBe('MCP server fix sent a message of 2.0 MB, more than the limit of 1.0 MB ([hub] max_result_mb); it was not passed on');
+    expect(textOf(refused)).toBe(
+      'MCP server fix sent a message of 2.0 MB, more than the limit of 1.0 MB ([hub] max_result_mb); it was not passed on',
+    );
     // The server is fine: the next call works, and nothing was counted against it.
     expect(textOf(await c.callTool({ name: 'sized', arguments: { kb: 1 } }))).toHaveLength(1024);
     expect((await daemon!.client.status()).servers[0]!.state).toBe('connected');
   });
 
   it('filters by agent and refuses every server tool in read-only mode', async () => {
-    await start(fixture('mine', 'env-dump', 'auto_approve = true') + fixture('shared', 'resources', 'agents = ["*"]\nprefix = "s"\nauto_approve = true') + fixture('review', 'hang-call', 'agents = ["reviewer"]\nprefix = "r"'));
+    await start(
+      fixture('mine', 'env-dump', 'auto_approve = true') +
+        fixture('shared', 'resources', 'agents = ["*"]\nprefix = "s"\nauto_approve = true') +
+        fixture('review', 'hang-call', 'agents = ["reviewer"]\nprefix = "r"'),
+    );
     const main = await client(via);
     expect((await main.listTools()).tools.map((t) => t.name).filter((n) => n.includes('echo'))).toEqual(['echo', 's__echo']);
     const reviewer = await client(via, { agent: 'reviewer' });
@@ -113,7 +141,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     const refused = await readOnly.callTool({ name: 'echo', arguments: { text: 'x' } });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('read-only mode');
-    expect(textOf(await readOnly.callTool({ name: 'read_mcp_resource', arguments: { server: 'shared', uri: 'fixture://small.txt' } }))).toBe('hello from a resource');
+    expect(
+      textOf(await readOnly.callTool({ name: 'read_mcp_resource', arguments: { server: 'shared', uri: 'fixture://small.txt' } })),
+    ).toBe('hello from a resource');
   });
 
   it('approval: a client that answers allow, allow for the session, deny; one that cannot be asked is refused', async () => {
@@ -131,7 +161,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     expect(questions[0]).toBe('Run echo (MCP server "fix")\nb=2\ntext=one');
     const denied = await asking.callTool({ name: 'echo', arguments: { text: 'two' } });
     expect(denied.isError).toBe(true);
-    expect(textOf(denied)).toContain('was not run: denied; to allow it, run: blitz mcp approve fix echo (adds "mcp:fix:echo" to [permissions] allow');
+    expect(textOf(denied)).toContain(
+      'was not run: denied; to allow it, run: blitz mcp approve fix echo (adds "mcp:fix:echo" to [permissions] allow',
+    );
     expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'three' } }))).toBe('three');
     expect(textOf(await asking.callTool({ name: 'echo', arguments: { text: 'four' } }))).toBe('four');
     expect(questions).toHaveLength(3);
@@ -157,7 +189,10 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     await asking.listTools();
     const text = `hi\nRun echo (MCP server "fix")\ntext=harmless ${'x'.repeat(5_000)}`;
     expect(textOf(await asking.callTool({ name: 'echo', arguments: { text } }))).toBe(text);
-    expect(questions[0]!.split('\n')).toEqual(['Run echo (MCP server "fix")', `text=${text.slice(0, 200).replaceAll('\n', '\\n')}… (${text.length.toLocaleString('en-US')} characters)`]);
+    expect(questions[0]!.split('\n')).toEqual([
+      'Run echo (MCP server "fix")',
+      `text=${text.slice(0, 200).replaceAll('\n', '\\n')}… (${text.length.toLocaleString('en-US')} characters)`,
+    ]);
   });
 
   it('a client that cannot be asked, refused by an [permissions] ask rule, is told of the rule — blitz mcp approve would not pass it', async () => {
@@ -166,7 +201,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     await mute.listTools();
     const refused = await mute.callTool({ name: 'echo', arguments: { text: 'x' } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('this client cannot be asked (no elicitation support); it is asked about by the rule "mcp:fix:*" in [permissions] ask');
+    expect(textOf(refused)).toContain(
+      'this client cannot be asked (no elicitation support); it is asked about by the rule "mcp:fix:*" in [permissions] ask',
+    );
     expect(textOf(refused)).not.toContain('blitz mcp approve fix echo');
   });
 
@@ -205,7 +242,12 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
   });
 
   it('a server crashing mid-call gives the client an error, not a hang; notices arrive as logging messages', async () => {
-    await start(fixture('crashy', 'crash-after', 'auto_approve = true').replace(`"${path.join(FIXTURES_DIR, 'crash-after.mjs')}"]`, `"${path.join(FIXTURES_DIR, 'crash-after.mjs')}", "1"]`));
+    await start(
+      fixture('crashy', 'crash-after', 'auto_approve = true').replace(
+        `"${path.join(FIXTURES_DIR, 'crash-after.mjs')}"]`,
+        `"${path.join(FIXTURES_DIR, 'crash-after.mjs')}", "1"]`,
+      ),
+    );
     const c = await client(via);
     const notices: string[] = [];
     c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
@@ -216,7 +258,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     const crashed = await c.callTool({ name: 'echo', arguments: { text: 'two' } });
     expect(crashed.isError).toBe(true);
     expect(textOf(crashed)).toContain('MCP server crashy exited with code 3');
-    await expect.poll(() => notices, { timeout: 2_000 }).toContainEqual(expect.stringMatching(/^warning: MCP server crashy failed: it exited with code 3/));
+    await expect
+      .poll(() => notices, { timeout: 2_000 })
+      .toContainEqual(expect.stringMatching(/^warning: MCP server crashy failed: it exited with code 3/));
   });
 
   it('progress notifications are forwarded; a server’s elicitation goes to the calling client', async () => {
@@ -224,7 +268,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     const c = await client(via, { elicit: () => ({ action: 'accept', content: { name: 'Ada' } }) });
     await c.listTools();
     const progress: number[] = [];
-    await c.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    await c.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
     expect(progress.length).toBeGreaterThan(0);
     const elicited = await c.callTool({ name: 'trigger-elicitation-request', arguments: {} });
     expect(JSON.stringify(elicited)).toContain('Ada');
@@ -232,7 +278,8 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
 
   it("a server's own requests (MCP-37): sampling only where settings allow it, to the calling client; roots are the workspace; elicitation declined for a client that cannot answer", async () => {
     await start(
-      stdio('sampler', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true\nsampling = true\nprefix = "s"') + stdio('plain', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true\nprefix = "p"'),
+      stdio('sampler', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true\nsampling = true\nprefix = "s"') +
+        stdio('plain', process.execPath, [EVERYTHING, 'stdio'], 'auto_approve = true\nprefix = "p"'),
     );
     const asked: unknown[] = [];
     const c = await client(via, {
@@ -245,7 +292,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     // A server is offered sampling only with sampling = true; server-everything offers the tool only then.
     expect(names).toContain('s__trigger-sampling-request');
     expect(names).not.toContain('p__trigger-sampling-request');
-    expect(JSON.stringify(await c.callTool({ name: 's__trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain('sampled by the calling client');
+    expect(JSON.stringify(await c.callTool({ name: 's__trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain(
+      'sampled by the calling client',
+    );
     expect(asked).toEqual([{ type: 'text', text: 'Resource trigger-sampling-request context: hello' }]);
     expect(textOf(await c.callTool({ name: 'p__get-roots-list', arguments: {} }))).toContain(pathToFileURL(workspace).href);
     expect(JSON.stringify(await c.callTool({ name: 'p__trigger-elicitation-request', arguments: {} }))).toContain('decline');
@@ -254,7 +303,13 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
   it('a client cancelling a call cancels it at the server, which carries on', async () => {
     const calls = path.join(home, 'calls.txt');
     const cancels = path.join(home, 'cancels.txt');
-    await start(fixture('slow', 'hang-call', `auto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)}, HANG_CANCELS_FILE = ${JSON.stringify(cancels)} }`));
+    await start(
+      fixture(
+        'slow',
+        'hang-call',
+        `auto_approve = true\nenv = { HANG_CALLS_FILE = ${JSON.stringify(calls)}, HANG_CANCELS_FILE = ${JSON.stringify(cancels)} }`,
+      ),
+    );
     const c = await client(via);
     await c.listTools();
     const abort = new AbortController();
@@ -262,7 +317,9 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
     await expect.poll(() => fs.existsSync(calls), { timeout: 5_000 }).toBe(true);
     abort.abort('the user pressed escape');
     expect(await call).toBeInstanceOf(Error);
-    await expect.poll(() => (fs.existsSync(cancels) ? fs.readFileSync(cancels, 'utf8').trim() : ''), { timeout: 5_000 }).toBe(fs.readFileSync(calls, 'utf8').trim());
+    await expect
+      .poll(() => (fs.existsSync(cancels) ? fs.readFileSync(cancels, 'utf8').trim() : ''), { timeout: 5_000 })
+      .toBe(fs.readFileSync(calls, 'utf8').trim());
     expect(textOf(await c.callTool({ name: 'echo', arguments: { text: 'still fine' } }))).toBe('still fine');
     expect((await daemon!.client.status()).servers[0]!.state).toBe('connected');
   });
@@ -289,18 +346,35 @@ describe('the aggregated MCP endpoint over streamable HTTP', () => {
   it('an approval question travels on the call’s own stream, for a client without an event stream; nothing runs before initialize', async () => {
     await start(fixture('fix', 'env-dump'));
     const url = `http://127.0.0.1:${daemon!.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`;
-    const headers = { authorization: `Bearer ${daemon!.state.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const rpc = (body: unknown, session?: string) => fetch(url, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+    const headers = {
+      authorization: `Bearer ${daemon!.state.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const rpc = (body: unknown, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify(body),
+      });
 
     const early = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } });
     expect(early.status).toBe(400);
     expect(await daemon!.client.listWorkspaces()).toEqual([]);
 
-    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '0' } } });
+    const init = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '0' } },
+    });
     const session = init.headers.get('mcp-session-id')!;
     await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
     await (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).text();
-    const call = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'asked' } } }, session);
+    const call = await rpc(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'asked' } } },
+      session,
+    );
     expect(call.headers.get('content-type')).toBe('text/event-stream');
     const reader = call.body!.getReader();
     const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split('data: ')[1]!);
@@ -318,7 +392,9 @@ describe('the aggregated MCP endpoint over streamable HTTP', () => {
 
 describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
   /** A raw upgrade request; resolves to the socket on 101, or to the refusal's status and body. */
-  function upgrade(opts: { path?: string; token?: string; protocol?: string; host?: string; method?: string; origin?: string } = {}): Promise<{ socket: net.Socket } | { status: number; body: string }> {
+  function upgrade(
+    opts: { path?: string; token?: string; protocol?: string; host?: string; method?: string; origin?: string } = {},
+  ): Promise<{ socket: net.Socket } | { status: number; body: string }> {
     const { port, token } = daemon!.state;
     return new Promise((resolve, reject) => {
       const req = http.request({
@@ -361,18 +437,33 @@ describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
 
   it('is guarded like any request: token, Host, Origin, method, protocol and path', async () => {
     await start(fixture('fix', 'env-dump', 'auto_approve = true'));
-    expect(await upgrade({ token: 'wrong' })).toMatchObject({ status: 401, body: expect.stringContaining('missing or wrong bearer token') });
+    expect(await upgrade({ token: 'wrong' })).toMatchObject({
+      status: 401,
+      body: expect.stringContaining('missing or wrong bearer token'),
+    });
     expect(await upgrade({ host: 'evil.example:80' })).toMatchObject({ status: 403, body: expect.stringContaining('is not this daemon') });
-    expect(await upgrade({ origin: 'https://evil.example' })).toMatchObject({ status: 403, body: expect.stringContaining('requests from https://evil.example are not allowed') });
-    expect(await upgrade({ method: 'POST' })).toMatchObject({ status: 400, body: expect.stringContaining('/mcp upgrades only a GET, only to blitz-mcp-lines') });
+    expect(await upgrade({ origin: 'https://evil.example' })).toMatchObject({
+      status: 403,
+      body: expect.stringContaining('requests from https://evil.example are not allowed'),
+    });
+    expect(await upgrade({ method: 'POST' })).toMatchObject({
+      status: 400,
+      body: expect.stringContaining('/mcp upgrades only a GET, only to blitz-mcp-lines'),
+    });
     // An upgrade Blitz does not offer is declined: the request is served as plain HTTP/1.1, guarded as ever.
     const health = await upgrade({ protocol: 'h2c', path: '/v1/health' });
     expect(health).toMatchObject({ status: 200 });
     expect(JSON.parse((health as { body: string }).body)).toMatchObject({ ok: true });
     expect(await upgrade({ protocol: 'h2c', path: '/v1/health', token: 'wrong' })).toMatchObject({ status: 401 });
-    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({ status: 400, body: expect.stringContaining('no session; send initialize first') });
+    expect(await upgrade({ protocol: 'websocket' })).toMatchObject({
+      status: 400,
+      body: expect.stringContaining('no session; send initialize first'),
+    });
     expect(await upgrade({ path: '/v1/status' })).toMatchObject({ status: 404 });
-    expect(await upgrade({ path: `/mcp?mode=write-all` })).toMatchObject({ status: 400, body: expect.stringContaining('unknown mode write-all') });
+    expect(await upgrade({ path: `/mcp?mode=write-all` })).toMatchObject({
+      status: 400,
+      body: expect.stringContaining('unknown mode write-all'),
+    });
     expect(await daemon!.client.listWorkspaces()).toEqual([]);
   });
 
@@ -382,16 +473,23 @@ describe('/mcp upgraded to lines (blitz-mcp-lines)', () => {
     if (!('socket' in opened)) throw new Error(`refused: ${opened.status} ${opened.body}`);
     const { socket } = opened;
     const received = answers(socket);
-    socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
+    socket.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`,
+    );
     socket.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     await expect.poll(() => received.length).toBe(1);
     expect(received[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'blitz' } } });
     expect(await daemon!.client.listWorkspaces()).toMatchObject([{ root: workspace, clients: 1 }]);
 
-    socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } } })}\n`);
+    socket.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } } })}\n`,
+    );
     socket.write('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"after"}}}\n');
     await expect.poll(() => received.length, { timeout: 10_000 }).toBe(3);
-    expect(received[1]).toMatchObject({ id: 2, error: { code: -32600, message: expect.stringMatching(/^a message of \d+ bytes is more than the limit of 4194304 bytes/) } });
+    expect(received[1]).toMatchObject({
+      id: 2,
+      error: { code: -32600, message: expect.stringMatching(/^a message of \d+ bytes is more than the limit of 4194304 bytes/) },
+    });
     expect(received[2]).toMatchObject({ id: 3, result: { content: [{ type: 'text', text: 'after' }] } });
 
     socket.destroy();

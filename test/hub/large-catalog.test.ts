@@ -61,13 +61,13 @@ beforeAll(async () => {
   // list_wait_ms: the first listing waits for every server, so the catalog is whole in every test.
   settings =
     `[daemon]\nport = 0\n\n[hub]\nlist_wait_ms = 120000\n\n` +
-      largeCatalogSettings(files, {
-        ...Object.fromEntries(MID.map((s) => [s, mid])),
-        thinking: 'exposure = "direct"',
-        everything: 'tool_exposure = { echo = "direct", "toggle-*" = "hidden" }',
-        brave: 'exposure = "hidden"\ntool_exposure = { brave_local_search = "deferred" }',
-      }) +
-      `\n[[mcp.servers]]\nname = "flaky"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([flaky])}\nsandbox = false\nprefix = "flaky"\n`;
+    largeCatalogSettings(files, {
+      ...Object.fromEntries(MID.map((s) => [s, mid])),
+      thinking: 'exposure = "direct"',
+      everything: 'tool_exposure = { echo = "direct", "toggle-*" = "hidden" }',
+      brave: 'exposure = "hidden"\ntool_exposure = { brave_local_search = "deferred" }',
+    }) +
+    `\n[[mcp.servers]]\nname = "flaky"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([flaky])}\nsandbox = false\nprefix = "flaky"\n`;
   writeSettings(home, settings);
   daemon = await startDaemonProcess(home);
   // The first listing starts all 17 servers; later sessions find them running.
@@ -93,7 +93,10 @@ describe('a large real catalog through the hub (issue 16)', () => {
     const listed = await names(c);
     expect(deferringList(listed)).toEqual({ hub: HUB_TOOLS, size: 100 });
     expect(listed).toEqual(expect.arrayContaining(['echo', 'sequentialthinking']));
-    const told = /\n\nDeferred tools: 96 of the (\d+) tools of these MCP servers are in the tool list; (\d+) more are deferred \(this hub lists at most 100 tools to this client, the most used first, then in server order\)\. Use search_tools/.exec(c.getInstructions() ?? '');
+    const told =
+      /\n\nDeferred tools: 96 of the (\d+) tools of these MCP servers are in the tool list; (\d+) more are deferred \(this hub lists at most 100 tools to this client, the most used first, then in server order\)\. Use search_tools/.exec(
+        c.getInstructions() ?? '',
+      );
     expect(told, c.getInstructions()).not.toBeNull();
     expect(Number(told![1])).toBeGreaterThan(300);
     expect(Number(told![2])).toBe(Number(told![1]) - 96);
@@ -101,30 +104,42 @@ describe('a large real catalog through the hub (issue 16)', () => {
 
   it('auto defers by the client: a client name with a built-in cap of 128 gets all 112 tools of agent mid, Windsurf (100) and others (100) get them deferred', async () => {
     const vs = await client({ agent: 'mid', clientName: 'Visual Studio Code' });
-    expect(vs.getInstructions()).toContain("\n\nDeferred tools: none now; all 112 tools of these MCP servers are in the tool list. Should they pass 128, this client's limit,");
+    expect(vs.getInstructions()).toContain(
+      "\n\nDeferred tools: none now; all 112 tools of these MCP servers are in the tool list. Should they pass 128, this client's limit,",
+    );
     const vscode = await names(vs);
     expect(vscode.slice(0, 2)).toEqual(HUB_TOOLS.slice(0, 2));
     expect(vscode).not.toContain('search_tools');
     expect(vscode).toHaveLength(2 + 112);
-    for (const [clientName, limit] of [['windsurf-client', 100], ['hub-test', 100]] as const) {
+    for (const [clientName, limit] of [
+      ['windsurf-client', 100],
+      ['hub-test', 100],
+    ] as const) {
       const c = await client({ agent: 'mid', clientName });
       expect(deferringList(await names(c))).toEqual({ hub: HUB_TOOLS, size: limit });
-      expect(c.getInstructions()).toContain(`\n\nDeferred tools: 96 of the 112 tools of these MCP servers are in the tool list; 16 more are deferred (this hub lists at most ${limit} tools to this client, the most used first, then in server order).`);
+      expect(c.getInstructions()).toContain(
+        `\n\nDeferred tools: 96 of the 112 tools of these MCP servers are in the tool list; 16 more are deferred (this hub lists at most ${limit} tools to this client, the most used first, then in server order).`,
+      );
     }
   });
 
-  it('search → list_changed → call: the match joins the session\'s list at once, and a call works', async () => {
+  it("search → list_changed → call: the match joins the session's list at once, and a call works", async () => {
     const c = await client();
     const changed = new Promise<void>((resolve) => c.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
     const [best] = await search(c, 'rename draft.md');
-    expect(best).toEqual(expect.objectContaining({ name: 'move_file', server: 'filesystem', inputSchema: expect.objectContaining({ type: 'object' }) }));
+    expect(best).toEqual(
+      expect.objectContaining({ name: 'move_file', server: 'filesystem', inputSchema: expect.objectContaining({ type: 'object' }) }),
+    );
     await changed;
     expect(await names(c)).toContain('move_file');
     // Only this session's list grew.
     expect(await names(await client())).not.toContain('move_file');
 
     fs.writeFileSync(path.join(workspace, 'draft.md'), 'hello');
-    const moved = await c.callTool({ name: 'move_file', arguments: { source: path.join(workspace, 'draft.md'), destination: path.join(workspace, 'final.md') } });
+    const moved = await c.callTool({
+      name: 'move_file',
+      arguments: { source: path.join(workspace, 'draft.md'), destination: path.join(workspace, 'final.md') },
+    });
     expect(moved.isError).toBeFalsy();
     expect(fs.readFileSync(path.join(workspace, 'final.md'), 'utf8')).toBe('hello');
   });
@@ -141,7 +156,7 @@ describe('a large real catalog through the hub (issue 16)', () => {
     await expect(mid.callTool({ name: 'call_tool', arguments: { name: 'gitlab__whoami' } })).rejects.toThrow('unknown tool gitlab__whoami');
   });
 
-  it('search returns only what the session may call: its agent\'s servers, no hidden tool, and an override\'s tool of a hidden server', async () => {
+  it("search returns only what the session may call: its agent's servers, no hidden tool, and an override's tool of a hidden server", async () => {
     const mid = await client({ agent: 'mid' });
     const found = await search(mid, 'merge request pipelines', 20);
     expect(found.length).toBeGreaterThan(0);
@@ -156,7 +171,9 @@ describe('a large real catalog through the hub (issue 16)', () => {
     const c = await client({ mode: 'read-only' });
     expect(await names(c)).toEqual(HUB_TOOLS.slice(0, 2));
     expect(await search(c, 'rename draft.md')).toEqual([]);
-    expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'get-sum', arguments: { a: 1, b: 1 } } }))).toContain('read-only mode');
+    expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: 'get-sum', arguments: { a: 1, b: 1 } } }))).toContain(
+      'read-only mode',
+    );
   });
 
   describe('ranking on the query set (test/fixtures/large-catalog/queries.json)', () => {
@@ -203,7 +220,9 @@ describe('a large real catalog through the hub (issue 16)', () => {
     // The search's own list_changed may come after its answer: counted, the next is the switch's.
     await expect.poll(() => changes, { timeout: 20_000 }).toBe(1);
     await daemon.client.setServerEnabled('firecrawl', false);
-    await expect.poll(async () => (await search(c, 'crawl an entire website')).map((t) => t.server), { timeout: 20_000 }).not.toContain('firecrawl');
+    await expect
+      .poll(async () => (await search(c, 'crawl an entire website')).map((t) => t.server), { timeout: 20_000 })
+      .not.toContain('firecrawl');
     await expect.poll(() => changes, { timeout: 20_000 }).toBeGreaterThan(1);
     const listedOff = await names(c);
     expect(activated.filter((n) => listedOff.includes(n))).toEqual([]);
@@ -211,7 +230,9 @@ describe('a large real catalog through the hub (issue 16)', () => {
     await daemon.client.setServerEnabled('firecrawl', true);
     // Seen by another session's search: one of this session would activate them again.
     const other = await client();
-    await expect.poll(async () => (await search(other, 'crawl an entire website')).map((t) => t.server), { timeout: 60_000 }).toContain('firecrawl');
+    await expect
+      .poll(async () => (await search(other, 'crawl an entire website')).map((t) => t.server), { timeout: 60_000 })
+      .toContain('firecrawl');
     const listed = await names(c);
     expect(activated.filter((n) => listed.includes(n))).toEqual([]);
   });

@@ -74,7 +74,9 @@ describe('[hub] list_wait_ms: a slow or broken server never holds a listing', ()
     expect(first.filter((n) => n.startsWith('g__'))).toEqual([]);
 
     await a.until(() => a.heard.messages.some((m) => m.startsWith('MCP server hang failed')));
-    expect(a.heard.messages.find((m) => m.startsWith('MCP server hang failed'))).toBe('MCP server hang failed: it did not answer initialize within 1s; check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds');
+    expect(a.heard.messages.find((m) => m.startsWith('MCP server hang failed'))).toBe(
+      'MCP server hang failed: it did not answer initialize within 1s; check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds',
+    );
     expect((await daemon.client.status()).notices).toContainEqual(expect.objectContaining({ server: 'hang', kind: 'failed' }));
 
     fs.writeFileSync(gateFile, '');

@@ -8,7 +8,15 @@ import { tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf } from '../support/hub-client.js';
 
-const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const EVERYTHING = path.join(
+  path.dirname(
+    createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist',
+  'index.js',
+);
 
 // Issue 25.8: a client's max_tools is a limit searches cannot grow its tools/list past.
 // Issue 26.7: past it deferral is no cliff — the list keeps as many tools as the limit has room
@@ -26,7 +34,11 @@ async function client(clientName: string): Promise<Client> {
   return c;
 }
 const names = async (c: Client): Promise<string[]> => (await c.listTools()).tools.map((t) => t.name);
-const deferralOf = (c: Client): string | undefined => c.getInstructions()?.split('\n\n').find((p) => p.startsWith('Deferred tools:'));
+const deferralOf = (c: Client): string | undefined =>
+  c
+    .getInstructions()
+    ?.split('\n\n')
+    .find((p) => p.startsWith('Deferred tools:'));
 
 beforeAll(async () => {
   home = tempDir('blitz-max-tools-');
@@ -55,7 +67,22 @@ describe('[hub.clients."adv"] max_tools = 5 (issue 25.8)', () => {
     const first = await names();
     expect(first.slice(0, 4)).toEqual(['list_mcp_resources', 'read_mcp_resource', 'search_tools', 'call_tool']);
     expect(first).toHaveLength(5);
-    const queries = ['echo', 'sum', 'env', 'image', 'long running', 'annotated', 'resource', 'structured', 'elicit', 'zip', 'sampling', 'roots', 'logging', 'links'];
+    const queries = [
+      'echo',
+      'sum',
+      'env',
+      'image',
+      'long running',
+      'annotated',
+      'resource',
+      'structured',
+      'elicit',
+      'zip',
+      'sampling',
+      'roots',
+      'logging',
+      'links',
+    ];
     const found = new Set<string>();
     for (const query of queries) {
       const result = await c.callTool({ name: 'search_tools', arguments: { query, limit: 20 } });
@@ -68,7 +95,9 @@ describe('[hub.clients."adv"] max_tools = 5 (issue 25.8)', () => {
     expect(listed).toHaveLength(5);
     const unlisted = ['echo', 'get-sum'].find((n) => !listed.includes(n))!;
     const args = unlisted === 'echo' ? { message: 'hi there' } : { a: 2, b: 3 };
-    expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: unlisted, arguments: args } }))).toContain(unlisted === 'echo' ? 'hi there' : '5');
+    expect(textOf(await c.callTool({ name: 'call_tool', arguments: { name: unlisted, arguments: args } }))).toContain(
+      unlisted === 'echo' ? 'hi there' : '5',
+    );
     expect(await names()).toEqual(listed);
   });
 });
@@ -79,20 +108,32 @@ describe(`[hub.clients."kept"] max_tools = ${KEPT_LIMIT} (issue 26.7)`, () => {
     const listed = await names(first);
     expect(listed.slice(0, 4)).toEqual(HUB_TOOLS);
     expect(listed).toHaveLength(KEPT_LIMIT);
-    const all = (await first.callTool({ name: 'search_tools', arguments: { query: 'sum', limit: 20 } })).structuredContent as { tools: Array<{ name: string }> };
+    const all = (await first.callTool({ name: 'search_tools', arguments: { query: 'sum', limit: 20 } })).structuredContent as {
+      tools: Array<{ name: string }>;
+    };
     expect(all.tools.map((t) => t.name)).toContain('get-sum');
-    const told = /^Deferred tools: 4 of the (\d+) tools of these MCP servers are in the tool list; (\d+) more are deferred \(this hub lists at most 8 tools to this client, the most used first, then in server order\)\. Use search_tools/.exec(deferralOf(first) ?? '');
+    const told =
+      /^Deferred tools: 4 of the (\d+) tools of these MCP servers are in the tool list; (\d+) more are deferred \(this hub lists at most 8 tools to this client, the most used first, then in server order\)\. Use search_tools/.exec(
+        deferralOf(first) ?? '',
+      );
     expect(told, deferralOf(first)).not.toBeNull();
     expect(Number(told![2])).toBe(Number(told![1]) - 4);
 
     // A tool the list does not hold, called through call_tool more than any other.
     const later = await client('kept');
-    const callable: Record<string, Record<string, unknown>> = { 'get-sum': { a: 2, b: 3 }, 'get-env': {}, echo: { message: 'hi' }, 'get-tiny-image': {} };
+    const callable: Record<string, Record<string, unknown>> = {
+      'get-sum': { a: 2, b: 3 },
+      'get-env': {},
+      echo: { message: 'hi' },
+      'get-tiny-image': {},
+    };
     const shown = await names(later);
     const unlisted = Object.keys(callable).find((n) => !shown.includes(n))!;
     expect(unlisted).toBeDefined();
     for (let i = 0; i < 3; i++) {
-      expect((await later.callTool({ name: 'call_tool', arguments: { name: unlisted, arguments: callable[unlisted] } })).isError).toBeFalsy();
+      expect(
+        (await later.callTool({ name: 'call_tool', arguments: { name: unlisted, arguments: callable[unlisted] } })).isError,
+      ).toBeFalsy();
     }
     // The session ranked its tools when it began: its list does not shift under it.
     expect(await names(later)).not.toContain(unlisted);
@@ -103,7 +144,9 @@ describe(`[hub.clients."kept"] max_tools = ${KEPT_LIMIT} (issue 26.7)`, () => {
     await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
     await daemon!.stop();
     daemon = await startDaemonProcess(home);
-    expect(JSON.parse(fs.readFileSync(path.join(home, 'state', 'tool-use.json'), 'utf8'))).toEqual({ tools: { everything: expect.objectContaining({ [unlisted]: 3 }) } });
+    expect(JSON.parse(fs.readFileSync(path.join(home, 'state', 'tool-use.json'), 'utf8'))).toEqual({
+      tools: { everything: expect.objectContaining({ [unlisted]: 3 }) },
+    });
     expect(await names(await client('kept'))).toContain(unlisted);
   }, 120_000);
 });

@@ -26,7 +26,10 @@ beforeEach(() => {
   descriptionFile = path.join(home, 'description.txt');
   fs.writeFileSync(descriptionFile, TRUSTED);
   const { command, args } = fixtureCommand('rug-pull', [descriptionFile]);
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "files"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "files"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`,
+  );
 });
 
 afterEach(async () => {
@@ -41,11 +44,21 @@ afterEach(async () => {
 /** Both hub paths: `/mcp` over streamable HTTP, and `blitz connect` over stdio; each keeps the log messages it is sent. */
 async function bothPaths(): Promise<Array<{ via: string; client: Client; messages: string[] }>> {
   const httpMessages: string[] = [];
-  const http = await connectHub(daemon!.state, { workspace, prepare: (c) => c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void httpMessages.push(String(n.params.data))) });
+  const http = await connectHub(daemon!.state, {
+    workspace,
+    prepare: (c) => c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void httpMessages.push(String(n.params.data))),
+  });
   const stdio = new Client({ name: 'pins-test', version: '1' });
   const stdioMessages: string[] = [];
   stdio.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void stdioMessages.push(String(n.params.data)));
-  await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [BLITZ_BIN, 'connect', '--workspace', workspace], env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' }));
+  await stdio.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BLITZ_BIN, 'connect', '--workspace', workspace],
+      env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home },
+      stderr: 'pipe',
+    }),
+  );
   clients.push(http, stdio);
   return [
     { via: 'http', client: http, messages: httpMessages },
@@ -53,7 +66,8 @@ async function bothPaths(): Promise<Array<{ via: string; client: Client; message
   ];
 }
 
-const toolNames = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).filter((n) => !n.endsWith('_mcp_resource') && !n.endsWith('_mcp_resources'));
+const toolNames = async (c: Client) =>
+  (await c.listTools()).tools.map((t) => t.name).filter((n) => !n.endsWith('_mcp_resource') && !n.endsWith('_mcp_resources'));
 
 describe('pinned tool definitions (issue 31)', () => {
   it('a description changed between two starts is refused through both hub paths, told once, shown and diffed, until accepted', async () => {
@@ -79,11 +93,15 @@ describe('pinned tool definitions (issue 31)', () => {
       await expect.poll(() => toolNames(client), { message: via }).toEqual(['echo']);
       const refused = await client.callTool({ name: 'read', arguments: { path: 'a.txt' } });
       expect(refused.isError, via).toBe(true);
-      expect(textOf(refused), via).toContain('read changed its definition in MCP server "files" since its tools were pinned, and is held for review');
+      expect(textOf(refused), via).toContain(
+        'read changed its definition in MCP server "files" since its tools were pinned, and is held for review',
+      );
     }
     // One notice, in the feed the tray reads and to the clients of the workspace; the status shows the tool.
     const status = await daemon.client.status();
-    expect(status.notices.filter((n) => n.kind === 'review')).toEqual([expect.objectContaining({ server: 'files', message: expect.stringContaining('tool "read" (changed) held for review') })]);
+    expect(status.notices.filter((n) => n.kind === 'review')).toEqual([
+      expect.objectContaining({ server: 'files', message: expect.stringContaining('tool "read" (changed) held for review') }),
+    ]);
     expect(status.servers[0]!.review).toEqual([{ tool: 'read', change: 'changed' }]);
     await expect.poll(() => paths.some((p) => p.messages.some((m) => m.includes('held for review')))).toBe(true);
 
@@ -102,7 +120,9 @@ describe('pinned tool definitions (issue 31)', () => {
       expect(textOf(await client.callTool({ name: 'read', arguments: { path: 'b.txt' } })), via).toBe('read b.txt');
     }
     expect((await daemon.client.status()).servers[0]!.review).toBeUndefined();
-    expect((await runBlitz(['mcp', 'review', 'files', '--workspace', workspace], { home })).stdout).toBe('MCP server "files" has no tools in review: every tool it lists is as pinned.\n');
+    expect((await runBlitz(['mcp', 'review', 'files', '--workspace', workspace], { home })).stdout).toBe(
+      'MCP server "files" has no tools in review: every tool it lists is as pinned.\n',
+    );
   });
 
   it('with pin = false the same change is offered as it is', async () => {
@@ -130,7 +150,9 @@ describe('pinned tool definitions (issue 31)', () => {
     const [first] = await bothPaths();
     expect(textOf(await first!.client.callTool({ name: 'read', arguments: { path: 'a.txt' } }))).toBe('read a.txt');
     const notices = (await daemon.client.status()).notices.filter((n) => n.kind === 'review');
-    expect(notices).toEqual([expect.objectContaining({ server: '', message: expect.stringContaining(`pinned tool definitions ${pins}: line 1: not JSON`) })]);
+    expect(notices).toEqual([
+      expect.objectContaining({ server: '', message: expect.stringContaining(`pinned tool definitions ${pins}: line 1: not JSON`) }),
+    ]);
     expect(fs.readFileSync(`${pins}.corrupt`, 'utf8')).toBe('{"id": "global:files"\n');
     // Pinned afresh: the file is written anew, the corrupt one kept aside.
     await expect.poll(() => fs.existsSync(pins) && fs.readFileSync(pins, 'utf8').includes('"global:files"')).toBe(true);

@@ -49,7 +49,9 @@ function pidOf(script: string): number | undefined {
 /** What the daemon's live connection of a server decides for its tools now: `allow` once it runs auto-approved. */
 async function approvalOf(name: string): Promise<string[]> {
   const { id } = await daemon!.client.openWorkspace(workspace);
-  const answer = await fetch(`http://127.0.0.1:${daemon!.state.port}/v1/workspaces/${id}/mcp-servers/${name}`, { headers: { authorization: `Bearer ${daemon!.state.token}` } });
+  const answer = await fetch(`http://127.0.0.1:${daemon!.state.port}/v1/workspaces/${id}/mcp-servers/${name}`, {
+    headers: { authorization: `Bearer ${daemon!.state.token}` },
+  });
   const detail = (await answer.json()) as { exposedTools: Array<{ approval: string }> };
   return [...new Set(detail.exposedTools.map((t) => t.approval))];
 }
@@ -69,7 +71,10 @@ async function edit(verb: 'approve' | 'unapprove', name: string): Promise<void> 
 describe('policy changes keep the server running (issue 26.1)', () => {
   it('a long call in flight on server-everything survives blitz mcp approve; server-memory keeps its pid and state across approve and unapprove; an env change restarts it', async () => {
     const memoryFile = path.join(home, 'memory.jsonl');
-    writeSettings(home, `[daemon]\nport = 0\n\n${stdio('everything', EVERYTHING)}${stdio('memory', MEMORY, `env = { MEMORY_FILE_PATH = ${JSON.stringify(memoryFile)} }`)}`);
+    writeSettings(
+      home,
+      `[daemon]\nport = 0\n\n${stdio('everything', EVERYTHING)}${stdio('memory', MEMORY, `env = { MEMORY_FILE_PATH = ${JSON.stringify(memoryFile)} }`)}`,
+    );
     daemon = await startDaemonProcess(home);
     const client = await connectHub(daemon.state, { workspace, elicit: () => ({ action: 'accept', content: { decision: 'allow_once' } }) });
     clients.push(client);
@@ -84,7 +89,10 @@ describe('policy changes keep the server running (issue 26.1)', () => {
     const started = new Promise<void>((resolve) => (firstProgress = resolve));
     let finished = false;
     const long = client
-      .callTool({ name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 20 } }, undefined, { onprogress: () => firstProgress(), timeout: 120_000 })
+      .callTool({ name: 'trigger-long-running-operation', arguments: { duration: 20, steps: 20 } }, undefined, {
+        onprogress: () => firstProgress(),
+        timeout: 120_000,
+      })
       .finally(() => (finished = true));
     await started;
     await edit('approve', 'everything');
@@ -94,7 +102,10 @@ describe('policy changes keep the server running (issue 26.1)', () => {
     expect(textOf(result)).toContain('Long running operation completed');
     expect(pidOf(EVERYTHING)).toBe(everythingPid);
 
-    const created = await client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] } });
+    const created = await client.callTool({
+      name: 'create_entities',
+      arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] },
+    });
     expect(created.isError ?? false, textOf(created)).toBe(false);
     await edit('approve', 'memory');
     expect(pidOf(MEMORY)).toBe(memoryPid);
@@ -105,8 +116,16 @@ describe('policy changes keep the server running (issue 26.1)', () => {
 
     // What the process sees is another process.
     const settings = path.join(home, 'settings.toml');
-    fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replace('env = { MEMORY_FILE_PATH', 'env = { MODE = "x", MEMORY_FILE_PATH'));
-    await waitFor(() => pidOf(MEMORY) !== memoryPid, 'server-memory stopped after its env changed', 20_000, () => daemon!.output());
+    fs.writeFileSync(
+      settings,
+      fs.readFileSync(settings, 'utf8').replace('env = { MEMORY_FILE_PATH', 'env = { MODE = "x", MEMORY_FILE_PATH'),
+    );
+    await waitFor(
+      () => pidOf(MEMORY) !== memoryPid,
+      'server-memory stopped after its env changed',
+      20_000,
+      () => daemon!.output(),
+    );
     expect(textOf(await client.callTool({ name: 'read_graph', arguments: {} }))).toContain('wrote the first program');
     expect(pidOf(MEMORY)).not.toBe(memoryPid);
   });

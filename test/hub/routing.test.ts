@@ -4,7 +4,12 @@ import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type LoggingMessageNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
@@ -15,7 +20,15 @@ import { connectHub, textOf, type HubTransport } from '../support/hub-client.js'
 // Issue 13: what the hub routes besides tools — completions, logging, resource subscriptions,
 // server instructions — and the metadata it must pass through unchanged. One daemon for the
 // file; each test opens a workspace of its own, so its servers are fresh processes.
-const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const EVERYTHING = path.join(
+  path.dirname(
+    createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist',
+  'index.js',
+);
 
 const protocol = fixtureCommand('protocol');
 const resources = fixtureCommand('resources');
@@ -38,7 +51,9 @@ const sessions: Session[] = [];
 function settings(mark?: string, without?: string): string {
   const entry = (s: (typeof SERVERS)[number]) =>
     `[[mcp.servers]]\nname = "${s.name}"\ncommand = ${JSON.stringify(s.command)}\nargs = ${JSON.stringify(s.args)}\nsandbox = false\nauto_approve = true\n${s.extra}${s.name === 'px' && mark ? `env = { PROTOCOL_MARK = "${mark}" }\n` : ''}`;
-  return `[daemon]\nport = 0\n\n${SERVERS.filter((s) => s.name !== without).map(entry).join('\n')}`;
+  return `[daemon]\nport = 0\n\n${SERVERS.filter((s) => s.name !== without)
+    .map(entry)
+    .join('\n')}`;
 }
 
 beforeAll(async () => {
@@ -135,25 +150,42 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
   }
 }
 
-const subscribeAck = (uri: string) => (l: Log) => typeof l.data === 'string' && l.data.startsWith(`Received Subscribe Resource request for URI: ${uri}`);
+const subscribeAck = (uri: string) => (l: Log) =>
+  typeof l.data === 'string' && l.data.startsWith(`Received Subscribe Resource request for URI: ${uri}`);
 
 describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (via) => {
   it('completion/complete goes to the owner of the prompt or template; an unknown one is -32602; at most 100 values; a server without completions suggests none', async () => {
     const s = await open(via, newWorkspace());
     expect(s.client.getServerCapabilities()?.completions).toEqual({});
-    const complete = (ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, name: string, value: string, context?: Record<string, string>) =>
-      s.client.complete({ ref, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) });
+    const complete = (
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+      name: string,
+      value: string,
+      context?: Record<string, string>,
+    ) => s.client.complete({ ref, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) });
     // Unprefixed server-everything: its prompt, its argument context, its template.
-    expect((await complete({ type: 'ref/prompt', name: 'completable-prompt' }, 'department', 'E')).completion.values).toEqual(['Engineering']);
-    expect((await complete({ type: 'ref/prompt', name: 'completable-prompt' }, 'name', '', { department: 'Sales' })).completion.values).toEqual(['David', 'Eve', 'Frank']);
-    expect((await complete({ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, 'resourceId', '7')).completion.values).toEqual(['7']);
+    expect((await complete({ type: 'ref/prompt', name: 'completable-prompt' }, 'department', 'E')).completion.values).toEqual([
+      'Engineering',
+    ]);
+    expect(
+      (await complete({ type: 'ref/prompt', name: 'completable-prompt' }, 'name', '', { department: 'Sales' })).completion.values,
+    ).toEqual(['David', 'Eve', 'Frank']);
+    expect(
+      (await complete({ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, 'resourceId', '7')).completion.values,
+    ).toEqual(['7']);
     // A prefixed prompt is asked for under its original name; 150 values are cut to 100.
-    expect((await complete({ type: 'ref/prompt', name: 'px__pick' }, 'value', 'v')).completion).toEqual({ values: Array.from({ length: 100 }, (_, i) => `v${String(i).padStart(3, '0')}`), total: 150, hasMore: true });
+    expect((await complete({ type: 'ref/prompt', name: 'px__pick' }, 'value', 'v')).completion).toEqual({
+      values: Array.from({ length: 100 }, (_, i) => `v${String(i).padStart(3, '0')}`),
+      total: 150,
+      hasMore: true,
+    });
     expect((await complete({ type: 'ref/prompt', name: 'px__pick' }, 'value', 'v14')).completion.values).toHaveLength(10);
     expect((await complete({ type: 'ref/resource', uri: 'fixture://items/{id}' }, 'id', '')).completion.values).toEqual(['1', '2', '3']);
     expect((await complete({ type: 'ref/prompt', name: 'rs__greet' }, 'who', 'a')).completion).toEqual({ values: [], hasMore: false });
     await expect(complete({ type: 'ref/prompt', name: 'pick' }, 'value', 'v')).rejects.toThrow(/^MCP error -32602: unknown prompt pick$/);
-    await expect(complete({ type: 'ref/resource', uri: 'nowhere://{x}' }, 'x', '')).rejects.toThrow(/^MCP error -32602: no MCP server offers resource template nowhere:\/\/\{x\}$/);
+    await expect(complete({ type: 'ref/resource', uri: 'nowhere://{x}' }, 'x', '')).rejects.toThrow(
+      /^MCP error -32602: no MCP server offers resource template nowhere:\/\/\{x\}$/,
+    );
   });
 
   it('subscriptions are counted per session: the server is asked once, updates reach exactly the subscribed sessions, the last to leave ends it', async () => {
@@ -169,14 +201,25 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     // The server announces a change of doc, then of the item: c hears only the item, which comes after.
     await c.client.callTool({ name: 'px__touch', arguments: { uri: 'fixture://doc' } });
     await c.client.callTool({ name: 'px__touch', arguments: { uri: 'fixture://items/9' } });
-    await Promise.all([a.until(() => a.updates.length === 1, 'doc updated'), b.until(() => b.updates.length === 1, 'doc updated'), c.until(() => c.updates.length === 1, 'item updated')]);
+    await Promise.all([
+      a.until(() => a.updates.length === 1, 'doc updated'),
+      b.until(() => b.updates.length === 1, 'doc updated'),
+      c.until(() => c.updates.length === 1, 'item updated'),
+    ]);
     expect([a.updates, b.updates, c.updates]).toEqual([['fixture://doc'], ['fixture://doc'], ['fixture://items/9']]);
 
     await a.client.unsubscribeResource({ uri: 'fixture://doc' });
     expect((await upstream(c)).unsubscribe).toEqual([]);
     // b's session ends without unsubscribing: the hub lets the server go for it.
     await leave(b);
-    expect((await eventually(() => upstream(c), (u) => u.unsubscribe.length > 0)).unsubscribe).toEqual(['fixture://doc']);
+    expect(
+      (
+        await eventually(
+          () => upstream(c),
+          (u) => u.unsubscribe.length > 0,
+        )
+      ).unsubscribe,
+    ).toEqual(['fixture://doc']);
     await c.client.callTool({ name: 'px__touch', arguments: { uri: 'fixture://doc' } });
     await a.client.subscribeResource({ uri: 'fixture://items/9' });
     await c.client.callTool({ name: 'px__touch', arguments: { uri: 'fixture://items/9' } });
@@ -187,9 +230,17 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
 
     // A settings edit restarts the server: the new process is told the subscriptions held (the item's, by a and c).
     writeSettings(home, settings(via));
-    expect(await eventually(() => upstream(c), (u) => u.mark === via && u.subscribe.length > 0)).toMatchObject({ subscribe: ['fixture://items/9'], unsubscribe: [] });
+    expect(
+      await eventually(
+        () => upstream(c),
+        (u) => u.mark === via && u.subscribe.length > 0,
+      ),
+    ).toMatchObject({ subscribe: ['fixture://items/9'], unsubscribe: [] });
     await c.client.callTool({ name: 'px__touch', arguments: { uri: 'fixture://items/9' } });
-    await Promise.all([a.until(() => a.updates.length === 3, 'item updated after the edit'), c.until(() => c.updates.length === 3, 'item updated after the edit')]);
+    await Promise.all([
+      a.until(() => a.updates.length === 3, 'item updated after the edit'),
+      c.until(() => c.updates.length === 3, 'item updated after the edit'),
+    ]);
   });
 
   it('server-everything: two sessions subscribed to one URI, one leaving; the server restarted under a subscription is subscribed again', async () => {
@@ -200,7 +251,10 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     await b.client.subscribeResource({ uri });
     // The first update is sent at once when updates are switched on.
     await a.client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await Promise.all([a.until(() => a.updates.includes(uri), 'the first update'), b.until(() => b.updates.includes(uri), 'the first update')]);
+    await Promise.all([
+      a.until(() => a.updates.includes(uri), 'the first update'),
+      b.until(() => b.updates.includes(uri), 'the first update'),
+    ]);
     await leave(b);
     // The next one comes on the server's own 5 s pace, to a alone.
     const heard = a.updates.length;
@@ -229,14 +283,21 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
       writeSettings(home, settings(via, 'px'));
       await a.until(() => a.logs.some(ended) && a.resourceListChanges > changes, 'the subscriptions end');
       expect(a.logs.filter(ended)).toEqual([
-        { level: 'warning', logger: 'blitz', data: 'MCP server px was removed from the settings: the subscriptions to fixture://doc, fixture://items/9 have ended' },
+        {
+          level: 'warning',
+          logger: 'blitz',
+          data: 'MCP server px was removed from the settings: the subscriptions to fixture://doc, fixture://items/9 have ended',
+        },
       ]);
       // b hears the catalog change as every session does, and nothing of subscriptions it never had.
       await b.client.listTools();
       expect(b.logs.filter(ended)).toEqual([]);
     } finally {
       writeSettings(home, before);
-      await eventually(async () => (await a.client.listTools()).tools.map((t) => t.name), (names) => names.includes('px__upstream'));
+      await eventually(
+        async () => (await a.client.listTools()).tools.map((t) => t.name),
+        (names) => names.includes('px__upstream'),
+      );
     }
   });
 
@@ -245,10 +306,14 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     const [a, b] = [await open(via, workspace), await open(via, workspace)];
     // server-everything says once, to every session, when it read its client's roots: not what this test is about.
     const said = (s: Session) => s.logs.filter((l) => !String(l.data).startsWith('Roots updated'));
-    const uris = (await a.client.listResources()).resources.map((r) => r.uri).filter((u) => u.startsWith('demo://resource/static/document/'));
+    const uris = (await a.client.listResources()).resources
+      .map((r) => r.uri)
+      .filter((u) => u.startsWith('demo://resource/static/document/'));
     await a.client.subscribeResource({ uri: uris[0]! });
     // Sent during the request, so it is here by the answer; b made no request.
-    expect(said(a)).toEqual([expect.objectContaining({ level: 'info', logger: 'everything', data: expect.stringContaining(`URI: ${uris[0]}`) })]);
+    expect(said(a)).toEqual([
+      expect.objectContaining({ level: 'info', logger: 'everything', data: expect.stringContaining(`URI: ${uris[0]}`) }),
+    ]);
     await b.client.callTool({ name: 'px__log', arguments: { level: 'info', message: 'from b' } });
     expect(said(b)).toEqual([{ level: 'info', logger: 'px', data: 'from b' }]);
     await b.client.callTool({ name: 'px__log', arguments: { level: 'notice', message: 'named', logger: 'own-logger' } });
@@ -266,7 +331,14 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     expect(said(b).at(-1)).toMatchObject({ level: 'info', logger: 'everything', data: expect.stringContaining(`URI: ${uris[2]}`) });
     // b leaves: the most verbose level asked for is a's again.
     await leave(b);
-    expect((await eventually(() => upstream(a), (u) => u.setLevel.length > 2)).setLevel).toEqual(['error', 'info', 'error']);
+    expect(
+      (
+        await eventually(
+          () => upstream(a),
+          (u) => u.setLevel.length > 2,
+        )
+      ).setLevel,
+    ).toEqual(['error', 'info', 'error']);
   });
 
   it('a log message sent outside any request reaches every session of the workspace', async () => {
@@ -282,9 +354,15 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     const s = await open(via, newWorkspace());
     const instructions = s.client.getInstructions()!;
     // The deferred-tools paragraph comes second, inside the 2,048 characters Claude Code keeps (57e918e).
-    expect(instructions).toMatch(/^Blitz: the MCP servers of .*, for agent main\.\n\nDeferred tools: [^\n]*\n\nEach server's own instructions follow, as that server wrote them \(its words, not Blitz's\)/);
-    const everything = instructions.indexOf('<server-instructions server="everything" prefix="">\n## MCP server everything (tools unprefixed)\n# Everything Server');
-    const px = instructions.indexOf('<server-instructions server="px" prefix="px__">\n## MCP server px (tools named px__<tool>)\nProtocol fixture: call describe first.');
+    expect(instructions).toMatch(
+      /^Blitz: the MCP servers of .*, for agent main\.\n\nDeferred tools: [^\n]*\n\nEach server's own instructions follow, as that server wrote them \(its words, not Blitz's\)/,
+    );
+    const everything = instructions.indexOf(
+      '<server-instructions server="everything" prefix="">\n## MCP server everything (tools unprefixed)\n# Everything Server',
+    );
+    const px = instructions.indexOf(
+      '<server-instructions server="px" prefix="px__">\n## MCP server px (tools named px__<tool>)\nProtocol fixture: call describe first.',
+    );
     expect(everything).toBeGreaterThan(0);
     expect(px).toBeGreaterThan(everything);
     const pxSection = instructions.slice(px, instructions.indexOf('\n</server-instructions>', px));
@@ -296,7 +374,8 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
   it("a tool of a server its breaker paused is refused in MCP-32's words, not as an unknown tool", async () => {
     const s = await open(via, newWorkspace());
     expect((await s.client.listTools()).tools.map((t) => t.name)).toContain('hc__hang');
-    for (const _ of [1, 2]) expect(textOf(await s.client.callTool({ name: 'hc__hang', arguments: {} }))).toBe('MCP tool hang timed out after 1s');
+    for (const _ of [1, 2])
+      expect(textOf(await s.client.callTool({ name: 'hc__hang', arguments: {} }))).toBe('MCP tool hang timed out after 1s');
     // The client has not listed again: it calls the tool it knows.
     const refused = await s.client.callTool({ name: 'hc__hang', arguments: {} });
     expect(refused.isError).toBe(true);
@@ -315,23 +394,38 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
     const [px, everything] = [await direct(protocol.command, protocol.args), await direct(process.execPath, [EVERYTHING, 'stdio'])];
     try {
       const hubTools = new Map((await s.client.listTools()).tools.map((t) => [t.name, t]));
-      for (const tool of (await px.listTools()).tools) expect(hubTools.get(`px__${tool.name}`)).toEqual({ ...tool, name: `px__${tool.name}` });
+      for (const tool of (await px.listTools()).tools)
+        expect(hubTools.get(`px__${tool.name}`)).toEqual({ ...tool, name: `px__${tool.name}` });
       // server-everything adds tools for what its client offers: compare those both see.
       const everythingTools = (await everything.listTools()).tools.filter((t) => hubTools.has(t.name));
       expect(everythingTools.length).toBeGreaterThan(10);
       for (const tool of everythingTools) expect(hubTools.get(tool.name)).toEqual(tool);
-      expect(hubTools.get('px__describe')).toMatchObject({ title: 'Describe', annotations: { title: 'Describe (annotated)' }, outputSchema: { required: ['answer'] }, icons: [{ mimeType: 'image/png' }], _meta: { 'example.com/tag': 'kept' } });
+      expect(hubTools.get('px__describe')).toMatchObject({
+        title: 'Describe',
+        annotations: { title: 'Describe (annotated)' },
+        outputSchema: { required: ['answer'] },
+        icons: [{ mimeType: 'image/png' }],
+        _meta: { 'example.com/tag': 'kept' },
+      });
 
       const hubPrompts = new Map((await s.client.listPrompts()).prompts.map((p) => [p.name, p]));
-      for (const prompt of (await px.listPrompts()).prompts) expect(hubPrompts.get(`px__${prompt.name}`)).toEqual({ ...prompt, name: `px__${prompt.name}` });
+      for (const prompt of (await px.listPrompts()).prompts)
+        expect(hubPrompts.get(`px__${prompt.name}`)).toEqual({ ...prompt, name: `px__${prompt.name}` });
       for (const prompt of (await everything.listPrompts()).prompts) expect(hubPrompts.get(prompt.name)).toEqual(prompt);
       const hubResources = (await s.client.listResources()).resources;
-      for (const resource of [...(await px.listResources()).resources, ...(await everything.listResources()).resources]) expect(hubResources).toContainEqual(resource);
+      for (const resource of [...(await px.listResources()).resources, ...(await everything.listResources()).resources])
+        expect(hubResources).toContainEqual(resource);
       const hubTemplates = (await s.client.listResourceTemplates()).resourceTemplates;
-      for (const template of [...(await px.listResourceTemplates()).resourceTemplates, ...(await everything.listResourceTemplates()).resourceTemplates]) expect(hubTemplates).toContainEqual(template);
+      for (const template of [
+        ...(await px.listResourceTemplates()).resourceTemplates,
+        ...(await everything.listResourceTemplates()).resourceTemplates,
+      ])
+        expect(hubTemplates).toContainEqual(template);
 
       // Results: structuredContent, resource_link, embedded resources, annotations and _meta.
-      expect(await s.client.callTool({ name: 'px__describe', arguments: {} })).toEqual(await px.callTool({ name: 'describe', arguments: {} }));
+      expect(await s.client.callTool({ name: 'px__describe', arguments: {} })).toEqual(
+        await px.callTool({ name: 'describe', arguments: {} }),
+      );
       for (const [name, args] of [
         ['get-structured-content', { location: 'Chicago' }],
         ['get-resource-links', { count: 2 }],
@@ -340,7 +434,9 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
         expect(await s.client.callTool({ name, arguments: args })).toEqual(await everything.callTool({ name, arguments: args }));
       }
       // A client's _meta.progressToken: the server is given one of the hub's (its progress coming back is hub.test.ts's).
-      expect(textOf(await s.client.callTool({ name: 'px__progress', arguments: {} }, undefined, { onprogress: () => undefined }))).toBe('progress token present');
+      expect(textOf(await s.client.callTool({ name: 'px__progress', arguments: {} }, undefined, { onprogress: () => undefined }))).toBe(
+        'progress token present',
+      );
       expect(textOf(await s.client.callTool({ name: 'px__progress', arguments: {} }))).toBe('progress token absent');
     } finally {
       await Promise.all([px.close(), everything.close()]);

@@ -49,40 +49,53 @@ function memory(extra: string): string {
 
 const entity = { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] };
 
-it.skipIf(!probe.ok)(`a write the sandbox refuses says which path it keeps read-only and the setting; with sandbox_write it works${skipReason}`, async () => {
-  writeSettings(home, `[daemon]\nport = 0\n\n${memory('')}`);
-  daemon = await startDaemonProcess(home, { TMPDIR: sandboxTmp });
-  client = await connectHub(daemon.state, { workspace });
-  await client.listTools();
-  const refused = await client.callTool({ name: 'create_entities', arguments: entity });
-  expect(refused.isError).toBe(true);
-  expect(textOf(refused)).toContain('EROFS');
-  expect(textOf(refused)).toContain(
-    `the sandbox keeps ${data} read-only for memory: to let it write there, add sandbox_write = [${JSON.stringify(data)}] to its entry in settings.toml`,
-  );
-  expect(fs.existsSync(path.join(data, 'memory.jsonl'))).toBe(false);
+it.skipIf(!probe.ok)(
+  `a write the sandbox refuses says which path it keeps read-only and the setting; with sandbox_write it works${skipReason}`,
+  async () => {
+    writeSettings(home, `[daemon]\nport = 0\n\n${memory('')}`);
+    daemon = await startDaemonProcess(home, { TMPDIR: sandboxTmp });
+    client = await connectHub(daemon.state, { workspace });
+    await client.listTools();
+    const refused = await client.callTool({ name: 'create_entities', arguments: entity });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('EROFS');
+    expect(textOf(refused)).toContain(
+      `the sandbox keeps ${data} read-only for memory: to let it write there, add sandbox_write = [${JSON.stringify(data)}] to its entry in settings.toml`,
+    );
+    expect(fs.existsSync(path.join(data, 'memory.jsonl'))).toBe(false);
 
-  // Opened as the hint says; the daemon picks the edit up and restarts the server.
-  writeSettings(home, `[daemon]\nport = 0\n\n${memory(`sandbox_write = [${JSON.stringify(data)}]`)}`);
-  expect((await runBlitz(['mcp', 'get', 'memory'], { home })).stdout).toMatch(new RegExp(`sandbox_write: +${data}\\n`));
-  await expect
-    .poll(async () => {
-      const result = await client!.callTool({ name: 'create_entities', arguments: entity }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
-      return result.isError ? textOf(result) : 'written';
-    }, { timeout: 20_000, interval: 500 })
-    .toBe('written');
-  expect(fs.readFileSync(path.join(data, 'memory.jsonl'), 'utf8')).toContain('Ada');
-});
+    // Opened as the hint says; the daemon picks the edit up and restarts the server.
+    writeSettings(home, `[daemon]\nport = 0\n\n${memory(`sandbox_write = [${JSON.stringify(data)}]`)}`);
+    expect((await runBlitz(['mcp', 'get', 'memory'], { home })).stdout).toMatch(new RegExp(`sandbox_write: +${data}\\n`));
+    await expect
+      .poll(
+        async () => {
+          const result = await client!
+            .callTool({ name: 'create_entities', arguments: entity })
+            .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+          return result.isError ? textOf(result) : 'written';
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe('written');
+    expect(fs.readFileSync(path.join(data, 'memory.jsonl'), 'utf8')).toContain('Ada');
+  },
+);
 
 it.skipIf(!probe.ok)(`a sandboxed server that dies on a refused write: mcp list ends its line with the hint${skipReason}`, async () => {
   const script = `require('node:fs').writeFileSync(${JSON.stringify(path.join(data, 'state.json'))}, '{}')`;
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "writer"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", ${JSON.stringify(script)}]\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "writer"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", ${JSON.stringify(script)}]\n`,
+  );
   daemon = await startDaemonProcess(home, { TMPDIR: sandboxTmp });
   const ws = await daemon.client.openWorkspace(workspace);
   await daemon.client.listWorkspaceServers(ws.id, { connect: true });
   await expect.poll(async () => (await daemon!.client.status()).servers[0]?.state, { timeout: 10_000 }).toBe('failed');
   const line = (await runBlitz(['mcp', 'list'], { home })).stdout.split('\n').find((l) => l.startsWith('writer'));
-  expect(line).toContain(`failed: the sandbox keeps ${data} read-only; to let it write there, add sandbox_write = [${JSON.stringify(data)}]`);
+  expect(line).toContain(
+    `failed: the sandbox keeps ${data} read-only; to let it write there, add sandbox_write = [${JSON.stringify(data)}]`,
+  );
   const [json] = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ error: string }>;
   expect(json!.error).toMatch(/EROFS: read-only file system, open/);
 });

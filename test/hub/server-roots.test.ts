@@ -47,16 +47,23 @@ async function allowed(c: Client, server: string): Promise<string> {
 }
 
 it('roots absent: the workspace; roots = false: the folders of its arguments; a list: those paths, ~ expanded', async () => {
-  writeSettings(home, `[daemon]\nport = 0\n\n${filesystem('ws', '')}${filesystem('mine', 'roots = false')}${filesystem('listed', `roots = ["~/src", ${JSON.stringify(workspace)}]`)}`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n${filesystem('ws', '')}${filesystem('mine', 'roots = false')}${filesystem('listed', `roots = ["~/src", ${JSON.stringify(workspace)}]`)}`,
+  );
   // The daemon's HOME is the temp home, so "~/src" is home/src.
   daemon = await startDaemonProcess(home);
   client = await connectHub(daemon.state, { workspace });
   await client.listTools();
   // server-filesystem asks for roots after initialize, so its answer may trail the first call.
   await expect.poll(() => allowed(client!, 'ws'), { timeout: 10_000 }).toBe(`Allowed directories:\n${workspace}`);
-  await expect.poll(() => allowed(client!, 'listed'), { timeout: 10_000 }).toBe(`Allowed directories:\n${path.join(home, 'src')}\n${workspace}`);
+  await expect
+    .poll(() => allowed(client!, 'listed'), { timeout: 10_000 })
+    .toBe(`Allowed directories:\n${path.join(home, 'src')}\n${workspace}`);
   expect(await allowed(client, 'mine')).toBe(`Allowed directories:\n${own}`);
-  expect(textOf(await client.callTool({ name: 'mine__read_text_file', arguments: { path: path.join(own, 'note.txt') } }))).toBe('kept in its own folder');
+  expect(textOf(await client.callTool({ name: 'mine__read_text_file', arguments: { path: path.join(own, 'note.txt') } }))).toBe(
+    'kept in its own folder',
+  );
   const refused = await client.callTool({ name: 'ws__read_text_file', arguments: { path: path.join(own, 'note.txt') } });
   expect(refused.isError).toBe(true);
 });

@@ -16,7 +16,15 @@ import { startDaemonProcess, writeSettings, type RunningDaemon } from '../suppor
 import { connectHub, textOf } from '../support/hub-client.js';
 import { nodeServer } from '../tray/tray-process.js';
 
-const EVERYTHING = path.join(path.dirname(createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const EVERYTHING = path.join(
+  path.dirname(
+    createRequire(path.join(import.meta.dirname, '..', '..', 'packages', 'core', 'package.json')).resolve(
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
+  ),
+  'dist',
+  'index.js',
+);
 
 let home: string;
 let folderA: string;
@@ -41,7 +49,15 @@ afterEach(async () => {
 /** `blitz connect` started in a folder, as a client configured with no `--workspace` starts it. */
 async function connectFrom(folder: string): Promise<Client> {
   const client = new Client({ name: 'share-test', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BLITZ_BIN, 'connect'], cwd: folder, env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BLITZ_BIN, 'connect'],
+      cwd: folder,
+      env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home },
+      stderr: 'pipe',
+    }),
+  );
   clients.push(client);
   return client;
 }
@@ -49,7 +65,9 @@ async function connectFrom(folder: string): Promise<Client> {
 /** An HTTP client that names no workspace: it gets the user's home. `leave` ends its session as a client that says goodbye does. */
 async function connectHttpWithoutWorkspace(): Promise<{ client: Client; leave(): Promise<void> }> {
   const client = new Client({ name: 'share-test', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon!.state.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${daemon!.state.token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon!.state.port}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${daemon!.state.token}` } },
+  });
   await client.connect(transport);
   clients.push(client);
   return {
@@ -146,11 +164,20 @@ describe('share = true', () => {
 
   it("a shared server's roots are the home; its requests go to the client calling it, whatever its workspace; its failures are heard once, by every workspace using it", async () => {
     const everything = `[[mcp.servers]]\nname = "every"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([EVERYTHING, 'stdio'])}\nsandbox = false\nshare = true\nauto_approve = true\nprefix = "e"\n`;
-    writeSettings(home, `[daemon]\nport = 0\n\n${everything}\n${nodeServer('broken', fixturePath('crash-after'), 'share = true\nauto_approve = true\n')}`);
+    writeSettings(
+      home,
+      `[daemon]\nport = 0\n\n${everything}\n${nodeServer('broken', fixturePath('crash-after'), 'share = true\nauto_approve = true\n')}`,
+    );
     daemon = await startDaemonProcess(home);
     const heard = { a: [] as string[], b: [] as string[] };
-    const hear = (into: string[]) => (c: Client) => c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void into.push(String(n.params.data)));
-    const asking = await connectHub(daemon.state, { workspace: folderA, via: 'lines', elicit: () => ({ action: 'accept', content: { name: 'Ada' } }), prepare: hear(heard.a) });
+    const hear = (into: string[]) => (c: Client) =>
+      c.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void into.push(String(n.params.data)));
+    const asking = await connectHub(daemon.state, {
+      workspace: folderA,
+      via: 'lines',
+      elicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
+      prepare: hear(heard.a),
+    });
     clients.push(asking);
     const mute = await connectHub(daemon.state, { workspace: folderB, via: 'http', prepare: hear(heard.b) });
     clients.push(mute);
@@ -172,7 +199,11 @@ describe('share = true', () => {
     expect(await mute.callTool({ name: 'echo', arguments: { text: 'b' } })).toMatchObject({ isError: true });
     const notices = (await daemon.client.status()).notices.filter((n) => n.server === 'broken');
     expect(notices.map((n) => n.kind)).toEqual(['failed', 'recovered', 'failed']);
-    await expect.poll(() => heard.a.filter((m) => m.startsWith('MCP server broken')), { timeout: 5_000 }).toEqual(notices.map((n) => n.message));
-    await expect.poll(() => heard.b.filter((m) => m.startsWith('MCP server broken')), { timeout: 5_000 }).toEqual(notices.map((n) => n.message));
+    await expect
+      .poll(() => heard.a.filter((m) => m.startsWith('MCP server broken')), { timeout: 5_000 })
+      .toEqual(notices.map((n) => n.message));
+    await expect
+      .poll(() => heard.b.filter((m) => m.startsWith('MCP server broken')), { timeout: 5_000 })
+      .toEqual(notices.map((n) => n.message));
   });
 });

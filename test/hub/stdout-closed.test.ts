@@ -47,13 +47,15 @@ afterAll(async () => {
 });
 
 describe('a server that closes its stdout and keeps running (issue 25.7)', () => {
-  it("ends the call at once with the reason, stops the process, and the server shows the reason", async () => {
+  it('ends the call at once with the reason, stops the process, and the server shows the reason', async () => {
     const client = await connectHub(daemon.state, { workspace });
     try {
       expect(fs.existsSync(pidFile)).toBe(true);
       expect(running(home)).toBe(true);
       // timeout_seconds = 3600 and a request timeout past the test's: only the hub can end it.
-      const result = await client.callTool({ name: 'close_stdout', arguments: {} }, undefined, { timeout: 3_600_000 }).catch((err: unknown) => ({ isError: true, content: [{ type: 'text', text: (err as Error).message }] }));
+      const result = await client
+        .callTool({ name: 'close_stdout', arguments: {} }, undefined, { timeout: 3_600_000 })
+        .catch((err: unknown) => ({ isError: true, content: [{ type: 'text', text: (err as Error).message }] }));
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain('MCP server mute closed its stdout but kept running, so it can answer nothing more; it was stopped');
       await expect.poll(() => running(home), REAL_WAIT).toBe(false);

@@ -42,7 +42,10 @@ afterEach(async () => {
 
 describe.each<HubTransport>(['http', 'lines'])('a server switched on from the tray, client over %s', (via) => {
   it('starts at once and reaches the connected client as list_changed, without the client listing first; its tools are then listed', async () => {
-    writeSettings(home, `[daemon]\nport = 0\n\n${nodeServer('on', fixturePath('env-dump'))}\n${nodeServer('later', fixturePath('resources'), 'prefix = "later"\ndisabled = true\n')}`);
+    writeSettings(
+      home,
+      `[daemon]\nport = 0\n\n${nodeServer('on', fixturePath('env-dump'))}\n${nodeServer('later', fixturePath('resources'), 'prefix = "later"\ndisabled = true\n')}`,
+    );
     daemon = await startDaemonProcess(home);
     const helper = new FakeHelper(home);
     tray = startTray({ home, cwd });
@@ -59,7 +62,12 @@ describe.each<HubTransport>(['http', 'lines'])('a server switched on from the tr
     });
 
     helper.click(item);
-    await waitFor(() => notified > 0, 'tools/list_changed after the click', NOTIFICATION_BOUND_MS, () => `${tray!.output()}\n${daemon!.output()}`);
+    await waitFor(
+      () => notified > 0,
+      'tools/list_changed after the click',
+      NOTIFICATION_BOUND_MS,
+      () => `${tray!.output()}\n${daemon!.output()}`,
+    );
     // The server runs already: it was started for the connected client, not by this listing.
     const later = (await daemon.client.status()).servers.find((s) => s.name === 'later');
     expect(later).toMatchObject({ enabled: true, state: 'connected' });

@@ -56,7 +56,10 @@ afterAll(async () => {
 async function together(tool: string): Promise<[string, string]> {
   asked.a = [];
   asked.b = [];
-  const [ra, rb] = await Promise.all([a.callTool({ name: tool, arguments: { label: 'a', together: 2 } }), b.callTool({ name: tool, arguments: { label: 'b', together: 2 } })]);
+  const [ra, rb] = await Promise.all([
+    a.callTool({ name: tool, arguments: { label: 'a', together: 2 } }),
+    b.callTool({ name: tool, arguments: { label: 'b', together: 2 } }),
+  ]);
   return [textOf(ra), textOf(rb)];
 }
 
@@ -77,14 +80,20 @@ describe("a server's own request during a call goes to that call's client", () =
     expect(sa).toMatch(/^a: refused: .*sampling declined/);
     expect(sb).toMatch(/^b: refused: .*sampling declined/);
     const logged = () =>
-      fs.readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; server?: string })
+      fs
+        .readFileSync(path.join(home, 'logs', 'blitz.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { level: string; msg: string; server?: string })
         .filter((e) => e.level === 'warn' && e.server === 'local' && e.msg.includes('calls from 2 clients are in flight'))
         .map((e) => e.msg.match(/^declined a server's (\w+) request/)?.[1]);
     await expect.poll(logged).toEqual(['elicitation', 'elicitation', 'sampling', 'sampling']);
   });
 
   it('a stdio server with one client calling: that client is asked, as before', async () => {
-    expect(textOf(await a.callTool({ name: 'local__ask', arguments: { label: 'solo' } }))).toBe('solo: {"action":"accept","content":{"name":"A"}}');
+    expect(textOf(await a.callTool({ name: 'local__ask', arguments: { label: 'solo' } }))).toBe(
+      'solo: {"action":"accept","content":{"name":"A"}}',
+    );
     expect(textOf(await b.callTool({ name: 'local__sample', arguments: { label: 'solo' } }))).toContain('sampled by b');
   });
 });

@@ -15,11 +15,14 @@ import { startServer } from '../fixtures/http/restartable-server.mjs';
 import { filesMentioning, installPackage, type InstalledPackage } from './installed-package.js';
 
 const EVERYTHING = path.join(
-  path.dirname(createRequire(path.join(REPO_ROOT, 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json')),
+  path.dirname(
+    createRequire(path.join(REPO_ROOT, 'packages', 'core', 'package.json')).resolve('@modelcontextprotocol/server-everything/package.json'),
+  ),
   'dist',
   'index.js',
 );
-const CLI_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'apps', 'cli', 'package.json'), 'utf8')) as { version: string }).version;
+const CLI_VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'apps', 'cli', 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 const settings = (hub = ''): string =>
   `[daemon]\nport = 0\n${hub}\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\nsandbox = false\nauto_approve = true\n`;
@@ -56,7 +59,12 @@ function commandLine(pid: number): string[] {
 describe('the installed package', () => {
   it('is one package: the linked `blitz`, its engines, and no path into the clone it was built in', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(pkg.packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: '@blitz-mcp/blitz', version: CLI_VERSION, engines: { node: '>=20.18.1' }, bin: { blitz: 'bin/blitz.cjs' } });
+    expect(manifest).toMatchObject({
+      name: '@blitz-mcp/blitz',
+      version: CLI_VERSION,
+      engines: { node: '>=20.18.1' },
+      bin: { blitz: 'bin/blitz.cjs' },
+    });
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@napi-rs/keyring', 'node-notifier', 'synonyms', 'systray2']);
     expect(fs.realpathSync(pkg.bin)).toBe(path.join(pkg.packageDir, 'bin', 'blitz.cjs'));
@@ -79,14 +87,20 @@ describe('the installed package', () => {
     fs.writeFileSync(path.join(home, '.cursor', 'mcp.json'), '{ "mcpServers": {} }\n');
     const connect = await pkg.run(['clients', 'connect', 'cursor'], { home });
     expect(connect.code).toBe(0);
-    const entry = (JSON.parse(fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.blitz!;
+    const entry = (
+      JSON.parse(fs.readFileSync(path.join(home, '.cursor', 'mcp.json'), 'utf8')) as {
+        mcpServers: Record<string, { command: string; args: string[] }>;
+      }
+    ).mcpServers.blitz!;
     expect([entry.command, ...entry.args]).toEqual([process.execPath, path.join(pkg.packageDir, 'bin', 'blitz.cjs'), 'connect']);
   });
 
-  it('blitz daemon start runs the package\'s own daemon entry; doctor sees it', async () => {
+  it("blitz daemon start runs the package's own daemon entry; doctor sees it", async () => {
     const start = await pkg.run(['daemon', 'start'], { home });
     expect(start.stderr).toBe('');
-    expect(start.stdout).toMatch(new RegExp(`^Started Blitz daemon \\(pid \\d+, version ${CLI_VERSION.replaceAll('.', '\\.')}\\) on http://127\\.0\\.0\\.1:\\d+\\n$`));
+    expect(start.stdout).toMatch(
+      new RegExp(`^Started Blitz daemon \\(pid \\d+, version ${CLI_VERSION.replaceAll('.', '\\.')}\\) on http://127\\.0\\.0\\.1:\\d+\\n$`),
+    );
     const state = readDaemonState(home)!;
     daemons.add(state.pid);
     if (canListProcesses) expect(commandLine(state.pid)).toEqual([process.execPath, path.join(pkg.packageDir, 'dist', 'blitzd.js')]);
@@ -95,7 +109,7 @@ describe('the installed package', () => {
     expect(doctor.stdout).toContain('ok    settings:');
   });
 
-  it('blitz connect answers tools/list with server-everything\'s tools', async () => {
+  it("blitz connect answers tools/list with server-everything's tools", async () => {
     const transport = new StdioClientTransport({
       command: pkg.bin,
       args: ['connect'],
@@ -117,12 +131,20 @@ describe('the installed package', () => {
   it("blitz connect lists and calls a streamable-HTTP server's tools: the bundle's lazily loaded undici sends the requests", async () => {
     const remote = await startServer();
     writeSettings(home, `${settings()}\n[[mcp.servers]]\nname = "remote"\nurl = "${remote.url}"\nprefix = "remote"\nauto_approve = true\n`);
-    const transport = new StdioClientTransport({ command: pkg.bin, args: ['connect'], cwd: workspace, env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: pkg.bin,
+      args: ['connect'],
+      cwd: workspace,
+      env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'install-test', version: '1' });
     try {
       await client.connect(transport);
       await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 20_000 }).toContain('remote__echo');
-      expect(await client.callTool({ name: 'remote__echo', arguments: { text: 'over http' } })).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('over http') }] });
+      expect(await client.callTool({ name: 'remote__echo', arguments: { text: 'over http' } })).toMatchObject({
+        content: [{ type: 'text', text: expect.stringContaining('over http') }],
+      });
     } finally {
       await client.close();
       writeSettings(home, settings());
@@ -132,12 +154,20 @@ describe('the installed package', () => {
 
   it('search_tools ranks with the packed word-vector table: "photo" (a word no tool uses) finds get-tiny-image', async () => {
     writeSettings(home, settings('\n[hub]\ndeferred = "always"\n'));
-    const transport = new StdioClientTransport({ command: pkg.bin, args: ['connect'], cwd: workspace, env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: pkg.bin,
+      args: ['connect'],
+      cwd: workspace,
+      env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'install-test', version: '1' });
     try {
       await client.connect(transport);
       await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 20_000 }).toContain('search_tools');
-      const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'photo', limit: 3 } })).structuredContent as { tools: { name: string }[] };
+      const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'photo', limit: 3 } })).structuredContent as {
+        tools: { name: string }[];
+      };
       expect(found.tools[0]?.name).toBe('get-tiny-image');
     } finally {
       await client.close();
@@ -153,7 +183,12 @@ describe('the installed package', () => {
     tray.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => tray.once('exit', (code) => resolve(code)));
     try {
-      await waitFor(() => helper.idOf('☑ everything'), 'the everything item', 30_000, () => output);
+      await waitFor(
+        () => helper.idOf('☑ everything'),
+        'the everything item',
+        30_000,
+        () => output,
+      );
       expect(helper.titles()).toContain('Quit Blitz');
     } finally {
       tray.kill('SIGTERM');
@@ -161,27 +196,30 @@ describe('the installed package', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')('the real tray helper, published without its run bit, is made executable and run (it fails only for want of a display)', async () => {
-    const helper = path.join(pkg.packageDir, 'node_modules', 'systray2', 'traybin', 'tray_linux_release');
-    // A home of its own: this test's home has the fake helper, which the tray would prefer.
-    const trayHome = tempDir('blitz-install-tray-');
-    writeSettings(trayHome, '[daemon]\nport = 0\n');
-    try {
-      const tray = await pkg.run(['tray'], { home: trayHome, env: { DISPLAY: ':9797' } });
-      expect(fs.statSync(helper).mode & 0o111).toBe(0o111);
-      expect(tray.code).toBe(1);
-      expect(tray.stderr).toContain('the tray icon could not be shown: the tray helper exited with code');
-      expect(tray.stderr).not.toContain('EACCES');
-    } finally {
-      // The tray started a daemon for that home before its icon failed.
-      const state = readDaemonState(trayHome);
-      if (state) {
-        daemons.add(state.pid);
-        await pkg.run(['daemon', 'stop'], { home: trayHome });
+  it.skipIf(process.platform !== 'linux')(
+    'the real tray helper, published without its run bit, is made executable and run (it fails only for want of a display)',
+    async () => {
+      const helper = path.join(pkg.packageDir, 'node_modules', 'systray2', 'traybin', 'tray_linux_release');
+      // A home of its own: this test's home has the fake helper, which the tray would prefer.
+      const trayHome = tempDir('blitz-install-tray-');
+      writeSettings(trayHome, '[daemon]\nport = 0\n');
+      try {
+        const tray = await pkg.run(['tray'], { home: trayHome, env: { DISPLAY: ':9797' } });
+        expect(fs.statSync(helper).mode & 0o111).toBe(0o111);
+        expect(tray.code).toBe(1);
+        expect(tray.stderr).toContain('the tray icon could not be shown: the tray helper exited with code');
+        expect(tray.stderr).not.toContain('EACCES');
+      } finally {
+        // The tray started a daemon for that home before its icon failed.
+        const state = readDaemonState(trayHome);
+        if (state) {
+          daemons.add(state.pid);
+          await pkg.run(['daemon', 'stop'], { home: trayHome });
+        }
+        fs.rmSync(trayHome, { recursive: true, force: true });
       }
-      fs.rmSync(trayHome, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('start-at-login entries name the installed blitz, not the clone', async () => {
     const xdg = path.join(home, 'xdg-config');
@@ -206,7 +244,13 @@ describe('the installed package', () => {
     fs.writeFileSync(manifestPath, JSON.stringify({ ...manifest, version: '99.0.0' }));
     expect((await pkg.run(['--version'], { home })).stdout).toBe('99.0.0\n');
 
-    const transport = new StdioClientTransport({ command: pkg.bin, args: ['connect'], cwd: workspace, env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: pkg.bin,
+      args: ['connect'],
+      cwd: workspace,
+      env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home },
+      stderr: 'pipe',
+    });
     let stderr = '';
     transport.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'install-test', version: '1' });
@@ -216,10 +260,14 @@ describe('the installed package', () => {
     } finally {
       await client.close();
     }
-    expect(stderr).toBe(`blitz connect: the running daemon is Blitz ${CLI_VERSION}, older than this blitz (99.0.0): restart it with \`blitz daemon restart\`\n`);
+    expect(stderr).toBe(
+      `blitz connect: the running daemon is Blitz ${CLI_VERSION}, older than this blitz (99.0.0): restart it with \`blitz daemon restart\`\n`,
+    );
 
     const doctor = await pkg.run(['doctor'], { home });
-    expect(doctor.stdout).toContain(`warn  daemon: running (pid ${before.pid}) and answering on http://127.0.0.1:${before.port}; the running daemon is Blitz ${CLI_VERSION}, older than this blitz (99.0.0): restart it with \`blitz daemon restart\`\n`);
+    expect(doctor.stdout).toContain(
+      `warn  daemon: running (pid ${before.pid}) and answering on http://127.0.0.1:${before.port}; the running daemon is Blitz ${CLI_VERSION}, older than this blitz (99.0.0): restart it with \`blitz daemon restart\`\n`,
+    );
 
     const restart = await pkg.run(['daemon', 'restart'], { home });
     expect(restart.code).toBe(0);
@@ -233,7 +281,10 @@ describe('the installed package', () => {
 
   it('blitz daemon stop leaves no process behind', async () => {
     const state = readDaemonState(home)!;
-    expect(await pkg.run(['daemon', 'stop'], { home })).toMatchObject({ code: 0, stdout: `Stopped the Blitz daemon (pid ${state.pid}). It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then.\n` });
+    expect(await pkg.run(['daemon', 'stop'], { home })).toMatchObject({
+      code: 0,
+      stdout: `Stopped the Blitz daemon (pid ${state.pid}). It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then.\n`,
+    });
     await assertNoOrphans({ sessions: daemons, timeoutMs: 20_000 });
     expect(readDaemonState(home)).toBeUndefined();
   });
@@ -243,7 +294,10 @@ describe('the installed package', () => {
     const fakeBin = path.join(home, 'old-node');
     fs.mkdirSync(fakeBin, { recursive: true });
     const pretend = path.join(fakeBin, 'pretend-18.cjs');
-    fs.writeFileSync(pretend, "Object.defineProperty(process, 'version', { value: 'v18.19.0' });\nObject.defineProperty(process.versions, 'node', { value: '18.19.0' });\n");
+    fs.writeFileSync(
+      pretend,
+      "Object.defineProperty(process, 'version', { value: 'v18.19.0' });\nObject.defineProperty(process.versions, 'node', { value: '18.19.0' });\n",
+    );
     fs.writeFileSync(path.join(fakeBin, 'node'), `#!/bin/sh\nexec "${process.execPath}" --require "${pretend}" "$@"\n`, { mode: 0o755 });
     const result = await pkg.run(['--version'], { home, env: { PATH: `${fakeBin}${path.delimiter}${pkg.path}` } });
     expect(result).toEqual({

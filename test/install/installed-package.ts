@@ -36,15 +36,34 @@ function exec(file: string, args: readonly string[], opts: { cwd: string; env: N
  */
 export async function installPackage(): Promise<InstalledPackage> {
   const root = tempDir('blitz-install-');
-  const env = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
-  const tarball = (await exec(process.execPath, [path.join(REPO_ROOT, 'scripts', 'pack.mjs'), '--out', root], { cwd: REPO_ROOT, env })).trim().split('\n').pop()!;
+  const env = {
+    ...process.env,
+    NO_UPDATE_NOTIFIER: '1',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+  const tarball = (await exec(process.execPath, [path.join(REPO_ROOT, 'scripts', 'pack.mjs'), '--out', root], { cwd: REPO_ROOT, env }))
+    .trim()
+    .split('\n')
+    .pop()!;
   const prefix = path.join(root, 'prefix');
   // From a folder outside the clone, so neither its .npmrc nor its node_modules take part.
-  await exec('npm', ['install', '--global', '--prefix', prefix, '--cache', path.join(root, 'npm-cache'), '--no-audit', '--no-fund', tarball], { cwd: root, env });
+  await exec(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--cache', path.join(root, 'npm-cache'), '--no-audit', '--no-fund', tarball],
+    { cwd: root, env },
+  );
   const bin = path.join(prefix, 'bin', 'blitz');
   const systemPath = ['/usr/local/bin', '/usr/bin', '/bin'].filter((dir) => dir !== path.dirname(process.execPath));
   const PATH = [path.join(prefix, 'bin'), path.dirname(process.execPath), ...systemPath].join(path.delimiter);
-  const childEnv = (opts: { home: string; env?: NodeJS.ProcessEnv }) => ({ PATH, HOME: opts.home, NO_UPDATE_NOTIFIER: '1', ...opts.env, BLITZ_HOME: opts.home });
+  const childEnv = (opts: { home: string; env?: NodeJS.ProcessEnv }) => ({
+    PATH,
+    HOME: opts.home,
+    NO_UPDATE_NOTIFIER: '1',
+    ...opts.env,
+    BLITZ_HOME: opts.home,
+  });
   return {
     prefix,
     bin,

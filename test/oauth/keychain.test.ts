@@ -44,7 +44,12 @@ afterEach(async () => {
   await assertNoOrphans();
   // gnome-keyring-daemon detaches from us; it must still end with its bus.
   // It is not our child, so no event tells of its end: its process table entry is looked at until gone.
-  await expect.poll(() => listProcesses().some((p) => p.command.includes('gnome-keyring-daemon') && environOf(p.pid).includes(`HOME=${keyringHome}`)), { timeout: 15_000 }).toBe(false);
+  await expect
+    .poll(
+      () => listProcesses().some((p) => p.command.includes('gnome-keyring-daemon') && environOf(p.pid).includes(`HOME=${keyringHome}`)),
+      { timeout: 15_000 },
+    )
+    .toBe(false);
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(keyringHome, { recursive: true, force: true });
 });
@@ -72,7 +77,10 @@ describe('the OS keychain', () => {
         };
         child.stderr.on('data', look);
       });
-      const url = await Promise.race([printed, exited.then((code) => Promise.reject(new Error(`exited ${code} with no authorization URL in:\n${errors}`)))]);
+      const url = await Promise.race([
+        printed,
+        exited.then((code) => Promise.reject(new Error(`exited ${code} with no authorization URL in:\n${errors}`))),
+      ]);
       expect((await completeInBrowser(url)).status).toBe(200);
       expect(await exited, `${output}\n${errors}`).toBe(0);
     } finally {
@@ -80,7 +88,12 @@ describe('the OS keychain', () => {
     }
     const section = (title: string) => output.split(`--- ${title}\n`)[1]!.split('\n--- ')[0]!;
     expect(output).toContain('Signed in to MCP server remote. The sign-in is kept in the OS keychain (service "blitz").');
-    expect(JSON.parse(section('lookup').trim())).toMatchObject({ version: 1, server: 'remote', serverUrl: fixture.url, tokens: { token_type: 'Bearer' } });
+    expect(JSON.parse(section('lookup').trim())).toMatchObject({
+      version: 1,
+      server: 'remote',
+      serverUrl: fixture.url,
+      tokens: { token_type: 'Bearer' },
+    });
     expect(section('list')).toMatch(/^remote\s+http\s+\S+\s+enabled, signed in$/m);
     expect(section('list')).not.toContain('sign-ins are kept in');
     expect(section('doctor')).toMatch(/^ok {4}keychain: the OS keychain answers; sign-ins are kept there \(service "blitz"\)$/m);

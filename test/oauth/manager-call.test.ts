@@ -19,7 +19,10 @@ const remote = (url: string) => httpServer(url);
 beforeEach(async () => {
   fixture = await startOAuthServer();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-manager-oauth-'));
-  const store = await CredentialStore.open({ paths: { secrets: path.join(dir, 'secrets.json') }, probe: async () => ({ ok: false, reason: 'test' }) });
+  const store = await CredentialStore.open({
+    paths: { secrets: path.join(dir, 'secrets.json') },
+    probe: async () => ({ ok: false, reason: 'test' }),
+  });
   await signIn({
     config: remote(fixture.url),
     store,
@@ -34,7 +37,13 @@ beforeEach(async () => {
   manager = new Manager({
     workspace: dir,
     clock: systemClock,
-    connector: createConnector({ blitzHome: dir, clock: systemClock, clientVersion: 'test', warn: () => {}, authFetch: (config) => signIns.fetchFor(config) }),
+    connector: createConnector({
+      blitzHome: dir,
+      clock: systemClock,
+      clientVersion: 'test',
+      warn: () => {},
+      authFetch: (config) => signIns.fetchFor(config),
+    }),
   });
   await manager.update({ servers: [{ config: remote(fixture.url) }] });
 });
@@ -64,9 +73,18 @@ describe('a tool call to a signed-in server through the manager', () => {
     expect(fixture.log().filter((e) => e.kind === 'authorize')).toHaveLength(1);
 
     fixture.revokeAll();
-    const entry = manager.catalog().list().find((e) => e.originalName === 'whoami')!;
-    await expect(manager.callTool(await manager.resolveTool('main', entry.exposedName), {})).rejects.toMatchObject({ code: 'NEEDS_SIGN_IN', message: 'MCP server remote needs sign-in: run blitz mcp login remote' });
-    expect(manager.states()[0]).toMatchObject({ state: 'needsSignIn', error: 'MCP server remote needs sign-in: run blitz mcp login remote' });
+    const entry = manager
+      .catalog()
+      .list()
+      .find((e) => e.originalName === 'whoami')!;
+    await expect(manager.callTool(await manager.resolveTool('main', entry.exposedName), {})).rejects.toMatchObject({
+      code: 'NEEDS_SIGN_IN',
+      message: 'MCP server remote needs sign-in: run blitz mcp login remote',
+    });
+    expect(manager.states()[0]).toMatchObject({
+      state: 'needsSignIn',
+      error: 'MCP server remote needs sign-in: run blitz mcp login remote',
+    });
     expect(manager.connection('remote').breaker.status().kind).toBe('closed');
   });
 });

@@ -114,7 +114,9 @@ describe("a trusted project's server named like a signed-in global one", () => {
     const trust = await runBlitz(['trust', project], { home });
     expect(trust.code).toBe(0);
     expect(trust.stderr).toContain(`${notice}\n`);
-    const shown = JSON.parse((await runBlitz(['config', 'show', '--workspace', project, '--json'], { home })).stdout) as { workspace: { problems: string[] } };
+    const shown = JSON.parse((await runBlitz(['config', 'show', '--workspace', project, '--json'], { home })).stdout) as {
+      workspace: { problems: string[] };
+    };
     expect(shown.workspace.problems).toEqual([notice]);
     daemon = await startDaemonProcess(home);
 

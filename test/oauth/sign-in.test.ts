@@ -34,11 +34,20 @@ afterEach(async () => {
 });
 
 async function setUp(
-  opts: { oauth?: string; ttl?: number; clients?: Array<{ client_id: string; client_secret?: string }>; server?: Parameters<typeof startOAuthServer>[0]; blitzOAuth?: string } = {},
+  opts: {
+    oauth?: string;
+    ttl?: number;
+    clients?: Array<{ client_id: string; client_secret?: string }>;
+    server?: Parameters<typeof startOAuthServer>[0];
+    blitzOAuth?: string;
+  } = {},
 ): Promise<void> {
   fixture = await startOAuthServer({ accessTtlSeconds: opts.ttl ?? 3600, clients: opts.clients ?? [], ...opts.server });
   const top = opts.blitzOAuth ? `[oauth]\n${opts.blitzOAuth}\n` : '';
-  writeSettings(home, `${top}[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\nauto_approve = true\n${opts.oauth ?? ''}`);
+  writeSettings(
+    home,
+    `${top}[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "remote"\nurl = "${fixture.url}"\nauto_approve = true\n${opts.oauth ?? ''}`,
+  );
 }
 
 function login(env?: NodeJS.ProcessEnv, args?: string[]): LoginProcess {
@@ -59,7 +68,10 @@ async function signIn(env?: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr
 
 function secretsFile(): { mode: number; secrets: Record<string, string> } {
   const file = path.join(home, 'state', 'secrets.json');
-  return { mode: fs.statSync(file).mode & 0o777, secrets: (JSON.parse(fs.readFileSync(file, 'utf8')) as { secrets: Record<string, string> }).secrets };
+  return {
+    mode: fs.statSync(file).mode & 0o777,
+    secrets: (JSON.parse(fs.readFileSync(file, 'utf8')) as { secrets: Record<string, string> }).secrets,
+  };
 }
 
 function stored(): { tokens: { access_token: string; refresh_token: string }; client: Record<string, unknown> } | undefined {
@@ -73,18 +85,22 @@ async function connectRemote() {
   return { ws, remote: servers.find((s) => s.name === 'remote')! };
 }
 
-const count = (kind: string, grant?: string) => fixture.log().filter((e) => e.kind === kind && (grant === undefined || ('grant' in e && e.grant === grant))).length;
+const count = (kind: string, grant?: string) =>
+  fixture.log().filter((e) => e.kind === kind && (grant === undefined || ('grant' in e && e.grant === grant))).length;
 
 describe('blitz mcp login', () => {
   it('signs in with dynamic registration and, with no keychain answering, keeps it in a 0600 file and says so', async () => {
     await setUp();
     const { stdout } = await signIn();
-    expect(stdout).toMatch(/^Signed in to MCP server remote\. The sign-in is kept in .*secrets\.json \(mode 0600\), since no OS keychain answered/m);
-    expect(fixture.log().map((e) => (e.kind === 'token' ? `${e.kind}:${e.grant}:${e.ok}` : e.kind)).filter((k) => k !== 'mcp')).toEqual([
-      'register',
-      'authorize',
-      'token:authorization_code:true',
-    ]);
+    expect(stdout).toMatch(
+      /^Signed in to MCP server remote\. The sign-in is kept in .*secrets\.json \(mode 0600\), since no OS keychain answered/m,
+    );
+    expect(
+      fixture
+        .log()
+        .map((e) => (e.kind === 'token' ? `${e.kind}:${e.grant}:${e.ok}` : e.kind))
+        .filter((k) => k !== 'mcp'),
+    ).toEqual(['register', 'authorize', 'token:authorization_code:true']);
     const file = secretsFile();
     expect(file.mode).toBe(0o600);
     expect(Object.keys(file.secrets)).toEqual(['mcp-oauth-remote']);
@@ -96,7 +112,9 @@ describe('blitz mcp login', () => {
     const json = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ signedIn?: boolean }>;
     expect(json[0]!.signedIn).toBe(true);
     const doctor = await runBlitz(['doctor'], { home });
-    expect(doctor.stdout).toMatch(/^warn {2}keychain: no OS keychain answered \(.*\): sign-ins are kept in .*secrets\.json \(mode 0600\)$/m);
+    expect(doctor.stdout).toMatch(
+      /^warn {2}keychain: no OS keychain answered \(.*\): sign-ins are kept in .*secrets\.json \(mode 0600\)$/m,
+    );
   });
 
   it('uses a pre-registered client from the oauth table, its secret from the environment and never stored', async () => {
@@ -107,7 +125,9 @@ describe('blitz mcp login', () => {
     const env = { PRE_SECRET };
     await signIn(env);
     expect(count('register')).toBe(0);
-    expect(fixture.log().filter((e) => e.kind === 'token')).toEqual([expect.objectContaining({ grant: 'authorization_code', ok: true, clientId: 'blitz-pre' })]);
+    expect(fixture.log().filter((e) => e.kind === 'token')).toEqual([
+      expect.objectContaining({ grant: 'authorization_code', ok: true, clientId: 'blitz-pre' }),
+    ]);
     expect(stored()!.client).toMatchObject({ client_id: 'blitz-pre' });
     expect(fs.readFileSync(path.join(home, 'state', 'secrets.json'), 'utf8')).not.toContain(PRE_SECRET);
 
@@ -118,7 +138,9 @@ describe('blitz mcp login', () => {
     const { ws } = await connectRemote();
     await daemon.client.restartServer(ws.id, 'remote');
     expect((await connectRemote()).remote.state).toBe('connected');
-    expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([expect.objectContaining({ ok: true, clientId: 'blitz-pre' })]);
+    expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([
+      expect.objectContaining({ ok: true, clientId: 'blitz-pre' }),
+    ]);
   });
 
   describe('the client: pre-registered, else a client ID metadata document where supported, else dynamic registration', () => {
@@ -126,7 +148,7 @@ describe('blitz mcp login', () => {
     const documents = { [DOC]: { client_name: 'Blitz', redirect_uris: ['http://127.0.0.1/callback'] } };
     const authorizedClient = () => fixture.log().flatMap((e) => (e.kind === 'authorize' ? [e.clientId] : []));
 
-    it('uses the server\'s client_metadata_url as the client ID where the authorization server supports it, registers nothing, and says so', async () => {
+    it("uses the server's client_metadata_url as the client ID where the authorization server supports it, registers nothing, and says so", async () => {
       await setUp({ server: { cimd: true, metadataDocuments: documents }, oauth: `[mcp.servers.oauth]\nclient_metadata_url = "${DOC}"\n` });
       const { stdout } = await signIn();
       expect(stdout).toContain(`Client: the client ID metadata document ${DOC}.`);
@@ -134,7 +156,9 @@ describe('blitz mcp login', () => {
       expect(count('metadata-document')).toBeGreaterThan(0);
       expect(authorizedClient()).toEqual([DOC]);
       expect(stored()!.client).toMatchObject({ client_id: DOC });
-      expect(fixture.log().filter((e) => e.kind === 'token')).toEqual([expect.objectContaining({ grant: 'authorization_code', ok: true, clientId: DOC })]);
+      expect(fixture.log().filter((e) => e.kind === 'token')).toEqual([
+        expect.objectContaining({ grant: 'authorization_code', ok: true, clientId: DOC }),
+      ]);
     });
 
     it('uses the Blitz-wide [oauth] client_metadata_url when the server names none', async () => {
@@ -168,7 +192,9 @@ describe('blitz mcp login', () => {
       await setUp({ blitzOAuth: 'client_metadata_url = "http://blitz.example/client.json"' });
       const result = await runBlitz(['mcp', 'login', 'remote', '--no-browser'], { home });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('settings.toml:2: field "oauth.client_metadata_url": must be an https URL (the address of your client ID metadata document), not http:');
+      expect(result.stderr).toContain(
+        'settings.toml:2: field "oauth.client_metadata_url": must be an https URL (the address of your client ID metadata document), not http:',
+      );
     });
   });
 
@@ -192,7 +218,9 @@ describe('blitz mcp login', () => {
     await setUp();
     const result = await login(undefined, ['--timeout', '1']).exit();
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('blitz: sign-in to MCP server remote timed out: no answer from the browser within 1s; run blitz mcp login remote again');
+    expect(result.stderr).toContain(
+      'blitz: sign-in to MCP server remote timed out: no answer from the browser within 1s; run blitz mcp login remote again',
+    );
     expect(fs.existsSync(path.join(home, 'state', 'secrets.json'))).toBe(false);
   });
 });
@@ -227,13 +255,20 @@ describe('a signed-in server in the daemon', () => {
     const logout = await runBlitz(['mcp', 'logout', 'remote'], { home });
     expect(logout.stdout).toBe('Signed out of MCP server remote: its tokens are forgotten.\n');
     const loggedOutAt = fixture.log().length;
-    expect((await connectRemote()).remote).toMatchObject({ state: 'needsSignIn', error: 'MCP server remote needs sign-in: run blitz mcp login remote' });
+    expect((await connectRemote()).remote).toMatchObject({
+      state: 'needsSignIn',
+      error: 'MCP server remote needs sign-in: run blitz mcp login remote',
+    });
     const since = fixture.log().slice(loggedOutAt);
     expect(since.filter((e) => e.kind === 'mcp').map((e) => 'authorization' in e && e.authorization)).toEqual(['none']);
     expect(stored()).toBeUndefined();
 
-    const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
-    for (const secret of [before.tokens.access_token, before.tokens.refresh_token, after.tokens.access_token, after.tokens.refresh_token]) expect(log).not.toContain(secret);
+    const log = fs
+      .readdirSync(path.join(home, 'logs'))
+      .map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8'))
+      .join('\n');
+    for (const secret of [before.tokens.access_token, before.tokens.refresh_token, after.tokens.access_token, after.tokens.refresh_token])
+      expect(log).not.toContain(secret);
   });
 
   it('a revoked refresh token ends in "needs sign-in" with its message, forgets the sign-in, and a new login works without a restart', async () => {
@@ -245,9 +280,13 @@ describe('a signed-in server in the daemon', () => {
     await daemon.client.restartServer(ws.id, 'remote');
     const { remote } = await connectRemote();
     expect(remote).toMatchObject({ state: 'needsSignIn', error: 'MCP server remote needs sign-in: run blitz mcp login remote' });
-    expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([expect.objectContaining({ ok: false })]);
+    expect(fixture.log().filter((e) => e.kind === 'token' && e.grant === 'refresh_token')).toEqual([
+      expect.objectContaining({ ok: false }),
+    ]);
     expect(stored()).toBeUndefined();
-    expect((await runBlitz(['mcp', 'list'], { home })).stdout).toMatch(/^remote\s+http\s+\S+\s+0\s+needs sign-in: run blitz mcp login remote$/m);
+    expect((await runBlitz(['mcp', 'list'], { home })).stdout).toMatch(
+      /^remote\s+http\s+\S+\s+0\s+needs sign-in: run blitz mcp login remote$/m,
+    );
 
     await signIn();
     expect((await connectRemote()).remote.state).toBe('connected');
@@ -280,7 +319,10 @@ describe('a signed-in server in the daemon', () => {
     await setUp();
     daemon = await startDaemonProcess(home);
     for (let i = 0; i < 6; i++) {
-      expect((await connectRemote()).remote).toMatchObject({ state: 'needsSignIn', error: 'MCP server remote needs sign-in: run blitz mcp login remote' });
+      expect((await connectRemote()).remote).toMatchObject({
+        state: 'needsSignIn',
+        error: 'MCP server remote needs sign-in: run blitz mcp login remote',
+      });
     }
     expect((await daemon.client.status()).servers.find((s) => s.name === 'remote')!.state).toBe('needsSignIn');
     expect(fixture.log().filter((e) => e.kind !== 'mcp')).toEqual([]);

@@ -19,7 +19,12 @@ const logins: LoginProcess[] = [];
 beforeEach(async () => {
   home = tempDir('blitz-stepup-');
   workspace = tempDir('blitz-stepup-ws-');
-  fixture = await startOAuthServer({ openInitialize: true, requiredScopes: ['mcp:basic'], toolScopes: { whoami: ['mcp:admin'] }, scopesSupported: ['mcp:basic', 'mcp:admin', 'files:write'] });
+  fixture = await startOAuthServer({
+    openInitialize: true,
+    requiredScopes: ['mcp:basic'],
+    toolScopes: { whoami: ['mcp:admin'] },
+    scopesSupported: ['mcp:basic', 'mcp:admin', 'files:write'],
+  });
   writeServer();
 });
 
@@ -69,7 +74,9 @@ describe('scope step-up', () => {
           (result) => textOf(result),
           (err: Error) => err.message,
         );
-        expect(refused).toContain('MCP server remote needs more access (scope "mcp:basic mcp:admin"): run blitz mcp login remote to ask for it');
+        expect(refused).toContain(
+          'MCP server remote needs more access (scope "mcp:basic mcp:admin"): run blitz mcp login remote to ask for it',
+        );
       }
       const status = (await daemon.client.status()).servers.find((s) => s.name === 'remote')!;
       expect(status).toMatchObject({ state: 'needsMoreAccess', scope: 'mcp:basic mcp:admin' });
@@ -79,7 +86,9 @@ describe('scope step-up', () => {
       expect(stored().challengedScope).toBe('mcp:basic mcp:admin');
 
       const list = await runBlitz(['mcp', 'list'], { home });
-      expect(list.stdout).toMatch(/^remote\s+http\s+\S+\s+1\s+needs more access \(scope "mcp:basic mcp:admin"\): run blitz mcp login remote$/m);
+      expect(list.stdout).toMatch(
+        /^remote\s+http\s+\S+\s+1\s+needs more access \(scope "mcp:basic mcp:admin"\): run blitz mcp login remote$/m,
+      );
       const json = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home })).stdout) as Array<{ state?: string; scope?: string }>;
       expect(json[0]).toMatchObject({ state: 'needsMoreAccess', scope: 'mcp:basic mcp:admin' });
 
@@ -103,9 +112,15 @@ describe('scope step-up', () => {
     const ws = await daemon.client.openWorkspace(workspace);
     for (let i = 0; i < 4; i++) {
       const remote = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'remote')!;
-      expect(remote).toMatchObject({ state: 'needsMoreAccess', error: 'MCP server remote needs more access (scope "mcp:basic"): run blitz mcp login remote to ask for it' });
+      expect(remote).toMatchObject({
+        state: 'needsMoreAccess',
+        error: 'MCP server remote needs more access (scope "mcp:basic"): run blitz mcp login remote to ask for it',
+      });
     }
-    expect((await daemon.client.status()).servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'needsMoreAccess', scope: 'mcp:basic' });
+    expect((await daemon.client.status()).servers.find((s) => s.name === 'remote')).toMatchObject({
+      state: 'needsMoreAccess',
+      scope: 'mcp:basic',
+    });
     expect(await login()).toContain('asking for scope "files:write mcp:basic"');
     expect(authorizedScopes()[1]).toEqual(['files:write', 'mcp:basic']);
     const remote = (await daemon.client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'remote')!;

@@ -54,7 +54,9 @@ describe('clear errors', () => {
     for (const name of ['.', '..']) {
       const add = await runBlitz(['mcp', 'add', name, 'node', 'x.js'], { home });
       expect(add.code).toBe(1);
-      expect(add.stderr).toBe(`blitz: MCP server "${name}" is not valid\n  name: "${name}" is not a name: use a letter, digit, "-" or "_" too\n`);
+      expect(add.stderr).toBe(
+        `blitz: MCP server "${name}" is not valid\n  name: "${name}" is not a name: use a letter, digit, "-" or "_" too\n`,
+      );
       const put = await api('PUT', '/v1/config/mcp-servers', JSON.stringify({ name, command: 'node' }));
       expect(put.status).toBe(400);
       expect(put.body).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_MCP_SERVER' });
@@ -78,7 +80,10 @@ describe('clear errors', () => {
     const port = (silent.address() as AddressInfo).port;
     fs.mkdirSync(path.join(home, 'state'), { recursive: true });
     // A live pid, so the state file is believed: this test's own.
-    fs.writeFileSync(path.join(home, 'state', 'daemon.json'), JSON.stringify({ pid: process.pid, port, token: 't', version: 'x', startedAt: new Date().toISOString() }));
+    fs.writeFileSync(
+      path.join(home, 'state', 'daemon.json'),
+      JSON.stringify({ pid: process.pid, port, token: 't', version: 'x', startedAt: new Date().toISOString() }),
+    );
     const status = await runBlitz(['daemon', 'status'], { home });
     expect(status.code).toBe(1);
     expect(status.stderr).toBe(

@@ -14,8 +14,16 @@ import { connectHub, textOf, type HubTransport } from '../support/hub-client.js'
 function deepCall(id: number): string {
   return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
 }
-const REFUSAL = { code: -32602, message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on' };
-const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attacker', version: '0' } } };
+const REFUSAL = {
+  code: -32602,
+  message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on',
+};
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attacker', version: '0' } },
+};
 const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
 
 let home: string;
@@ -28,7 +36,10 @@ beforeEach(async () => {
   home = tempDir('blitz-deep-');
   workspace = tempDir('blitz-deep-ws-');
   const { command, args } = fixtureCommand('env-dump');
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "everything"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`,
+  );
   daemon = await startDaemonProcess(home);
 });
 
@@ -49,7 +60,11 @@ interface RawClient {
 
 async function rawHttp(state: DaemonState): Promise<RawClient> {
   const url = `http://127.0.0.1:${state.port}/mcp?workspace=${encodeURIComponent(workspace)}`;
-  const headers: Record<string, string> = { authorization: `Bearer ${state.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${state.token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
   const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify(INITIALIZE) });
   expect(init.status).toBe(200);
   headers['mcp-session-id'] = init.headers.get('mcp-session-id')!;
@@ -112,7 +127,9 @@ describe.each<HubTransport>(['http', 'lines'])('a request nested 100,000 deep ov
     // More than enough failures to open the breaker, had they been counted against the server.
     for (let id = 1; id <= 5; id++) expect(await attacker.call(deepCall(id), id)).toEqual({ jsonrpc: '2.0', id, error: REFUSAL });
     // The attacker's own session is fine too: a normal call on it works.
-    expect(await attacker.call('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"mine"}}}', 9)).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'mine' }] } });
+    expect(
+      await attacker.call('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"mine"}}}', 9),
+    ).toMatchObject({ id: 9, result: { content: [{ type: 'text', text: 'mine' }] } });
 
     expect(textOf(await other.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
     expect((await other.listTools()).tools.map((t) => t.name)).toContain('echo');

@@ -26,7 +26,11 @@ const HOSTILE: Array<[string, (file: string) => void, RegExp]> = [
   ['a symlink to /dev/zero', (file) => fs.symlinkSync('/dev/zero', file), /is a character device, not a regular file/],
   ['a FIFO', (file) => execFileSync('mkfifo', [file]), /is a FIFO \(named pipe\), not a regular file/],
   // Sparse: 100 MB to a reader, nothing on disk.
-  ['a 100 MB file', (file) => fs.truncateSync((fs.writeFileSync(file, '{"mcpServers": {'), file), 100 * 1024 * 1024), /is 100 MB, more than the \d+ MB Blitz reads/],
+  [
+    'a 100 MB file',
+    (file) => fs.truncateSync((fs.writeFileSync(file, '{"mcpServers": {'), file), 100 * 1024 * 1024),
+    /is 100 MB, more than the \d+ MB Blitz reads/,
+  ],
   ['a directory', (file) => fs.mkdirSync(file), /is a directory, not a regular file/],
 ];
 
@@ -89,31 +93,36 @@ async function apiError(p: Promise<unknown>): Promise<ApiError> {
 }
 
 describe.skipIf(!onLinux)('a hostile project file', () => {
-  it.each(HOSTILE)('.mcp.json as %s is that project’s problem; the daemon answers and other workspaces work', async (_what, plant, says) => {
-    writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
-    daemon = await startDaemonProcess(home);
-    const hostile = workspace();
-    const mcpJson = path.join(hostile, '.mcp.json');
-    plant(mcpJson);
+  it.each(HOSTILE)(
+    '.mcp.json as %s is that project’s problem; the daemon answers and other workspaces work',
+    async (_what, plant, says) => {
+      writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
+      daemon = await startDaemonProcess(home);
+      const hostile = workspace();
+      const mcpJson = path.join(hostile, '.mcp.json');
+      plant(mcpJson);
 
-    const opened: WorkspaceSummary = await daemon.client.openWorkspace(hostile);
-    expect(opened.problems).toEqual([expect.stringMatching(new RegExp(`^${escape(mcpJson)}: ${says.source}`))]);
-    expect(opened.trusted).toBe(false);
-    expect(await health()).toMatchObject({ ok: true });
+      const opened: WorkspaceSummary = await daemon.client.openWorkspace(hostile);
+      expect(opened.problems).toEqual([expect.stringMatching(new RegExp(`^${escape(mcpJson)}: ${says.source}`))]);
+      expect(opened.trusted).toBe(false);
+      expect(await health()).toMatchObject({ ok: true });
 
-    // The project's global servers still serve it, and a clean workspace beside it works.
-    expect(await echoThrough(hostile)).toBe(`from ${path.basename(hostile)}`);
-    const clean = workspace();
-    expect(await echoThrough(clean)).toBe(`from ${path.basename(clean)}`);
-    expect((await daemon.client.listWorkspaces()).find((w) => w.root === clean)?.problems).toEqual([]);
+      // The project's global servers still serve it, and a clean workspace beside it works.
+      expect(await echoThrough(hostile)).toBe(`from ${path.basename(hostile)}`);
+      const clean = workspace();
+      expect(await echoThrough(clean)).toBe(`from ${path.basename(clean)}`);
+      expect((await daemon.client.listWorkspaces()).find((w) => w.root === clean)?.problems).toEqual([]);
 
-    // The watcher keeps looking at it; a real file in its place is read at once.
-    fs.rmSync(mcpJson, { recursive: true });
-    fs.writeFileSync(mcpJson, '{"mcpServers": {}}');
-    await expect.poll(async () => (await daemon!.client.listWorkspaces()).find((w) => w.root === hostile)?.problems, { timeout: 20_000 }).toEqual([]);
-    expect(await health()).toMatchObject({ ok: true });
-    expect(daemon.output()).not.toMatch(/bad_alloc|heap out of memory/);
-  });
+      // The watcher keeps looking at it; a real file in its place is read at once.
+      fs.rmSync(mcpJson, { recursive: true });
+      fs.writeFileSync(mcpJson, '{"mcpServers": {}}');
+      await expect
+        .poll(async () => (await daemon!.client.listWorkspaces()).find((w) => w.root === hostile)?.problems, { timeout: 20_000 })
+        .toEqual([]);
+      expect(await health()).toMatchObject({ ok: true });
+      expect(daemon.output()).not.toMatch(/bad_alloc|heap out of memory/);
+    },
+  );
 
   it.each(HOSTILE)('.agents/mcp_config.json as %s: blitz trust and config show finish and name it', async (_what, plant, says) => {
     const project = workspace();
@@ -128,7 +137,7 @@ describe.skipIf(!onLinux)('a hostile project file', () => {
     expect((JSON.parse(show.stdout) as { workspace: { problems: string[] } }).workspace.problems).toEqual([expect.stringMatching(says)]);
   });
 
-  it('.mcp.json linked to a file of the user\'s that is not JSON: named by line and column; its bytes are in no answer and no log (issue 25 point 10)', async () => {
+  it(".mcp.json linked to a file of the user's that is not JSON: named by line and column; its bytes are in no answer and no log (issue 25 point 10)", async () => {
     writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
     daemon = await startDaemonProcess(home);
     const project = workspace();
@@ -144,7 +153,10 @@ describe.skipIf(!onLinux)('a hostile project file', () => {
     const trust = await runBlitz(['trust', project], { home });
     await daemon.stop();
     daemon = undefined;
-    const log = fs.readdirSync(path.join(home, 'logs')).map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8')).join('\n');
+    const log = fs
+      .readdirSync(path.join(home, 'logs'))
+      .map((f) => fs.readFileSync(path.join(home, 'logs', f), 'utf8'))
+      .join('\n');
     expect(log).toContain('not valid JSON: expected a value at line 1, column 1');
     for (const text of [show.stdout, show.stderr, trust.stdout, trust.stderr, log]) expect(text).not.toMatch(/root:|20251|secret-hash/);
   });
@@ -168,44 +180,56 @@ describe.skipIf(!onLinux)('a hostile project file', () => {
 });
 
 describe.skipIf(!onLinux)('a hostile settings.toml', () => {
-  it.each(HOSTILE)('settings.toml as %s: the daemon names it and keeps its settings; edits and lists are refused clearly, by CLI and API', async (_what, plant, says) => {
-    writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
-    daemon = await startDaemonProcess(home);
-    const settings = path.join(home, 'settings.toml');
-    fs.rmSync(settings);
-    plant(settings);
-    // The watcher reads it again: a problem, and the last good settings stay in force.
-    await expect.poll(async () => (await daemon!.client.status()).problems, { timeout: 20_000 }).toEqual([expect.stringMatching(new RegExp(`^${escape(settings)}: ${says.source}`))]);
-    expect((await daemon.client.status()).servers.map((s) => s.name)).toEqual(['fix']);
-    expect(await health()).toMatchObject({ ok: true });
+  it.each(HOSTILE)(
+    'settings.toml as %s: the daemon names it and keeps its settings; edits and lists are refused clearly, by CLI and API',
+    async (_what, plant, says) => {
+      writeSettings(home, `[daemon]\nport = 0\n\n${fixture('fix')}`);
+      daemon = await startDaemonProcess(home);
+      const settings = path.join(home, 'settings.toml');
+      fs.rmSync(settings);
+      plant(settings);
+      // The watcher reads it again: a problem, and the last good settings stay in force.
+      await expect
+        .poll(async () => (await daemon!.client.status()).problems, { timeout: 20_000 })
+        .toEqual([expect.stringMatching(new RegExp(`^${escape(settings)}: ${says.source}`))]);
+      expect((await daemon.client.status()).servers.map((s) => s.name)).toEqual(['fix']);
+      expect(await health()).toMatchObject({ ok: true });
 
-    const add = await runBlitz(['mcp', 'add', 'x', 'node', 'x.js'], { home });
-    expect(add.code).toBe(1);
-    expect(add.stderr).toMatch(new RegExp(`^blitz: ${escape(settings)}: ${says.source}.*; nothing was changed\\n$`));
-    const list = await runBlitz(['mcp', 'list'], { home });
-    expect(list.code).toBe(1);
-    expect(list.stderr).toMatch(says);
-    expect(list.stderr).not.toMatch(/unexpected error|\n\s+at /);
+      const add = await runBlitz(['mcp', 'add', 'x', 'node', 'x.js'], { home });
+      expect(add.code).toBe(1);
+      expect(add.stderr).toMatch(new RegExp(`^blitz: ${escape(settings)}: ${says.source}.*; nothing was changed\\n$`));
+      const list = await runBlitz(['mcp', 'list'], { home });
+      expect(list.code).toBe(1);
+      expect(list.stderr).toMatch(says);
+      expect(list.stderr).not.toMatch(/unexpected error|\n\s+at /);
 
-    const put = await apiError(daemon.client.saveServer({ name: 'y', command: 'node' }));
-    expect({ status: put.status, code: put.code, reason: put.reason }).toEqual({ status: 412, code: 'FAILED_PRECONDITION', reason: 'SETTINGS_UNREADABLE' });
-    expect(put.message).toMatch(says);
-    const get = await apiError(daemon.client.listServerConfigs());
-    expect({ status: get.status, code: get.code }).toEqual({ status: 412, code: 'FAILED_PRECONDITION' });
-    expect(get.problems).toEqual([expect.stringMatching(says)]);
-    expect(await health()).toMatchObject({ ok: true });
-  });
+      const put = await apiError(daemon.client.saveServer({ name: 'y', command: 'node' }));
+      expect({ status: put.status, code: put.code, reason: put.reason }).toEqual({
+        status: 412,
+        code: 'FAILED_PRECONDITION',
+        reason: 'SETTINGS_UNREADABLE',
+      });
+      expect(put.message).toMatch(says);
+      const get = await apiError(daemon.client.listServerConfigs());
+      expect({ status: get.status, code: get.code }).toEqual({ status: 412, code: 'FAILED_PRECONDITION' });
+      expect(get.problems).toEqual([expect.stringMatching(says)]);
+      expect(await health()).toMatchObject({ ok: true });
+    },
+  );
 
-  it.skipIf(asRoot)('an unreadable settings.toml: a clear message, exit 1, and 412 from the API (skipped as root, who reads anything)', async () => {
-    writeSettings(home, '[daemon]\nport = 0\n');
-    daemon = await startDaemonProcess(home);
-    fs.chmodSync(path.join(home, 'settings.toml'), 0o000);
-    const add = await runBlitz(['mcp', 'add', 'x', 'node', 'x.js'], { home });
-    expect(add.code).toBe(1);
-    expect(add.stderr).toContain('cannot be read: permission denied (EACCES); nothing was changed');
-    const put = await apiError(daemon.client.saveServer({ name: 'y', command: 'node' }));
-    expect(put.status).toBe(412);
-  });
+  it.skipIf(asRoot)(
+    'an unreadable settings.toml: a clear message, exit 1, and 412 from the API (skipped as root, who reads anything)',
+    async () => {
+      writeSettings(home, '[daemon]\nport = 0\n');
+      daemon = await startDaemonProcess(home);
+      fs.chmodSync(path.join(home, 'settings.toml'), 0o000);
+      const add = await runBlitz(['mcp', 'add', 'x', 'node', 'x.js'], { home });
+      expect(add.code).toBe(1);
+      expect(add.stderr).toContain('cannot be read: permission denied (EACCES); nothing was changed');
+      const put = await apiError(daemon.client.saveServer({ name: 'y', command: 'node' }));
+      expect(put.status).toBe(412);
+    },
+  );
 
   it('invalid UTF-8 is a settings problem with its line; every edit is refused, naming the line, and the bytes stay', async () => {
     const bad = Buffer.concat([Buffer.from(`[daemon]\nport = 0\n\n${fixture('fix')}# caf`), Buffer.from([0xe9]), Buffer.from('\n')]);
@@ -214,11 +238,15 @@ describe.skipIf(!onLinux)('a hostile settings.toml', () => {
     daemon = await startDaemonProcess(home);
     fs.writeFileSync(settings, bad);
     const line = bad.subarray(0, bad.indexOf(0xe9)).toString('latin1').split('\n').length;
-    await expect.poll(async () => (await daemon!.client.status()).problems, { timeout: 20_000 }).toEqual([`${settings}:${line}: is not valid UTF-8 (line ${line}, column 6); save it as UTF-8`]);
+    await expect
+      .poll(async () => (await daemon!.client.status()).problems, { timeout: 20_000 })
+      .toEqual([`${settings}:${line}: is not valid UTF-8 (line ${line}, column 6); save it as UTF-8`]);
 
     const add = await runBlitz(['mcp', 'add', 'x', 'node', 'x.js'], { home });
     expect(add.code).toBe(1);
-    expect(add.stderr).toBe(`blitz: ${settings}:${line}: is not valid UTF-8 (line ${line}, column 6); save it as UTF-8; nothing was changed\n`);
+    expect(add.stderr).toBe(
+      `blitz: ${settings}:${line}: is not valid UTF-8 (line ${line}, column 6); save it as UTF-8; nothing was changed\n`,
+    );
     const disable = await runBlitz(['mcp', 'disable', 'fix'], { home });
     expect(disable.code).toBe(1);
     const put = await apiError(daemon.client.saveServer({ name: 'y', command: 'node' }));

@@ -19,7 +19,10 @@ beforeEach(() => {
   workspace = tempDir('blitz-oversized-ws-');
   const { command, args } = fixtureCommand('resources');
   // No [hub] table: the default limit is what is tested.
-  writeSettings(home, `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "big"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "big"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\n`,
+  );
 });
 
 afterEach(async () => {
@@ -39,13 +42,20 @@ describe('a result past what an SDK stdio client reads, through blitz connect', 
     let closed = false;
     client.onclose = () => (closed = true);
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BLITZ_BIN, 'connect', '--workspace', workspace], env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home }, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BLITZ_BIN, 'connect', '--workspace', workspace],
+        env: { PATH: process.env.PATH!, HOME: home, BLITZ_HOME: home },
+        stderr: 'pipe',
+      }),
     );
     await client.listTools();
 
     const refused = await client.callTool({ name: 'sized', arguments: { kb: 10 * 1024 } }, undefined, { timeout: 60_000 });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^MCP server big sent a message of 10\.0 MB, more than the limit of 8\.0 MB \(\[hub\] max_result_mb\); it was not passed on$/);
+    expect(textOf(refused)).toMatch(
+      /^MCP server big sent a message of 10\.0 MB, more than the limit of 8\.0 MB \(\[hub\] max_result_mb\); it was not passed on$/,
+    );
     expect(closed).toBe(false);
 
     const passed = await client.callTool({ name: 'sized', arguments: { kb: 7 * 1024 } }, undefined, { timeout: 60_000 });

@@ -97,7 +97,13 @@ describe.skipIf(!canListProcesses)('a stdio server’s setsid() grandchild (sand
     const record = path.join(home, 'state', 'children.json');
     // Recorded as it is seen (the tree is looked at every 2 s), before anything happens to its parent.
     await expect
-      .poll(() => (JSON.parse(fs.readFileSync(record, 'utf8')) as Array<{ descendants?: Array<{ pid: number }> }>).flatMap((e) => e.descendants ?? []).map((d) => d.pid), { timeout: 15_000 })
+      .poll(
+        () =>
+          (JSON.parse(fs.readFileSync(record, 'utf8')) as Array<{ descendants?: Array<{ pid: number }> }>)
+            .flatMap((e) => e.descendants ?? [])
+            .map((d) => d.pid),
+        { timeout: 15_000 },
+      )
       .toContain(pid);
     await client!.close().catch(() => undefined);
     client = undefined;

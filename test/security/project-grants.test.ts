@@ -57,8 +57,12 @@ describe.skipIf(!onLinux)('what a project file may grant itself', () => {
 
     const plain = await runBlitz(['trust', project], { home });
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toContain('evil asks for what only you may grant:\n  auto_approve: its tools run without asking you\n  sandbox = false: it runs outside the sandbox, able to write anywhere you can\n');
-    expect(plain.stdout).toContain(`Not granted: auto_approve, sandbox; those servers run with the safe defaults. To grant: blitz trust --allow auto_approve,sandbox ${project}`);
+    expect(plain.stdout).toContain(
+      'evil asks for what only you may grant:\n  auto_approve: its tools run without asking you\n  sandbox = false: it runs outside the sandbox, able to write anywhere you can\n',
+    );
+    expect(plain.stdout).toContain(
+      `Not granted: auto_approve, sandbox; those servers run with the safe defaults. To grant: blitz trust --allow auto_approve,sandbox ${project}`,
+    );
 
     let asked = 0;
     client = await connectHub(daemon.state, {
@@ -80,15 +84,19 @@ describe.skipIf(!onLinux)('what a project file may grant itself', () => {
 
     // One granted: not asked any more, still sandboxed.
     expect((await runBlitz(['trust', '--allow', 'auto_approve', project], { home })).stdout).toContain('Granted: auto_approve.');
-    await expect.poll(async () => (await daemon!.client.listWorkspaces()).find((w) => w.root === project)?.problems, { timeout: 10_000 }).toEqual([
-      expect.stringContaining('not granted: sandbox = false;'),
-    ]);
+    await expect
+      .poll(async () => (await daemon!.client.listWorkspaces()).find((w) => w.root === project)?.problems, { timeout: 10_000 })
+      .toEqual([expect.stringContaining('not granted: sandbox = false;')]);
     expect(await write()).toMatch(/^EROFS: /);
     expect(asked).toBe(1);
 
     // Both granted: the project's server runs as its file asks.
-    expect((await runBlitz(['trust', '--allow', 'auto_approve,sandbox', project], { home })).stdout).toContain('Granted: auto_approve, sandbox.');
-    await expect.poll(async () => (await daemon!.client.listWorkspaces()).find((w) => w.root === project)?.problems, { timeout: 10_000 }).toEqual([]);
+    expect((await runBlitz(['trust', '--allow', 'auto_approve,sandbox', project], { home })).stdout).toContain(
+      'Granted: auto_approve, sandbox.',
+    );
+    await expect
+      .poll(async () => (await daemon!.client.listWorkspaces()).find((w) => w.root === project)?.problems, { timeout: 10_000 })
+      .toEqual([]);
     expect(await write()).toBe('written');
     expect(asked).toBe(1);
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toContain(', granted auto_approve, sandbox)');
@@ -99,7 +107,9 @@ describe.skipIf(!onLinux)('what a project file may grant itself', () => {
     fs.writeFileSync(path.join(project, '.mcp.json'), '{"mcpServers": {"a": {"command": "x", "auto_approve": true}}}');
     const result = await runBlitz(['trust', '--allow', 'auto_approve,everything', project], { home });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('blitz: --allow everything: not something a project can be granted; use auto_approve, sandbox, sandbox_write, roots\n');
+    expect(result.stderr).toBe(
+      'blitz: --allow everything: not something a project can be granted; use auto_approve, sandbox, sandbox_write, roots\n',
+    );
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toBe('No trusted projects.\n');
   });
 
@@ -107,17 +117,23 @@ describe.skipIf(!onLinux)('what a project file may grant itself', () => {
     const project = dir('blitz-grants-project-');
     fs.writeFileSync(path.join(project, '.mcp.json'), '{"mcpServers": {"a": {"command": "x", "auto_approve": true, "roots": ["/etc"]}}}');
     const onTerminal = (answer: string) =>
-      spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BLITZ_BIN)} trust ${JSON.stringify(project)}`, '/dev/null'], {
-        input: answer,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
-        timeout: 30_000,
-      }).stdout;
+      spawnSync(
+        'script',
+        ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BLITZ_BIN)} trust ${JSON.stringify(project)}`, '/dev/null'],
+        {
+          input: answer,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
+          timeout: 30_000,
+        },
+      ).stdout;
     const no = onTerminal('\n');
     expect(no).toContain('Grant auto_approve, roots? [y/N]');
     expect(no).toContain('Not granted: auto_approve, roots;');
     const yes = onTerminal('y\n');
     expect(yes).toContain('Granted: auto_approve, roots.');
-    expect(fs.readFileSync(path.join(home, 'state', 'trust.json'), 'utf8')).toContain('"allow": [\n        "auto_approve",\n        "roots"\n      ]');
+    expect(fs.readFileSync(path.join(home, 'state', 'trust.json'), 'utf8')).toContain(
+      '"allow": [\n        "auto_approve",\n        "roots"\n      ]',
+    );
   });
 });

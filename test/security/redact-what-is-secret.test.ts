@@ -47,18 +47,24 @@ async function errorOf(name: string): Promise<string> {
 }
 
 describe('the redactor masks what is secret, not every value (issue 26.4)', () => {
-  it('paths, words and numbers stay readable in the API, mcp list and config show; secrets do not; a removed server\'s values are dropped', async () => {
+  it("paths, words and numbers stay readable in the API, mcp list and config show; secrets do not; a removed server's values are dropped", async () => {
     const env = { CONFIG: '/etc/app.conf', MODE: 'production', TMPDIR: '/tmp', PORT: '8080', SERVICE_API_KEY: API_KEY, OTHER: GITHUB };
     writeSettings(home, `[daemon]\nport = 0\n\n${leaking('production', env)}`);
     daemon = await startDaemonProcess(home);
 
     const error = await errorOf('production');
-    for (const line of ['CONFIG=/etc/app.conf', 'MODE=production', 'TMPDIR=/tmp', 'PORT=8080', 'SERVICE_API_KEY=***', 'OTHER=***']) expect(error).toContain(`leak-secrets: ${line}`);
+    for (const line of ['CONFIG=/etc/app.conf', 'MODE=production', 'TMPDIR=/tmp', 'PORT=8080', 'SERVICE_API_KEY=***', 'OTHER=***'])
+      expect(error).toContain(`leak-secrets: ${line}`);
     expect(error).toMatch(/^MCP server production /);
     // The server's name equals an env value: it is still its name in the API the page reads.
     expect((await daemon.client.status()).servers.map((s) => s.name)).toEqual(['production']);
     expect((await daemon.client.listServerConfigs()).servers.map((s) => s.name)).toEqual(['production']);
-    expect((await daemon.client.listServerConfigs()).servers[0]!.env).toEqual({ ...env, SERVICE_API_KEY: '***', OTHER: '***', LEAK_VARS: Object.keys(env).join(',') });
+    expect((await daemon.client.listServerConfigs()).servers[0]!.env).toEqual({
+      ...env,
+      SERVICE_API_KEY: '***',
+      OTHER: '***',
+      LEAK_VARS: Object.keys(env).join(','),
+    });
 
     const { command } = fixtureCommand('leak-secrets');
     const list = await runBlitz(['mcp', 'list'], { home });

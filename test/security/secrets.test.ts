@@ -93,7 +93,9 @@ describe('no planted secret leaves the daemon or the CLI', () => {
     const crashed = await first!.callTool({ name: 'lk__crash', arguments: {} });
     expect(crashed.isError).toBe(true);
     const toolError = textOf(crashed);
-    expect(toolError).toMatch(/^MCP server leaky exited with code 7; its stderr ends with:\nleak-secrets: LEAK_TOKEN=\*\*\*\nleak-secrets: argv --header Authorization: Bearer \*\*\*\nleak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*$/);
+    expect(toolError).toMatch(
+      /^MCP server leaky exited with code 7; its stderr ends with:\nleak-secrets: LEAK_TOKEN=\*\*\*\nleak-secrets: argv --header Authorization: Bearer \*\*\*\nleak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*$/,
+    );
     // Every session hears the notice (MCP-33), masked.
     await expect.poll(() => logged.filter((l) => l.includes('MCP server leaky failed')).length, { timeout: 10_000 }).toBe(2);
     expect(logged.join('\n')).toContain('leak-secrets: planted ***');
@@ -112,7 +114,15 @@ describe('no planted secret leaves the daemon or the CLI', () => {
     expect(logs).toContain('its stderr ends with');
 
     const cli: Record<string, string> = {};
-    for (const args of [['mcp', 'list'], ['mcp', 'list', '--json'], ['mcp', 'get', 'leaky'], ['mcp', 'get', 'leaky', '--json'], ['mcp', 'get', 'remote', '--json'], ['config', 'show'], ['config', 'show', '--json']]) {
+    for (const args of [
+      ['mcp', 'list'],
+      ['mcp', 'list', '--json'],
+      ['mcp', 'get', 'leaky'],
+      ['mcp', 'get', 'leaky', '--json'],
+      ['mcp', 'get', 'remote', '--json'],
+      ['config', 'show'],
+      ['config', 'show', '--json'],
+    ]) {
       const run = await runBlitz(args, { home, env });
       expect(run.code, run.stderr).toBe(0);
       cli[args.join(' ')] = run.stdout + run.stderr;
@@ -123,11 +133,20 @@ describe('no planted secret leaves the daemon or the CLI', () => {
 
     expect((await runBlitz(['mcp', 'enable', 'leaky-start'], { home, env })).code).toBe(0);
     const doctor = await runBlitz(['doctor', '--online'], { home, cwd: workspace, env });
-    expect(doctor.stdout).toMatch(/^FAIL {2}leaky-start: it exited with code 7: leak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*; see its output/m);
+    expect(doctor.stdout).toMatch(
+      /^FAIL {2}leaky-start: it exited with code 7: leak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*; see its output/m,
+    );
     expect(doctor.stdout).toMatch(/^ {6}leak-secrets: planted \*\*\* \*\*\* \*\*\* \*\*\* \*\*\* \*\*\*$/m);
     expect(doctor.stdout).toMatch(/^ok {4}remote: 2 tools$/m);
 
-    const surfaces = { 'tool error': toolError, 'MCP logging': logged.join('\n'), 'control API': api, 'blitz.log': logs, 'doctor --online': doctor.stdout + doctor.stderr, ...cli };
+    const surfaces = {
+      'tool error': toolError,
+      'MCP logging': logged.join('\n'),
+      'control API': api,
+      'blitz.log': logs,
+      'doctor --online': doctor.stdout + doctor.stderr,
+      ...cli,
+    };
     for (const [surface, text] of Object.entries(surfaces)) expectNoSecret(surface, text, secrets);
   });
 });

@@ -34,7 +34,20 @@ describe.skipIf(NO_BROWSER)('the settings page across a restart of the daemon', 
     home = tempDir('blitz-page-restart-');
     settingsFile = path.join(home, 'settings.toml');
     const { command, args } = fixtureCommand('env-dump');
-    writeSettings(home, ['[daemon]', `port = ${await freePort()}`, '', '[[mcp.servers]]', 'name = "plain"', `command = ${JSON.stringify(command)}`, `args = ${JSON.stringify(args)}`, 'sandbox = false', ''].join('\n'));
+    writeSettings(
+      home,
+      [
+        '[daemon]',
+        `port = ${await freePort()}`,
+        '',
+        '[[mcp.servers]]',
+        'name = "plain"',
+        `command = ${JSON.stringify(command)}`,
+        `args = ${JSON.stringify(args)}`,
+        'sandbox = false',
+        '',
+      ].join('\n'),
+    );
     daemon = await startDaemonProcess(home);
     base = `http://127.0.0.1:${daemon.state.port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -97,7 +110,12 @@ describe.skipIf(NO_BROWSER)('the settings page across a restart of the daemon', 
         });
         expect(background).toBe(scheme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(13, 17, 23)');
       }
-      const icon = await stranger.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): { href: string } | null } }).document.querySelector('link[rel=icon]')?.href);
+      const icon = await stranger.evaluate(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { href: string } | null } }).document.querySelector(
+            'link[rel=icon]',
+          )?.href,
+      );
       expect((await fetch(icon!)).status).toBe(200);
       expect(await axeViolations(stranger)).toEqual([]);
     } finally {

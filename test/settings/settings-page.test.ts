@@ -105,7 +105,10 @@ async function showServer(name: string): Promise<void> {
 /** Appends a stdio server (env-dump) to settings.toml, as an editor would, and waits for the page to list it. */
 async function addServer(name: string): Promise<void> {
   const { command, args } = fixtureCommand('env-dump');
-  fs.appendFileSync(settingsFile, `\n[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n`);
+  fs.appendFileSync(
+    settingsFile,
+    `\n[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n`,
+  );
   await showList();
   await expect.poll(() => page.locator('a.server-name').allTextContents(), SLOW).toContain(name);
 }
@@ -113,10 +116,13 @@ async function addServer(name: string): Promise<void> {
 /** WCAG's contrast ratio of two computed `rgb(…)` colours. */
 function contrast(a: string, b: string): number {
   const luminance = (rgb: string) => {
-    const [r, g, bl] = rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((c) => {
-      const v = Number(c) / 255;
-      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, bl] = rgb
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map((c) => {
+        const v = Number(c) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
@@ -125,13 +131,17 @@ function contrast(a: string, b: string): number {
 
 /** The computed background of an element (the test's types have no DOM). */
 function background(element: Locator): Promise<string> {
-  return element.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+  return element.evaluate(
+    (el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor,
+  );
 }
 
 /** What has the focus: its tag, class and text. */
 function focused(p: Page): Promise<string> {
   return p.evaluate(() => {
-    const el = (globalThis as unknown as { document: { activeElement: { tagName: string; className: string; textContent: string } | null } }).document.activeElement;
+    const el = (
+      globalThis as unknown as { document: { activeElement: { tagName: string; className: string; textContent: string } | null } }
+    ).document.activeElement;
     return el ? `${el.tagName.toLowerCase()}.${el.className} ${el.textContent}` : 'nothing';
   });
 }
@@ -186,7 +196,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     expect(await page.locator('.notice').first().textContent()).toContain('broken');
     // One tab stop per place: no row has two links to the same view.
     for (const name of ['everything', 'broken', 'remote']) {
-      const hrefs = await row(page, name).locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      const hrefs = await row(page, name)
+        .locator('a[href]')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs, name).toEqual([...new Set(hrefs)]);
     }
     const icon = await page.locator('link[rel=icon]').getAttribute('href');
@@ -240,10 +252,18 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
       }
       expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
       const cookie = (await fresh.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ');
-      const forged = await fetch(`${base}/v1/config/mcp-servers/everything/enabled`, { method: 'POST', headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{"enabled":false}' });
+      const forged = await fetch(`${base}/v1/config/mcp-servers/everything/enabled`, {
+        method: 'POST',
+        headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' },
+        body: '{"enabled":false}',
+      });
       expect(forged.status).toBe(403);
       expect(((await forged.json()) as { reason: string }).reason).toBe('FOREIGN_ORIGIN');
-      const noCsrf = await fetch(`${base}/v1/config/mcp-servers/everything/enabled`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"enabled":false}' });
+      const noCsrf = await fetch(`${base}/v1/config/mcp-servers/everything/enabled`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: '{"enabled":false}',
+      });
       expect(((await noCsrf.json()) as { reason: string }).reason).toBe('BAD_CSRF_TOKEN');
       expect(fs.readFileSync(settingsFile, 'utf8')).toBe(before);
     } finally {
@@ -288,7 +308,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/server\/not-installed$/);
     expect(fs.readFileSync(settingsFile, 'utf8')).toContain('name = "not-installed"');
-    await expect.poll(() => page.getByTestId('save-warnings').textContent(), SLOW).toContain('mcp-server-does-not-exist is not on PATH; install it, or give its full path');
+    await expect
+      .poll(() => page.getByTestId('save-warnings').textContent(), SLOW)
+      .toContain('mcp-server-does-not-exist is not on PATH; install it, or give its full path');
     await page.getByRole('link', { name: '← All servers' }).click();
     await row(page, 'not-installed').getByRole('link').first().click();
     await page.waitForURL(/#\/server\/not-installed$/);
@@ -313,12 +335,20 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     const problems = page.locator('#form-problems li');
     await expect.poll(() => problems.count(), SLOW).toBe(3);
     const texts = await problems.allTextContents();
-    expect(texts).toEqual([`name: an MCP server named "everything" already exists in ${settingsFile}`, 'url: needs http:// or https:// in front, such as http://localhost:9/mcp', expect.stringMatching(/^timeout_seconds: /)]);
+    expect(texts).toEqual([
+      `name: an MCP server named "everything" already exists in ${settingsFile}`,
+      'url: needs http:// or https:// in front, such as http://localhost:9/mcp',
+      expect.stringMatching(/^timeout_seconds: /),
+    ]);
     // The same words as the CLI, which validates with the same code.
     const cli = await runBlitz(['mcp', 'add', 'everything', 'node'], { home });
     expect(cli.stderr).toContain(texts[0]!.slice('name: '.length));
     await problems.nth(1).getByRole('link').click();
-    expect(await page.getByLabel('URL', { exact: true }).evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
+    expect(
+      await page
+        .getByLabel('URL', { exact: true })
+        .evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+    ).toBe(true);
     expect(page.url()).toMatch(/#\/add$/);
     expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Timeout of one call, in seconds').getAttribute('aria-invalid')).toBe('true');
@@ -339,7 +369,11 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await showList();
     await page.getByRole('link', { name: 'Add server' }).click();
     const { command, args } = fixtureCommand('env-dump');
-    const readme = JSON.stringify({ mcpServers: { pasted: { command, args, env: { GREETING: 'pasted' }, alwaysAllow: ['env'] }, another: { command: 'npx' } } }, null, 2);
+    const readme = JSON.stringify(
+      { mcpServers: { pasted: { command, args, env: { GREETING: 'pasted' }, alwaysAllow: ['env'] }, another: { command: 'npx' } } },
+      null,
+      2,
+    );
     await page.getByText('Paste a server’s JSON from its README').click();
     await page.getByLabel(/^Its JSON/).fill('not json at all');
     await page.getByRole('button', { name: 'Fill the form' }).click();
@@ -365,7 +399,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
   it('shows a server whose tools are all skipped for a name clash with its warnings, on its row and in its detail, and the remedy leads to the prefix field', async () => {
     await addServer('twin');
     // A client lists the tools, which starts it: both of its tools are named as "added"'s are.
-    await expect.poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'twin')?.warnings?.length ?? 0, SLOW).toBe(2);
+    await expect
+      .poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'twin')?.warnings?.length ?? 0, SLOW)
+      .toBe(2);
     const warnings = row(page, 'twin').getByTestId('warnings');
     await expect.poll(() => warnings.textContent(), SLOW).toContain('2 warnings:');
     expect(await warnings.textContent()).toContain('is skipped: server "added" already offers');
@@ -375,7 +411,12 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await page.getByRole('link', { name: 'Give it a prefix' }).click();
     await page.waitForURL(/#\/edit\/twin\?focus=prefix$/);
     const prefix = page.getByLabel('Prefix of its tool names');
-    await expect.poll(() => prefix.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), SLOW).toBe(true);
+    await expect
+      .poll(
+        () => prefix.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement),
+        SLOW,
+      )
+      .toBe(true);
     await prefix.fill('tw');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/server\/twin$/);
@@ -394,7 +435,12 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       // Polled: the track's colour eases from one scheme's to the other's.
-      await expect.poll(async () => contrast(await background(row(page, 'everything').locator('.track')), await background(row(page, 'everything'))), { ...SLOW, message: scheme }).toBeGreaterThanOrEqual(3);
+      await expect
+        .poll(
+          async () => contrast(await background(row(page, 'everything').locator('.track')), await background(row(page, 'everything'))),
+          { ...SLOW, message: scheme },
+        )
+        .toBeGreaterThanOrEqual(3);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     expect((await daemon.client.status()).servers.find((s) => s.name === 'everything')?.state).toBe('disabled');
@@ -426,7 +472,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
   it('renames a server through the Edit form: the file has the new name in its place with the comments kept, the old one is gone, and the page shows it', async () => {
     const rename = async (from: string, to: string) => {
       await showList();
-      await row(page, from).getByRole('link', { name: `Edit ${from}` }).click();
+      await row(page, from)
+        .getByRole('link', { name: `Edit ${from}` })
+        .click();
       const name = page.getByLabel('Name', { exact: true });
       await expect.poll(() => name.inputValue(), SLOW).toBe(from);
       await name.fill(to);
@@ -453,7 +501,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     expect((await daemon.client.status()).servers.map((s) => s.name)).toEqual(renamed);
     // And back, so the tests after this one find it by its first name.
     await rename('remote.work', 'remote');
-    expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(/# The remote one, off until it is needed\.\n\[\[mcp\.servers\]\]\nname = "remote"\n/);
+    expect(fs.readFileSync(settingsFile, 'utf8')).toMatch(
+      /# The remote one, off until it is needed\.\n\[\[mcp\.servers\]\]\nname = "remote"\n/,
+    );
     await expect.poll(async () => (await daemon.client.status()).servers.map((s) => s.name), SLOW).toEqual(names);
   });
 
@@ -529,7 +579,9 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
   });
 
   it('shows a failing server’s last error with the tail of its stderr, in the facts and per workspace, and its recent notices, newest first', async () => {
-    await expect.poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'broken')?.error ?? '', SLOW).toContain('FAKE_API_KEY is not set');
+    await expect
+      .poll(async () => (await daemon.client.status()).servers.find((s) => s.name === 'broken')?.error ?? '', SLOW)
+      .toContain('FAKE_API_KEY is not set');
     await showServer('broken');
     await expect.poll(() => page.getByTestId('detail-state').textContent(), SLOW).toMatch(/^(failed|paused)/);
     await expect.poll(() => page.locator('dl.facts dd.server-error').textContent(), SLOW).toContain('FAKE_API_KEY is not set');
@@ -611,7 +663,11 @@ describe.skipIf(NO_BROWSER)('the settings page in a real browser', () => {
     await showList();
     await page.setViewportSize({ width: 400, height: 800 });
     // The test's own types have no DOM: the page's width is read by name.
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+      ),
+    ).toBeLessThanOrEqual(400);
     await shoot(page, 'narrow');
     const good = fs.readFileSync(settingsFile, 'utf8');
     fs.writeFileSync(settingsFile, `${good}\n[[mcp.servers]]\nname = "half"\n`);

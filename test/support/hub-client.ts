@@ -1,6 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, type CreateMessageRequest, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { DaemonState } from '@blitz/client';
 import { JsonLinesTransport } from '@blitz/core/lines';
 import { openDaemonSocket } from '../../apps/cli/src/commands/connect/daemon-stream.js';
@@ -28,7 +34,10 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
   const query = new URLSearchParams({ workspace: opts.workspace });
   if (opts.agent) query.set('agent', opts.agent);
   if (opts.mode) query.set('mode', opts.mode);
-  const client = new Client({ name: opts.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: { ...(opts.elicit ? { elicitation: {} } : {}), ...(opts.sample ? { sampling: {} } : {}) } });
+  const client = new Client(
+    { name: opts.clientName ?? 'hub-test', version: '1.0.0' },
+    { capabilities: { ...(opts.elicit ? { elicitation: {} } : {}), ...(opts.sample ? { sampling: {} } : {}) } },
+  );
   if (opts.elicit) {
     const elicit = opts.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));
@@ -40,7 +49,9 @@ export async function connectHub(state: DaemonState, opts: HubClientOptions): Pr
   opts.prepare?.(client);
   await client.connect(
     opts.via === 'lines'
-      ? await openDaemonSocket(state, query).then(({ socket, head }) => new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head }))
+      ? await openDaemonSocket(state, query).then(
+          ({ socket, head }) => new JsonLinesTransport(socket, { maxMessageBytes: Number.POSITIVE_INFINITY, head }),
+        )
       : new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${state.port}/mcp?${query}`), {
           requestInit: { headers: { authorization: `Bearer ${state.token}` } },
         }),

@@ -42,7 +42,12 @@ export async function startScriptedAnthropic(script: readonly ScriptedTurn[]): P
         res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
         return;
       }
-      const request = JSON.parse(body) as { model?: string; system?: string | Array<{ text?: string }>; tools?: Array<{ name: string }>; messages?: Array<{ content: unknown }> };
+      const request = JSON.parse(body) as {
+        model?: string;
+        system?: string | Array<{ text?: string }>;
+        tools?: Array<{ name: string }>;
+        messages?: Array<{ content: unknown }>;
+      };
       if (req.url.includes('count_tokens')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
         return;
@@ -50,7 +55,9 @@ export async function startScriptedAnthropic(script: readonly ScriptedTurn[]): P
       // A request without tools is the client's own side task (a title, a summary): not a turn.
       const step = request.tools?.length ? script[turns.length] : undefined;
       if (request.tools?.length) {
-        const messages = (request.messages ?? []).map((m) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Array<Record<string, unknown>>)));
+        const messages = (request.messages ?? []).map((m) =>
+          typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content as Array<Record<string, unknown>>),
+        );
         const system = typeof request.system === 'string' ? request.system : (request.system ?? []).map((b) => b.text ?? '').join('\n');
         const texts = messages.flat().flatMap((b) => (typeof b.text === 'string' ? [b.text] : []));
         turns.push({ tools: request.tools.map((t) => t.name), messages, context: [system, ...texts].join('\n') });
@@ -59,11 +66,30 @@ export async function startScriptedAnthropic(script: readonly ScriptedTurn[]): P
       const block = step ? { type: 'tool_use', id: `toolu_${turns.length}`, name: step.tool, input: {} } : { type: 'text', text: '' };
       const delta = step ? { type: 'input_json_delta', partial_json: JSON.stringify(step.input) } : { type: 'text_delta', text: 'done' };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(sse('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: request.model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } }));
+      res.write(
+        sse('message_start', {
+          type: 'message_start',
+          message: {
+            id,
+            type: 'message',
+            role: 'assistant',
+            model: request.model,
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        }),
+      );
       res.write(sse('content_block_start', { type: 'content_block_start', index: 0, content_block: block }));
       res.write(sse('content_block_delta', { type: 'content_block_delta', index: 0, delta }));
       res.write(sse('content_block_stop', { type: 'content_block_stop', index: 0 }));
-      res.write(sse('message_delta', { type: 'message_delta', delta: { stop_reason: step ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 1 } }));
+      res.write(
+        sse('message_delta', {
+          type: 'message_delta',
+          delta: { stop_reason: step ? 'tool_use' : 'end_turn' },
+          usage: { output_tokens: 1 },
+        }),
+      );
       res.end(sse('message_stop', { type: 'message_stop' }));
     });
   });

@@ -6,8 +6,18 @@ import { runBlitz } from './blitz-cli.js';
 
 /** Debian's chromium (apt), driven by playwright-core; flags from DEPENDENCIES.md. */
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-export const NO_BROWSER = !fs.existsSync(CHROMIUM) && 'chromium is not installed (apt-get install chromium; scripts/install-system-packages.sh does it)';
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+export const NO_BROWSER =
+  !fs.existsSync(CHROMIUM) && 'chromium is not installed (apt-get install chromium; scripts/install-system-packages.sh does it)';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** A one-time address as `blitz settings` prints it where no browser opens (no DISPLAY here). */
@@ -26,8 +36,18 @@ export async function axeViolations(p: Page): Promise<string[]> {
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     await p.emulateMedia({ colorScheme: scheme });
-    const results = await p.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run());
-    found.push(...results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${scheme}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+    const results = await p.evaluate(async () =>
+      (
+        globalThis as unknown as {
+          axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+        }
+      ).axe.run(),
+    );
+    found.push(
+      ...results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${scheme}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    );
   }
   await p.emulateMedia({ colorScheme: 'light' });
   return found;

@@ -15,7 +15,8 @@ export interface TokenProxy {
  */
 export async function startTokenProxy(target: { port: number; token: string }): Promise<TokenProxy> {
   let ownPort = 0;
-  const mapPort = (value: string | undefined): string | undefined => value?.replace(new RegExp(`^((?:https?://)?(?:localhost|127\\.0\\.0\\.1|\\[::1\\])):${ownPort}$`, 'i'), `$1:${target.port}`);
+  const mapPort = (value: string | undefined): string | undefined =>
+    value?.replace(new RegExp(`^((?:https?://)?(?:localhost|127\\.0\\.0\\.1|\\[::1\\])):${ownPort}$`, 'i'), `$1:${target.port}`);
   const server = http.createServer((req, res) => {
     const headers: http.OutgoingHttpHeaders = { ...req.headers, authorization: `Bearer ${target.token}` };
     headers.host = mapPort(req.headers.host);

@@ -30,8 +30,13 @@ function systemdAnalyzeProblem(): string | undefined {
   const dir = tempDir('blitz-sd-probe-');
   try {
     fs.writeFileSync(path.join(dir, 'probe.service'), `[Service]\nExecStart=${process.execPath} --version\n`);
-    const run = spawnSync('systemd-analyze', ['verify', '--user', path.join(dir, 'probe.service')], { env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir }, encoding: 'utf8' });
-    return run.status === 0 ? undefined : `systemd-analyze verify --user does not run here: ${(run.stderr || run.stdout).trim().split('\n')[0]}`;
+    const run = spawnSync('systemd-analyze', ['verify', '--user', path.join(dir, 'probe.service')], {
+      env: { ...process.env, HOME: dir, XDG_RUNTIME_DIR: dir },
+      encoding: 'utf8',
+    });
+    return run.status === 0
+      ? undefined
+      : `systemd-analyze verify --user does not run here: ${(run.stderr || run.stdout).trim().split('\n')[0]}`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -41,7 +46,9 @@ const ANALYZE = systemdAnalyzeProblem();
 
 describe.runIf(process.platform === 'linux')('blitz autostart on Linux, under a temporary HOME', () => {
   it('enable writes an XDG autostart entry whose Exec really runs `blitz tray`, with the PATH captured now', async () => {
-    expect((await runBlitz(['autostart', 'status'], { home })).stdout).toContain('Blitz does not start at login. Turn it on: blitz autostart enable');
+    expect((await runBlitz(['autostart', 'status'], { home })).stdout).toContain(
+      'Blitz does not start at login. Turn it on: blitz autostart enable',
+    );
     const enable = await runBlitz(['autostart', 'enable'], { home });
     expect(enable).toMatchObject({ code: 0, stderr: '' });
     expect(enable.stdout).toContain(`wrote ${desktop()}`);
@@ -82,10 +89,16 @@ describe.runIf(process.platform === 'linux')('blitz autostart on Linux, under a 
     expect((await runBlitz(['autostart', 'disable'], { home })).stdout).toBe('Nothing to remove: Blitz does not start at login.\n');
   });
 
-  it.skipIf(ANALYZE !== undefined)(`the installed systemd unit passes systemd-analyze verify --user${ANALYZE ? ` — skipped: ${ANALYZE}` : ''}`, async () => {
-    expect((await runBlitz(['autostart', 'enable', '--daemon-only'], { home })).code).toBe(0);
-    const run = spawnSync('systemd-analyze', ['verify', '--user', unit()], { env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: home }, encoding: 'utf8' });
-    // It exits 0 even for a line it ignores, with a warning: the output must be empty too.
-    expect({ status: run.status, output: `${run.stdout}${run.stderr}`.trim() }).toEqual({ status: 0, output: '' });
-  });
+  it.skipIf(ANALYZE !== undefined)(
+    `the installed systemd unit passes systemd-analyze verify --user${ANALYZE ? ` — skipped: ${ANALYZE}` : ''}`,
+    async () => {
+      expect((await runBlitz(['autostart', 'enable', '--daemon-only'], { home })).code).toBe(0);
+      const run = spawnSync('systemd-analyze', ['verify', '--user', unit()], {
+        env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: home },
+        encoding: 'utf8',
+      });
+      // It exits 0 even for a line it ignores, with a warning: the output must be empty too.
+      expect({ status: run.status, output: `${run.stdout}${run.stderr}`.trim() }).toEqual({ status: 0, output: '' });
+    },
+  );
 });

@@ -15,7 +15,8 @@ function missing(): string | undefined {
   for (const tool of ['xvfb-run', 'dbus-run-session', 'gdbus', 'xauth']) {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (scripts/install-system-packages.sh)`;
   }
-  if (!/libayatana-appindicator3\.so/.test(spawnSync('ldconfig', ['-p'], { encoding: 'utf8' }).stdout ?? '')) return 'libayatana-appindicator3-1 is not installed (scripts/install-system-packages.sh)';
+  if (!/libayatana-appindicator3\.so/.test(spawnSync('ldconfig', ['-p'], { encoding: 'utf8' }).stdout ?? ''))
+    return 'libayatana-appindicator3-1 is not installed (scripts/install-system-packages.sh)';
   return undefined;
 }
 
@@ -30,7 +31,10 @@ beforeEach(() => {
   home = tempDir('blitz-tray-dbus-');
   // No ./traybin here: systray2 runs its own helper from node_modules.
   cwd = tempDir('blitz-tray-dbus-cwd-');
-  writeSettings(home, `# kept\n[daemon]\nport = 0\n\n${nodeServer('github', fixturePath('env-dump'))}\n${nodeServer('fs', fixturePath('env-dump'))}`);
+  writeSettings(
+    home,
+    `# kept\n[daemon]\nport = 0\n\n${nodeServer('github', fixturePath('env-dump'))}\n${nodeServer('fs', fixturePath('env-dump'))}`,
+  );
 });
 
 afterEach(async () => {
@@ -80,13 +84,24 @@ describe('the tray over D-Bus, with the real systray helper', () => {
     async () => {
       daemon = await startDaemonProcess(home);
       // The bus address comes first on stdout; then `exec` makes the shell the tray itself.
-      session = spawn('xvfb-run', ['-a', 'dbus-run-session', '--', 'sh', '-c', `echo "BUS=$DBUS_SESSION_BUS_ADDRESS"; exec "${process.execPath}" "${BLITZ_BIN}" tray`], {
-        cwd,
-        env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, NO_AT_BRIDGE: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        // Its own session, so everything xvfb-run and dbus-run-session start can be found and ended.
-        detached: true,
-      });
+      session = spawn(
+        'xvfb-run',
+        [
+          '-a',
+          'dbus-run-session',
+          '--',
+          'sh',
+          '-c',
+          `echo "BUS=$DBUS_SESSION_BUS_ADDRESS"; exec "${process.execPath}" "${BLITZ_BIN}" tray`,
+        ],
+        {
+          cwd,
+          env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, NO_AT_BRIDGE: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // Its own session, so everything xvfb-run and dbus-run-session start can be found and ended.
+          detached: true,
+        },
+      );
       // Read apart: dbus-daemon's warnings on stderr may land mid-line with the address on stdout.
       let stdout = '';
       let output = '';
@@ -99,17 +114,27 @@ describe('the tray over D-Bus, with the real systray helper', () => {
       const bus = await waitFor(() => /^BUS=(\S+)$/m.exec(stdout)?.[1], 'the session bus address', 20_000).catch((err: Error) => {
         throw new Error(`${err.message}\n${output}`);
       });
-      const gdbus = (...args: string[]) => execFileSync('gdbus', [...args], { env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus }, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
-      const dbusCall = (dest: string, object: string, method: string, ...args: string[]) => gdbus('call', '--session', '--timeout', '5', '--dest', dest, '--object-path', object, '--method', method, '--', ...args);
+      const gdbus = (...args: string[]) =>
+        execFileSync('gdbus', [...args], {
+          env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus },
+          encoding: 'utf8',
+          timeout: 10_000,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      const dbusCall = (dest: string, object: string, method: string, ...args: string[]) =>
+        gdbus('call', '--session', '--timeout', '5', '--dest', dest, '--object-path', object, '--method', method, '--', ...args);
 
       // The helper's bus name: the connection whose process is systray2's helper.
       const helperName = await waitFor(
         () => {
-          const names = dbusCall('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.ListNames').match(/:\d+\.\d+/g) ?? [];
+          const names =
+            dbusCall('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.ListNames').match(/:\d+\.\d+/g) ?? [];
           return names.find((name) => {
             let pid: string | undefined;
             try {
-              pid = /(\d+)\D*$/.exec(dbusCall('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.GetConnectionUnixProcessID', name))?.[1];
+              pid = /(\d+)\D*$/.exec(
+                dbusCall('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.GetConnectionUnixProcessID', name),
+              )?.[1];
             } catch {
               return false; // Gone since the listing: each gdbus call is a connection of its own.
             }
@@ -144,7 +169,10 @@ describe('the tray over D-Bus, with the real systray helper', () => {
       expect(interfaces.get('org.kde.StatusNotifierItem')).toBeDefined();
       const menuPath = interfaces.get('com.canonical.dbusmenu')!;
       const layout = () => parseLayout(dbusCall(helperName, menuPath, 'com.canonical.dbusmenu.GetLayout', '0', '-1', '[]'));
-      const shown = () => layout().filter((i) => i.visible).map((i) => i.label);
+      const shown = () =>
+        layout()
+          .filter((i) => i.visible)
+          .map((i) => i.label);
       const click = (label: string) => {
         const item = layout().find((i) => i.visible && i.label === label);
         if (!item) throw new Error(`no item "${label}" in ${JSON.stringify(shown())}`);
@@ -154,8 +182,19 @@ describe('the tray over D-Bus, with the real systray helper', () => {
       await waitFor(() => shown().includes('☑ fs'), 'the servers in the menu', 20_000);
       // The item's Title (which panels show as its tooltip) is Blitz, not the helper's file name.
       const sniPath = interfaces.get('org.kde.StatusNotifierItem')!;
-      expect(dbusCall(helperName, sniPath, 'org.freedesktop.DBus.Properties.Get', 'org.kde.StatusNotifierItem', 'Title')).toMatch(/^\(<'Blitz'>,\)/);
-      expect(shown()).toEqual(['Blitz — 2 servers ready (idle)', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
+      expect(dbusCall(helperName, sniPath, 'org.freedesktop.DBus.Properties.Get', 'org.kde.StatusNotifierItem', 'Title')).toMatch(
+        /^\(<'Blitz'>,\)/,
+      );
+      expect(shown()).toEqual([
+        'Blitz — 2 servers ready (idle)',
+        'MCP servers',
+        '☑ github',
+        '☑ fs',
+        'Open settings',
+        '☐ Start at login',
+        'Quit tray',
+        'Quit Blitz',
+      ]);
 
       click('☑ github');
       await waitFor(() => shown().includes('☐ github'), 'github unchecked in the menu');

@@ -75,7 +75,16 @@ describe('blitz tray with a fake systray helper', () => {
     const state = readDaemonState(home)!;
     detached.add(state.pid);
     expect(tray.output()).toContain(`Started the Blitz daemon (pid ${state.pid}).`);
-    expect(helper.titles()).toEqual(['Blitz — 2 servers ready (idle)', 'MCP servers', '☑ github', '☑ fs', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
+    expect(helper.titles()).toEqual([
+      'Blitz — 2 servers ready (idle)',
+      'MCP servers',
+      '☑ github',
+      '☑ fs',
+      'Open settings',
+      '☐ Start at login',
+      'Quit tray',
+      'Quit Blitz',
+    ]);
     // The Linux helper gets no checked flag: it would append " (√)" and never take it off.
     expect([...helper.items().values()].some((i) => i.checked)).toBe(false);
 
@@ -120,7 +129,14 @@ describe('blitz tray with a fake systray helper', () => {
 
     await daemon.stop();
     daemon = undefined;
-    helper.click(await waitFor(() => helper.idOf('Start daemon') !== undefined && helper.idOf('Open settings'), 'the daemon-down menu', 15_000, tray.output));
+    helper.click(
+      await waitFor(
+        () => helper.idOf('Start daemon') !== undefined && helper.idOf('Open settings'),
+        'the daemon-down menu',
+        15_000,
+        tray.output,
+      ),
+    );
     await waitFor(() => opened()[1], 'xdg-open to be run again', 15_000, tray.output);
     expect(opened()[1]).toEqual([path.join(home, 'settings.toml')]);
   });
@@ -134,7 +150,12 @@ describe('blitz tray with a fake systray helper', () => {
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd, binDir });
     helper.click(await waitFor(() => helper.idOf('Open settings'), 'the menu', 20_000, tray.output));
-    const told = await waitFor(() => notifySend.calls().find((argv) => argv.includes('Could not open the settings')), 'the notification', 15_000, tray.output);
+    const told = await waitFor(
+      () => notifySend.calls().find((argv) => argv.includes('Could not open the settings')),
+      'the notification',
+      15_000,
+      tray.output,
+    );
     const text = told.join(' ');
     expect(text).toContain('blitz settings --print');
     expect(text).toContain('xdg-open exited with code 3');
@@ -153,7 +174,12 @@ describe('blitz tray with a fake systray helper', () => {
     daemon = undefined;
     // The menu changes item by item (one update line each): wait for the whole of it, not its first line.
     const down = ['Blitz daemon not running', 'Start daemon', 'Open settings', '☐ Start at login', 'Quit tray'];
-    await waitFor(() => JSON.stringify(helper.titles()) === JSON.stringify(down), 'the daemon-down menu', 15_000, () => `${JSON.stringify(helper.titles())}\n${tray!.output()}`);
+    await waitFor(
+      () => JSON.stringify(helper.titles()) === JSON.stringify(down),
+      'the daemon-down menu',
+      15_000,
+      () => `${JSON.stringify(helper.titles())}\n${tray!.output()}`,
+    );
     expect(helper.titles()).toEqual(down);
 
     daemon = await startDaemonProcess(home);
@@ -190,7 +216,9 @@ describe('blitz tray with a fake systray helper', () => {
     daemon = await startDaemonProcess(home);
     tray = startTray({ home, cwd });
     expect(await tray.exited).toBe(1);
-    expect(tray.output()).toContain('blitz tray: the tray icon could not be shown: the tray helper exited with code 1 before it was ready:\nGtk-WARNING: cannot open display');
+    expect(tray.output()).toContain(
+      'blitz tray: the tray icon could not be shown: the tray helper exited with code 1 before it was ready:\nGtk-WARNING: cannot open display',
+    );
     expect(tray.output()).toContain('blitz autostart enable --daemon-only');
   });
 
@@ -202,7 +230,12 @@ describe('blitz tray with a fake systray helper', () => {
     // tray (measured 5 s with six CPU hogs, most of it the CLI's own start); a tray that
     // exits instead fails at once, with its output.
     const running = tray;
-    const menu = await waitFor(() => helper.idOf('☑ github') ?? (running.child.exitCode === null ? undefined : -1), 'the menu', 100_000, running.output);
+    const menu = await waitFor(
+      () => helper.idOf('☑ github') ?? (running.child.exitCode === null ? undefined : -1),
+      'the menu',
+      100_000,
+      running.output,
+    );
     expect(menu, running.output()).not.toBe(-1);
     const second = startTray({ home, cwd });
     expect(await second.exited).toBe(1);
@@ -216,14 +249,30 @@ describe('blitz tray with a fake systray helper', () => {
   it('runs from its own entry point too (TRAY_ENTRY), reaching the CLI through BLITZ_CLI for Start daemon', async () => {
     const helper = new FakeHelper(home);
     const entry = path.join(REPO_ROOT, 'apps', 'tray', 'dist', 'main.js');
-    const child = (other = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, BLITZ_CLI: BLITZ_BIN, DISPLAY: ':97' }, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const child = (other = spawn(process.execPath, [entry], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home, BLITZ_CLI: BLITZ_BIN, DISPLAY: ':97' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }));
     let output = '';
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // Three starts in a row (the tray, the CLI it runs, the daemon that CLI starts): under load
     // each takes as long as the menu of the test above, so the waits and the test are as long.
-    helper.click(await waitFor(() => helper.idOf('Start daemon'), 'Start daemon', 60_000, () => output));
-    await waitFor(() => helper.idOf('☑ github'), 'the servers', 60_000, () => `${output}\n${JSON.stringify(helper.titles())}`);
+    helper.click(
+      await waitFor(
+        () => helper.idOf('Start daemon'),
+        'Start daemon',
+        60_000,
+        () => output,
+      ),
+    );
+    await waitFor(
+      () => helper.idOf('☑ github'),
+      'the servers',
+      60_000,
+      () => `${output}\n${JSON.stringify(helper.titles())}`,
+    );
     detached.add(readDaemonState(home)!.pid);
     helper.click(helper.idOf('Quit Blitz')!);
     expect(await exited).toBe(0);

@@ -31,7 +31,10 @@ beforeEach(() => {
       `if (!fs.existsSync(${JSON.stringify(marker)})) { process.stderr.write('flaky: not ready yet\\n'); process.exit(1); }\n` +
       `await import(${JSON.stringify(pathToFileURL(fixturePath('env-dump')).href)});\n`,
   );
-  writeSettings(home, `[daemon]\nport = 0\n\n${nodeServer('broken', fixturePath('exit-at-start'), `env = { TOKEN = "${SECRET}" }\n`)}\n${nodeServer('flaky', flaky)}`);
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n${nodeServer('broken', fixturePath('exit-at-start'), `env = { TOKEN = "${SECRET}" }\n`)}\n${nodeServer('flaky', flaky)}`,
+  );
 });
 
 afterEach(async () => {
@@ -63,20 +66,32 @@ describe('desktop notifications from the tray', () => {
     await waitFor(() => notifySend.calls().length >= 4, 'four notifications', 15_000, tray.output);
     await waitFor(() => helper.idOf(/^☑ broken — paused, retrying in \d+s$/), 'the paused title');
     const calls = notifySend.calls().slice(0, 4);
-    expect(calls.map((argv) => argv[0]).sort()).toEqual(['Blitz: broken failed', 'Blitz: broken paused', 'Blitz: flaky failed', 'Blitz: flaky recovered']);
+    expect(calls.map((argv) => argv[0]).sort()).toEqual([
+      'Blitz: broken failed',
+      'Blitz: broken paused',
+      'Blitz: flaky failed',
+      'Blitz: flaky recovered',
+    ]);
     for (const argv of calls) {
       expect(argv[1]!.length).toBeGreaterThan(0);
       expect(argv[1]!.length).toBeLessThanOrEqual(200);
     }
     expect(calls.find((argv) => argv[0] === 'Blitz: broken failed')![1]).toContain('broken');
     expect(JSON.stringify(calls)).not.toContain(SECRET);
-    const saved = JSON.parse(fs.readFileSync(path.join(home, 'state', 'tray.json'), 'utf8')) as { daemon: { pid: number }; lastNoticeId: number };
+    const saved = JSON.parse(fs.readFileSync(path.join(home, 'state', 'tray.json'), 'utf8')) as {
+      daemon: { pid: number };
+      lastNoticeId: number;
+    };
     expect(saved).toMatchObject({ daemon: { pid: daemon.child.pid }, lastNoticeId: 4 });
 
     // A restarted tray remembers what it said.
     expect(await tray.stop()).toBe(0);
     tray = startTray({ home, cwd, binDir });
-    await waitFor(() => helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0).length === 2, 'the second tray’s menu', 20_000);
+    await waitFor(
+      () => helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0).length === 2,
+      'the second tray’s menu',
+      20_000,
+    );
 
     // …and still says what is new: flaky fails again. Notices are said in id order, so once
     // this new one is said, any repeat of an old one (by either tray) would stand before it.
@@ -88,7 +103,11 @@ describe('desktop notifications from the tray', () => {
     await waitFor(said, 'the new notice');
     expect(notifySend.calls().map((argv) => argv[0])).toEqual([...calls.map((argv) => argv[0]), 'Blitz: flaky keeps failing']);
     // A failure's notification carries the error icon, a recovery's the normal one.
-    const iconOf = (title: string) => notifySend.calls().find((argv) => argv[0] === title)!.join(' ');
+    const iconOf = (title: string) =>
+      notifySend
+        .calls()
+        .find((argv) => argv[0] === title)!
+        .join(' ');
     expect(iconOf('Blitz: flaky keeps failing')).toContain(path.join(home, 'state', 'icon-error.png'));
     expect(iconOf('Blitz: flaky recovered')).toContain(path.join(home, 'state', 'icon.png'));
   });

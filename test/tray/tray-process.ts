@@ -54,7 +54,11 @@ export function fakeOpener(binDir: string, name: string): () => string[][] {
 function recordingCommand(binDir: string, name: string): () => string[][] {
   const log = path.join(binDir, `${name}.jsonl`);
   fs.mkdirSync(binDir, { recursive: true });
-  fs.writeFileSync(path.join(binDir, name), `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(binDir, name),
+    `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + '\\n');\n`,
+    { mode: 0o755 },
+  );
   return () => {
     try {
       return fs

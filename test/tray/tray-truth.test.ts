@@ -43,10 +43,19 @@ async function start(settings: string) {
   daemon = await startDaemonProcess(home);
   tray = startTray({ home, cwd, binDir: path.join(cwd, 'bin') });
   await waitFor(() => helper.titles().length > 0, 'the menu', 20_000, tray.output);
-  const menu = () => helper.titles().filter((t) => t !== 'MCP servers' && !/^(Open settings|☐ Start at login|Quit tray|Quit Blitz)$/.test(t));
+  const menu = () =>
+    helper.titles().filter((t) => t !== 'MCP servers' && !/^(Open settings|☐ Start at login|Quit tray|Quit Blitz)$/.test(t));
   /** The menu, icon and tooltip once they show `want` (the surface sends the icon and tooltip by update-menu). */
-  const shows = (want: string[], what: string) => waitFor(() => JSON.stringify(menu()) === JSON.stringify(want), what, 20_000, () => `${JSON.stringify(menu())}\n${tray!.output()}`);
-  const lastTooltip = () => [...helper.sent()].reverse().find((l) => l.type === 'update-menu' || Array.isArray(l.items)) as { tooltip?: string; menu?: { tooltip: string } } | undefined;
+  const shows = (want: string[], what: string) =>
+    waitFor(
+      () => JSON.stringify(menu()) === JSON.stringify(want),
+      what,
+      20_000,
+      () => `${JSON.stringify(menu())}\n${tray!.output()}`,
+    );
+  const lastTooltip = () =>
+    [...helper.sent()].reverse().find((l) => l.type === 'update-menu' || Array.isArray(l.items)) as
+      { tooltip?: string; menu?: { tooltip: string } } | undefined;
   return { notifySend, helper, menu, shows, tooltip: () => lastTooltip()?.menu?.tooltip ?? lastTooltip()?.tooltip };
 }
 
@@ -54,7 +63,12 @@ describe('the tray tells the truth', () => {
   it('a call that timed out shows the server failed — in /v1/status, blitz mcp list, the menu and the icon — until a call succeeds', async () => {
     const t = await start(nodeServer('slow', fixturePath('hang-call'), 'timeout_seconds = 1\nauto_approve = true\n'));
     client = await connectHub(daemon!.state, { workspace });
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['echo', 'hang', 'list_mcp_resources', 'read_mcp_resource']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      'echo',
+      'hang',
+      'list_mcp_resources',
+      'read_mcp_resource',
+    ]);
     await t.shows(['Blitz — 1 server connected', '☑ slow'], 'slow connected');
 
     const timedOut = await client.callTool({ name: 'hang', arguments: {} }).then(
@@ -63,7 +77,12 @@ describe('the tray tells the truth', () => {
     );
     expect(timedOut).toContain('timed out after 1s');
     await t.shows(['Blitz — 1 server failed', '☑ slow — failed: it did not answer within 1s'], 'slow failed in the menu');
-    await waitFor(() => t.tooltip() === 'Blitz — 1 server failed', 'the tooltip', 10_000, () => String(t.tooltip()));
+    await waitFor(
+      () => t.tooltip() === 'Blitz — 1 server failed',
+      'the tooltip',
+      10_000,
+      () => String(t.tooltip()),
+    );
     const [slow, ...others] = (await daemon!.client.status()).servers;
     expect(others).toEqual([]);
     expect(slow).toMatchObject({ name: 'slow', enabled: true, state: 'failed', error: 'MCP tool hang timed out after 1s' });
@@ -92,14 +111,28 @@ describe('the tray tells the truth', () => {
     const ws = await daemon!.client.openWorkspace(workspace);
     await daemon!.client.listWorkspaceServers(ws.id, { connect: true });
     await daemon!.client.listWorkspaceServers(ws.id, { connect: true });
-    await waitFor(() => /^☑ flaky — paused, retrying in \d+s$/.test(t.menu()[1] ?? ''), 'flaky paused in the menu', 20_000, () => JSON.stringify(t.menu()));
+    await waitFor(
+      () => /^☑ flaky — paused, retrying in \d+s$/.test(t.menu()[1] ?? ''),
+      'flaky paused in the menu',
+      20_000,
+      () => JSON.stringify(t.menu()),
+    );
     expect(t.menu()[0]).toBe('Blitz — 1 server paused');
 
     // Fixed behind Blitz's back; nobody calls. The daemon's own trial brings it back.
     fs.writeFileSync(marker, '');
-    await waitFor(() => t.notifySend.calls().some((argv) => argv[0] === 'Blitz: flaky recovered'), 'the recovered notification', 45_000, tray!.output);
+    await waitFor(
+      () => t.notifySend.calls().some((argv) => argv[0] === 'Blitz: flaky recovered'),
+      'the recovered notification',
+      45_000,
+      tray!.output,
+    );
     await t.shows(['Blitz — 1 server connected', '☑ flaky'], 'flaky connected');
-    expect((await daemon!.client.status()).notices.map((n) => `${n.server} ${n.kind}`)).toEqual(['flaky failed', 'flaky paused', 'flaky recovered']);
+    expect((await daemon!.client.status()).notices.map((n) => `${n.server} ${n.kind}`)).toEqual([
+      'flaky failed',
+      'flaky paused',
+      'flaky recovered',
+    ]);
     // Notices of one poll are shown by notify-sends running side by side: their order is the OS's.
     const titles = t.notifySend.calls().map((argv) => argv[0]);
     expect([...titles.slice(0, 2)].sort()).toEqual(['Blitz: flaky failed', 'Blitz: flaky paused']);
@@ -107,7 +140,8 @@ describe('the tray tells the truth', () => {
     // Each carries the Blitz icon: a failure's in the attention colour (issue 29.4).
     const icon = path.join(home, 'state', 'icon.png');
     const errorIcon = path.join(home, 'state', 'icon-error.png');
-    for (const argv of t.notifySend.calls()) expect(argv.join(' ')).toContain(argv[0] === 'Blitz: flaky recovered' ? `${icon} ` : errorIcon);
+    for (const argv of t.notifySend.calls())
+      expect(argv.join(' ')).toContain(argv[0] === 'Blitz: flaky recovered' ? `${icon} ` : errorIcon);
     expect(fs.readFileSync(icon).subarray(1, 4).toString()).toBe('PNG');
     expect(fs.readFileSync(errorIcon).subarray(1, 4).toString()).toBe('PNG');
     expect(fs.readFileSync(errorIcon).equals(fs.readFileSync(icon))).toBe(false);
@@ -118,8 +152,17 @@ describe('the tray tells the truth', () => {
     const settings = path.join(home, 'settings.toml');
     const good = fs.readFileSync(settings, 'utf8');
     fs.writeFileSync(settings, `${good}\n[[mcp.servers]]\nname = "a-server-with-a-rather-long-name"\n`);
-    const problemLines = () => t.menu().slice(1, t.menu().findIndex((l) => l.startsWith('☑')));
-    const lines = await waitFor(() => problemLines().length > 1 && problemLines(), 'the problem in the menu', 20_000, () => JSON.stringify(t.menu()));
+    const problemLines = () =>
+      t.menu().slice(
+        1,
+        t.menu().findIndex((l) => l.startsWith('☑')),
+      );
+    const lines = await waitFor(
+      () => problemLines().length > 1 && problemLines(),
+      'the problem in the menu',
+      20_000,
+      () => JSON.stringify(t.menu()),
+    );
     const [whole, ...others] = (await daemon!.client.status()).problems;
     expect(others).toEqual([]);
     expect(whole).toContain('a-server-with-a-rather-long-name');
@@ -132,7 +175,11 @@ describe('the tray tells the truth', () => {
     // A restarted tray shows it again but does not say it again…
     expect(await tray!.stop()).toBe(0);
     tray = startTray({ home, cwd, binDir: path.join(cwd, 'bin') });
-    await waitFor(() => t.helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0).length === 2, 'the second tray’s menu', 20_000);
+    await waitFor(
+      () => t.helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0).length === 2,
+      'the second tray’s menu',
+      20_000,
+    );
     await waitFor(() => problemLines().length > 1, 'the problem in the second tray’s menu', 20_000);
     // …and says what is new: notifications come in order, so a repeat would stand before it.
     fs.writeFileSync(settings, `${good}\n[[mcp.servers]]\nname = "other"\n`);

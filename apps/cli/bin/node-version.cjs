@@ -16,8 +16,14 @@ function nodeVersionProblem(current, range, execPath) {
   for (var i = 0; i < 3; i++) {
     if ((have[i] || 0) > need[i]) return undefined;
     if ((have[i] || 0) < need[i]) {
-      return 'Blitz needs Node.js ' + need.join('.') + ' or newer, and this is Node.js ' + current +
-        (execPath ? ' (' + execPath + ')' : '') + '. Install a newer Node.js (https://nodejs.org) and run blitz again.';
+      return (
+        'Blitz needs Node.js ' +
+        need.join('.') +
+        ' or newer, and this is Node.js ' +
+        current +
+        (execPath ? ' (' + execPath + ')' : '') +
+        '. Install a newer Node.js (https://nodejs.org) and run blitz again.'
+      );
     }
   }
   return undefined;

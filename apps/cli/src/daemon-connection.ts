@@ -11,7 +11,8 @@ export function connectToDaemon(ctx: CliContext): { client: BlitzClient; state: 
 }
 
 /** What `blitz connect` says while the daemon is stopped on purpose, and how to end that. */
-export const DAEMON_STOPPED_MESSAGE = 'the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start';
+export const DAEMON_STOPPED_MESSAGE =
+  'the Blitz daemon was stopped (blitz daemon stop) and stays stopped until you start it: blitz daemon start';
 
 /** Whether `blitz daemon stop` stopped the daemon and no daemon started since (daemonStopped). */
 export function stoppedOnPurpose(ctx: Pick<CliContext, 'paths'>): boolean {
@@ -63,7 +64,9 @@ export async function startDaemon(ctx: CliContext, opts: StartOptions = {}): Pro
   }
   const tail = readTail(path.join(ctx.paths.logs, 'daemon.out'));
   const exited = daemon.exitCode();
-  throw new CliError(`the daemon did not start${exited === null ? ` within ${timeoutMs / 1000}s` : ` (exit code ${exited})`}${tail ? `:\n${tail}` : ''}`);
+  throw new CliError(
+    `the daemon did not start${exited === null ? ` within ${timeoutMs / 1000}s` : ` (exit code ${exited})`}${tail ? `:\n${tail}` : ''}`,
+  );
 }
 
 /** The state file is this spawn's: its pid, started after the spawn (not a killed daemon's file whose pid came back). */

@@ -21,7 +21,9 @@ describe('daemonVersionNote', () => {
   });
 
   it('names an older daemon and the restart that replaces it', () => {
-    expect(daemonVersionNote('0.1.0', '0.2.0')).toBe('the running daemon is Blitz 0.1.0, older than this blitz (0.2.0): restart it with `blitz daemon restart`');
+    expect(daemonVersionNote('0.1.0', '0.2.0')).toBe(
+      'the running daemon is Blitz 0.1.0, older than this blitz (0.2.0): restart it with `blitz daemon restart`',
+    );
   });
 
   it('names a newer daemon too', () => {

@@ -16,7 +16,9 @@ export function loadParsedSettingsOrFail(ctx: CliContext): ParsedSettings {
   for (const p of problems) if (p.severity === 'warning') ctx.err(formatProblem(p));
   if (hasErrors(problems)) {
     const errors = problems.filter((p) => p.severity === 'error').map(formatProblem);
-    throw new CliError(`${ctx.paths.settings} has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}; nothing was changed:\n  ${errors.join('\n  ')}`);
+    throw new CliError(
+      `${ctx.paths.settings} has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}; nothing was changed:\n  ${errors.join('\n  ')}`,
+    );
   }
   return parsed;
 }

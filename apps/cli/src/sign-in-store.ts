@@ -31,6 +31,8 @@ export async function tellDaemon(ctx: CliContext, server: string): Promise<void>
   try {
     await daemon.client.oauthChanged(server);
   } catch (err) {
-    ctx.err(`blitz: could not tell the running daemon (${(err as Error).message}); it reads the sign-in again when it next connects to ${server}`);
+    ctx.err(
+      `blitz: could not tell the running daemon (${(err as Error).message}); it reads the sign-in again when it next connects to ${server}`,
+    );
   }
 }

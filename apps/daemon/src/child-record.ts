@@ -43,7 +43,9 @@ export class ChildRecord {
         // Gone meanwhile.
       }
     }
-    const descendants = entries.flatMap((e) => (Array.isArray(e.descendants) ? e.descendants : [])).filter((d) => d.start !== undefined && processStart(d.pid) === d.start);
+    const descendants = entries
+      .flatMap((e) => (Array.isArray(e.descendants) ? e.descendants : []))
+      .filter((d) => d.start !== undefined && processStart(d.pid) === d.start);
     signalProcesses(descendants, 'SIGKILL');
     this.#write();
     return [...reaped, ...descendants].map((e) => e.pid);

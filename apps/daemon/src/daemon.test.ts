@@ -56,7 +56,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function api(pathname: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function api(
+  pathname: string,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await daemon.request(pathname, { ...init, headers: { authorization: `Bearer ${daemon.token}`, ...init.headers } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -73,34 +76,64 @@ async function apiError(call: Promise<unknown>): Promise<Pick<ApiError, 'status'
 
 describe('the control API in-process', () => {
   it('refuses a missing or wrong token (401), a foreign Origin (403); answers health without one', async () => {
-    expect(await api('/v1/status', { headers: { authorization: '' } })).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED', reason: 'BAD_TOKEN' } });
-    expect(await api('/v1/status', { headers: { authorization: 'Bearer wrong' } })).toMatchObject({ status: 401, body: { code: 'UNAUTHENTICATED', reason: 'BAD_TOKEN' } });
-    expect(await api('/v1/status', { headers: { origin: 'https://evil.example' } })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_ORIGIN' } });
+    expect(await api('/v1/status', { headers: { authorization: '' } })).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHENTICATED', reason: 'BAD_TOKEN' },
+    });
+    expect(await api('/v1/status', { headers: { authorization: 'Bearer wrong' } })).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHENTICATED', reason: 'BAD_TOKEN' },
+    });
+    expect(await api('/v1/status', { headers: { origin: 'https://evil.example' } })).toMatchObject({
+      status: 403,
+      body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_ORIGIN' },
+    });
     expect((await api('/v1/status', { headers: { origin: daemon.url } })).status).toBe(200);
     expect((await daemon.request('/v1/health')).status).toBe(200);
     expect((await daemon.request(new Request(`${daemon.url}/v1/health`))).status).toBe(200);
-    expect(await api('/v1/status', { headers: { host: 'evil.example:80' } })).toMatchObject({ status: 403, body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_HOST' } });
+    expect(await api('/v1/status', { headers: { host: 'evil.example:80' } })).toMatchObject({
+      status: 403,
+      body: { code: 'PERMISSION_DENIED', reason: 'FOREIGN_HOST' },
+    });
   });
 
   it('answers NOT_FOUND and INVALID_ARGUMENT with code, reason and every problem', async () => {
     expect(await api('/v1/config/mcp-servers/nope')).toEqual({
       status: 404,
-      body: { code: 'NOT_FOUND', reason: 'MCP_SERVER_NOT_FOUND', message: `no MCP server named "nope" in ${path.join(home, 'settings.toml')}` },
+      body: {
+        code: 'NOT_FOUND',
+        reason: 'MCP_SERVER_NOT_FOUND',
+        message: `no MCP server named "nope" in ${path.join(home, 'settings.toml')}`,
+      },
     });
     expect(await apiError(client.setServerEnabled('nope', true))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     const bad = await apiError(client.saveServer({ name: 'x y', command: 'a', url: 'http://example.com/mcp', args: 'no' } as never));
     expect(bad).toMatchObject({ status: 400, code: 'INVALID_ARGUMENT', reason: 'INVALID_MCP_SERVER' });
     expect(bad.problems).toEqual(
-      expect.arrayContaining([expect.stringContaining('name: "x y" may use only'), expect.stringContaining('both command and url'), expect.stringContaining('args: must be an array of strings')]),
+      expect.arrayContaining([
+        expect.stringContaining('name: "x y" may use only'),
+        expect.stringContaining('both command and url'),
+        expect.stringContaining('args: must be an array of strings'),
+      ]),
     );
-    expect(await apiError(client.listWorkspaceServers('abc'))).toMatchObject({ status: 404, code: 'NOT_FOUND', reason: 'WORKSPACE_NOT_FOUND' });
+    expect(await apiError(client.listWorkspaceServers('abc'))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      reason: 'WORKSPACE_NOT_FOUND',
+    });
   });
 
   it('takes the status of each refusal of the router from the one table: 405, 413, 400', async () => {
     expect(await api('/v1/status', { method: 'DELETE' })).toMatchObject({ status: 405, body: { code: 'METHOD_NOT_ALLOWED' } });
     const huge = JSON.stringify({ name: 'big', command: 'x', args: ['y'.repeat(1024 * 1024)] });
-    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: huge })).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
-    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: '{"name": nope' })).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT', reason: 'NOT_JSON' } });
+    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: huge })).toMatchObject({
+      status: 413,
+      body: { code: 'PAYLOAD_TOO_LARGE' },
+    });
+    expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: '{"name": nope' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_ARGUMENT', reason: 'NOT_JSON' },
+    });
     expect(await api('/v1/nothing-here')).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', reason: 'ENDPOINT_NOT_FOUND' } });
     expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
   });
@@ -109,26 +142,42 @@ describe('the control API in-process', () => {
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     expect(await api('/v1/config/mcp-servers', { method: 'PUT', body: `{"name": "deep", "command": "node", "extra": ${deep}}` })).toEqual({
       status: 400,
-      body: { code: 'INVALID_ARGUMENT', reason: 'BODY_TOO_DEEP', message: 'request body nests objects and arrays deeper than 16 levels; nothing was changed' },
+      body: {
+        code: 'INVALID_ARGUMENT',
+        reason: 'BODY_TOO_DEEP',
+        message: 'request body nests objects and arrays deeper than 16 levels; nothing was changed',
+      },
     });
     expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
     expect((await daemon.request('/v1/health')).status).toBe(200);
   });
 
   it('a server body with fields no server has (__proto__, a typo) is refused naming them, and nothing is written (issue 25.12)', async () => {
-    const body = '{"name": "extra", "command": "node", "__proto__": {"polluted": true}, "colour": "red", "oauth": {"client_id": "x", "scope": "y"}}';
+    const body =
+      '{"name": "extra", "command": "node", "__proto__": {"polluted": true}, "colour": "red", "oauth": {"client_id": "x", "scope": "y"}}';
     expect(await api('/v1/config/mcp-servers', { method: 'PUT', body })).toEqual({
       status: 400,
       body: {
         code: 'INVALID_ARGUMENT',
         reason: 'INVALID_MCP_SERVER',
         message: 'MCP server "extra" is not valid',
-        problems: ['oauth.scope: is not a field of an MCP server', '__proto__: is not a field of an MCP server', 'colour: is not a field of an MCP server'],
+        problems: [
+          'oauth.scope: is not a field of an MCP server',
+          '__proto__: is not a field of an MCP server',
+          'colour: is not a field of an MCP server',
+        ],
       },
     });
-    expect(await api('/v1/config/mcp-servers/other', { method: 'PUT', body: body.replace('"extra"', '"other"') })).toMatchObject({ status: 400, body: { reason: 'INVALID_MCP_SERVER' } });
+    expect(await api('/v1/config/mcp-servers/other', { method: 'PUT', body: body.replace('"extra"', '"other"') })).toMatchObject({
+      status: 400,
+      body: { reason: 'INVALID_MCP_SERVER' },
+    });
     const validated = await api('/v1/config/mcp-servers/validate', { method: 'POST', body: `{"server": ${body}}` });
-    expect((validated.body.problems as Array<{ reason?: string }>).map((p) => p.reason)).toEqual(['UNKNOWN_FIELD', 'UNKNOWN_FIELD', 'UNKNOWN_FIELD']);
+    expect((validated.body.problems as Array<{ reason?: string }>).map((p) => p.reason)).toEqual([
+      'UNKNOWN_FIELD',
+      'UNKNOWN_FIELD',
+      'UNKNOWN_FIELD',
+    ]);
     expect(fs.readFileSync(path.join(home, 'settings.toml'), 'utf8')).toBe(SETTINGS);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -176,7 +225,7 @@ describe('the control API in-process', () => {
     expect((await api('/v1/status')).body['problems']).toEqual([]);
   });
 
-  it("a tools entry the server does not offer and a tool_exposure key matching none of its tools are warnings naming settings.toml and their lines, which follow an edit above them", async () => {
+  it('a tools entry the server does not offer and a tool_exposure key matching none of its tools are warnings naming settings.toml and their lines, which follow an edit above them', async () => {
     const file = path.join(home, 'settings.toml');
     const text = SETTINGS + '\n' + stdio('exposed', 'env-dump', 'prefix = "x"\ntools = ["gone"]\ntool_exposure = { "pr_*" = "hidden" }');
     const lineOf = (t: string, field: string) => t.split('\n').findIndex((l) => l.startsWith(`${field} =`)) + 1;
@@ -227,7 +276,10 @@ describe('the control API in-process', () => {
       await new TrustStore(blitzPaths(home).trust).trust(readProjectConfig(project));
       const ws = await client.openWorkspace(project);
       const proj = (await client.listWorkspaceServers(ws.id, { connect: true })).find((s) => s.name === 'proj');
-      expect(proj?.warnings).toEqual([`tools lists "gone", which the server does not offer (${file}:5)`, `tool_exposure "pr_*" matches no tool the server offers (${file}:7)`]);
+      expect(proj?.warnings).toEqual([
+        `tools lists "gone", which the server does not offer (${file}:5)`,
+        `tool_exposure "pr_*" matches no tool the server offers (${file}:7)`,
+      ]);
     } finally {
       fs.rmSync(project, { recursive: true, force: true });
     }
@@ -267,7 +319,16 @@ describe('a hub session in-process', () => {
 
   it('answers a request of no session, or of a session it does not have, as the SDK server would: 400 -32000, 404 -32001', async () => {
     const post = (headers: Record<string, string>) =>
-      fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      fetch(`${daemon.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${daemon.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
     const none = await post({});
     expect(none.status).toBe(400);
     expect(await none.json()).toMatchObject({ error: { code: -32000, message: 'Bad Request: no session; send initialize first' } });
@@ -279,7 +340,11 @@ describe('a hub session in-process', () => {
   it('refuses /mcp without the token in JSON-RPC, with the status the control API gives', async () => {
     const response = await fetch(`${daemon.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'missing or wrong bearer token (see $BLITZ_HOME/state/token)' } });
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'missing or wrong bearer token (see $BLITZ_HOME/state/token)' },
+    });
   });
 });
 
@@ -296,7 +361,9 @@ describe('a settings edit judges the file as its lock finds it', () => {
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, token: 'another-holder' }));
     const watcher = fs.watch(home);
     try {
-      const tried = new Promise<void>((resolve) => watcher.on('change', (_event, name) => String(name).startsWith('settings.toml.lock.') && resolve()));
+      const tried = new Promise<void>((resolve) =>
+        watcher.on('change', (_event, name) => String(name).startsWith('settings.toml.lock.') && resolve()),
+      );
       const settled = Promise.allSettled([edit()]);
       await Promise.race([tried, settled]);
       meanwhile();
@@ -311,7 +378,13 @@ describe('a settings edit judges the file as its lock finds it', () => {
   const rewrite = (from: string, to: string) => fs.writeFileSync(file(), fs.readFileSync(file(), 'utf8').replace(from, to));
 
   it('a replace fills the secrets a form sent back masked from the file under the lock: a value changed meanwhile is not undone', async () => {
-    await client.saveServer({ name: 'rotating', command: process.execPath, args: ['-e', ''], env: { KEY: 'first-secret-1a2b' }, disabled: true });
+    await client.saveServer({
+      name: 'rotating',
+      command: process.execPath,
+      args: ['-e', ''],
+      env: { KEY: 'first-secret-1a2b' },
+      disabled: true,
+    });
     try {
       const shown = await client.getServerConfig('rotating');
       expect(shown.env).toEqual({ KEY: '***' });
@@ -336,8 +409,15 @@ describe('a settings edit judges the file as its lock finds it', () => {
     try {
       expect(added.status).toBe('rejected');
       const err = (added as PromiseRejectedResult).reason as ApiError;
-      expect({ status: err.status, code: err.code, reason: err.reason }).toEqual({ status: 400, code: 'INVALID_ARGUMENT', reason: 'INVALID_MCP_SERVER' });
-      expect(err.problems).toEqual([expect.stringContaining('args: must be an array of strings'), expect.stringContaining('name: an MCP server named "late" already exists')]);
+      expect({ status: err.status, code: err.code, reason: err.reason }).toEqual({
+        status: 400,
+        code: 'INVALID_ARGUMENT',
+        reason: 'INVALID_MCP_SERVER',
+      });
+      expect(err.problems).toEqual([
+        expect.stringContaining('args: must be an array of strings'),
+        expect.stringContaining('name: an MCP server named "late" already exists'),
+      ]);
     } finally {
       await client.removeServer('late');
     }

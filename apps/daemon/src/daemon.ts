@@ -128,10 +128,14 @@ export class Daemon {
       store: () => this.#credentials.open(),
       clock: this.#clock,
       onSecrets: (values) => this.#secrets.addValues(values),
-      onForgotten: (server, why) => this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
+      onForgotten: (server, why) =>
+        this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
       warn: (message) => this.log.warn(message),
     });
-    this.#pageSessions = new PageSessions(this.#clock, { file: path.join(this.paths.stateDir, 'page-sessions.json'), warn: (message) => this.log.warn(message) });
+    this.#pageSessions = new PageSessions(this.#clock, {
+      file: path.join(this.paths.stateDir, 'page-sessions.json'),
+      warn: (message) => this.log.warn(message),
+    });
     this.#connector = createConnector({
       blitzHome: this.paths.home,
       clock: this.#clock,
@@ -154,7 +158,11 @@ export class Daemon {
       pins: () => this.pins,
       sharedOptions: (home) => this.hub.sharedOptions(home),
       onSharedEvent: (event, workspaces) => this.#events.fromShared(event, workspaces),
-      onResolved: (workspace, servers) => this.#secrets.setServers(`workspace ${workspace.root}`, servers.map((s) => s.config)),
+      onResolved: (workspace, servers) =>
+        this.#secrets.setServers(
+          `workspace ${workspace.root}`,
+          servers.map((s) => s.config),
+        ),
       onProblems: (workspace, problems) => {
         for (const problem of problems) this.log.warn(`project problem: ${problem}`, { workspace: workspace.root });
       },
@@ -173,7 +181,8 @@ export class Daemon {
       },
     });
     this.#statusCache = new StatusCache(
-      (after) => daemonStatus({ version: opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after }),
+      (after) =>
+        daemonStatus({ version: opts.version, settings: this.source, workspaces: this.registry.list(), notices: this.notices, after }),
       this.#redactor,
     );
     this.pins = new PinStore({
@@ -190,11 +199,27 @@ export class Daemon {
       redactor: this.#redactor,
       onStopped: (message) => this.#ownNotice('audit', message),
     });
-    this.hub = new HubEndpoint({ registry: this.registry, clock: this.#clock, settings: () => this.source.settings, version: opts.version, log: this.log, redactor: this.#redactor, toolUse: this.#toolUse, audit: this.audit });
+    this.hub = new HubEndpoint({
+      registry: this.registry,
+      clock: this.#clock,
+      settings: () => this.source.settings,
+      version: opts.version,
+      log: this.log,
+      redactor: this.#redactor,
+      toolUse: this.#toolUse,
+      audit: this.audit,
+    });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
     this.#watched = new WatchedFiles(this.#watcher);
-    this.#events = new ServerEvents({ statusCache: this.#statusCache, notices: this.notices, log: this.log, hub: this.hub, children: this.#children, clock: this.#clock });
+    this.#events = new ServerEvents({
+      statusCache: this.#statusCache,
+      notices: this.notices,
+      log: this.log,
+      hub: this.hub,
+      children: this.#children,
+      clock: this.#clock,
+    });
     this.#server = new DaemonServer({
       token: this.token,
       api: this.#controlApi(),
@@ -243,7 +268,14 @@ export class Daemon {
       throw err.code === 'EADDRINUSE' ? portInUse(port, this.paths, await askPortHolder(port, { clock: this.#clock })) : err;
     });
     const socket = await this.#listenLocal();
-    const state: DaemonState = { pid: process.pid, port: this.port, token: this.token, version: this.#opts.version, startedAt: new Date(this.#clock.now()).toISOString(), ...(socket ? { socket } : {}) };
+    const state: DaemonState = {
+      pid: process.pid,
+      port: this.port,
+      token: this.token,
+      version: this.#opts.version,
+      startedAt: new Date(this.#clock.now()).toISOString(),
+      ...(socket ? { socket } : {}),
+    };
     await writeTextAtomic(daemonStatePath(this.paths.home), `${JSON.stringify(state, null, 2)}\n`);
     fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
     // Started, however (blitz daemon start, the tray, login): a stop of before no longer holds clients back.
@@ -356,7 +388,9 @@ export class Daemon {
    */
   #tellNoSandbox(): void {
     if (this.#noSandboxTold) return;
-    const sandboxed = this.source.settings.servers.filter((s) => !s.disabled && s.sandbox && s.transport.kind === 'stdio').map((s) => s.name);
+    const sandboxed = this.source.settings.servers
+      .filter((s) => !s.disabled && s.sandbox && s.transport.kind === 'stdio')
+      .map((s) => s.name);
     const warning = sandboxWarning(sandboxed, (this.#opts.env ?? process.env).PATH ?? '');
     if (warning === undefined) return;
     this.#noSandboxTold = true;
@@ -373,7 +407,11 @@ export class Daemon {
   /** The catalog cache while `[hub] catalog_cache` is on, its file read the first time; undefined while it is off. */
   #catalogCacheInUse(): CatalogCache | undefined {
     if (!this.source.settings.hub.catalogCache) return undefined;
-    return (this.#catalogCache ??= new CatalogCache({ file: this.paths.catalogCache, clock: this.#clock, warn: (message) => this.log.warn(message) }));
+    return (this.#catalogCache ??= new CatalogCache({
+      file: this.paths.catalogCache,
+      clock: this.#clock,
+      warn: (message) => this.log.warn(message),
+    }));
   }
 
   /**
@@ -391,7 +429,16 @@ export class Daemon {
     const holding = this.registry.list().filter((w) => w.manager.connections().some((c) => c.name === server));
     await Promise.all(holding.map((w) => w.manager.restart(server)));
     // Where clients are connected it reconnects at once, so what they and `mcp list` see is the new sign-in's outcome (issue 26.2).
-    await Promise.all(holding.filter((w) => w.clients > 0).map((w) => w.manager.connection(server).tools().catch(() => undefined)));
+    await Promise.all(
+      holding
+        .filter((w) => w.clients > 0)
+        .map((w) =>
+          w.manager
+            .connection(server)
+            .tools()
+            .catch(() => undefined),
+        ),
+    );
     this.log.info('sign-in changed', { server, restarted: holding.length });
     return { server, restarted: holding.length };
   }

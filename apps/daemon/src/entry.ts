@@ -8,4 +8,6 @@ declare const __BLITZ_DAEMON_ENTRY__: string | undefined;
  * `main.js` here, or the bundle's own daemon entry. A module of its own, exported as
  * `@blitz/daemon/entry`, so that importing it loads none of the daemon.
  */
-export const DAEMON_ENTRY = fileURLToPath(new URL(typeof __BLITZ_DAEMON_ENTRY__ === 'string' ? __BLITZ_DAEMON_ENTRY__ : './main.js', import.meta.url));
+export const DAEMON_ENTRY = fileURLToPath(
+  new URL(typeof __BLITZ_DAEMON_ENTRY__ === 'string' ? __BLITZ_DAEMON_ENTRY__ : './main.js', import.meta.url),
+);

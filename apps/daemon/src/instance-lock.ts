@@ -8,7 +8,11 @@ export class AlreadyRunning extends Error {
   readonly pid: number;
 
   constructor(pid: number, state: DaemonState | undefined) {
-    super(state ? `a Blitz daemon is already running (pid ${state.pid}, http://127.0.0.1:${state.port})` : `a Blitz daemon is already starting (pid ${pid})`);
+    super(
+      state
+        ? `a Blitz daemon is already running (pid ${state.pid}, http://127.0.0.1:${state.port})`
+        : `a Blitz daemon is already starting (pid ${pid})`,
+    );
     this.name = 'AlreadyRunning';
     this.pid = pid;
     this.state = state;

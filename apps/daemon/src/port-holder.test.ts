@@ -28,8 +28,15 @@ async function holder(answer: (res: http.ServerResponse) => void): Promise<{ por
 
 describe('askPortHolder', () => {
   it('names a Blitz daemon from its /v1/health answer', async () => {
-    const { port } = await holder((res) => res.end(JSON.stringify({ ok: true, service: 'blitz', pid: 4711, home: '/home/u/.blitz', version: '1.2.3' })));
-    expect(await askPortHolder(port, { clock: new FakeClock() })).toEqual({ service: 'blitz', pid: 4711, home: '/home/u/.blitz', version: '1.2.3' });
+    const { port } = await holder((res) =>
+      res.end(JSON.stringify({ ok: true, service: 'blitz', pid: 4711, home: '/home/u/.blitz', version: '1.2.3' })),
+    );
+    expect(await askPortHolder(port, { clock: new FakeClock() })).toEqual({
+      service: 'blitz',
+      pid: 4711,
+      home: '/home/u/.blitz',
+      version: '1.2.3',
+    });
   });
 
   it('gives up on a holder that streams its answer without end once the whole wait has passed, though bytes keep coming', async () => {

@@ -38,7 +38,9 @@ export function askPortHolder(port: number, opts: { timeoutMs?: number; clock?: 
 function identityOf(body: string): DaemonIdentity | undefined {
   try {
     const v = JSON.parse(body) as Partial<DaemonIdentity>;
-    return v.service === 'blitz' && typeof v.pid === 'number' && typeof v.home === 'string' ? { service: 'blitz', pid: v.pid, home: v.home, version: String(v.version ?? '') } : undefined;
+    return v.service === 'blitz' && typeof v.pid === 'number' && typeof v.home === 'string'
+      ? { service: 'blitz', pid: v.pid, home: v.home, version: String(v.version ?? '') }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -20,7 +20,12 @@ export async function runDaemon(opts: { version: string; port?: number; mirrorLo
   process.once('SIGINT', () => stop('SIGINT'));
   let daemon: Daemon;
   try {
-    daemon = await Daemon.start({ home, version: opts.version, mirrorLog: opts.mirrorLog ?? true, ...(opts.port === undefined ? {} : { port: opts.port }) });
+    daemon = await Daemon.start({
+      home,
+      version: opts.version,
+      mirrorLog: opts.mirrorLog ?? true,
+      ...(opts.port === undefined ? {} : { port: opts.port }),
+    });
   } catch (err) {
     if (err instanceof AlreadyRunning) {
       process.stderr.write(`blitz: ${err.message}; its log is in ${home}/logs\n`);

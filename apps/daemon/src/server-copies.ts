@@ -19,7 +19,8 @@ export function globalConnections(workspaces: readonly Workspace[]): GlobalConne
       if (connection.config.source.kind !== 'global') return;
       const seen = found.get(connection);
       if (seen) seen.workspaces.push(w.root);
-      else found.set(connection, { connection, status: states[i]!, workspaces: [w.root], shared: w.manager.isSharedConnection(connection) });
+      else
+        found.set(connection, { connection, status: states[i]!, workspaces: [w.root], shared: w.manager.isSharedConnection(connection) });
     });
   }
   return [...found.values()];
@@ -31,7 +32,13 @@ export function globalConnections(workspaces: readonly Workspace[]): GlobalConne
  */
 export function serverCopies(connections: readonly GlobalConnection[]): ServerCopy[] {
   return connections
-    .filter((c) => c.connection.pid !== undefined || c.status.state === 'connected' || c.status.state === 'needsMoreAccess' || c.status.state === 'starting')
+    .filter(
+      (c) =>
+        c.connection.pid !== undefined ||
+        c.status.state === 'connected' ||
+        c.status.state === 'needsMoreAccess' ||
+        c.status.state === 'starting',
+    )
     .map((c) => ({
       workspaces: [...c.workspaces],
       shared: c.shared,

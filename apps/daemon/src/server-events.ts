@@ -44,7 +44,13 @@ export class ServerEvents {
       case 'status':
         children.set(`\0shared\0${event.status.name}`, event.status.pid);
         resolveWhenFixed(notices, event.status, clock.now());
-        log.info('MCP server state', { server: event.status.name, state: event.status.state, shared: true, workspaces, ...(event.status.error ? { error: event.status.error } : {}) });
+        log.info('MCP server state', {
+          server: event.status.name,
+          state: event.status.state,
+          shared: true,
+          workspaces,
+          ...(event.status.error ? { error: event.status.error } : {}),
+        });
         return;
       case 'listChanged':
         // Each workspace's manager hears these and tells its own clients.
@@ -72,7 +78,12 @@ export class ServerEvents {
       case 'status':
         children.set(`${workspace.root}\0${event.status.name}`, event.status.pid);
         resolveWhenFixed(notices, event.status, clock.now());
-        log.info('MCP server state', { server: event.status.name, state: event.status.state, workspace: workspace.root, ...(event.status.error ? { error: event.status.error } : {}) });
+        log.info('MCP server state', {
+          server: event.status.name,
+          state: event.status.state,
+          workspace: workspace.root,
+          ...(event.status.error ? { error: event.status.error } : {}),
+        });
         return;
       case 'catalog':
       case 'listChanged':

@@ -40,7 +40,9 @@ describe('GET /v1/status between events', () => {
     try {
       await mcp.listTools();
       const connected = await statusText();
-      expect(JSON.parse(connected)).toMatchObject({ servers: [{ name: 'proto', state: 'connected', copies: [{ pid: expect.any(Number) }] }] });
+      expect(JSON.parse(connected)).toMatchObject({
+        servers: [{ name: 'proto', state: 'connected', copies: [{ pid: expect.any(Number) }] }],
+      });
       const builds = daemon.statusBuilds;
       expect(await statusText()).toBe(connected);
 
@@ -99,7 +101,9 @@ describe('GET /v1/status asked again with its tag', () => {
 
   it('a wrong token is refused even with a current tag, and other answers carry no tag', async () => {
     const { headers } = await fetch(`${daemon.url}/v1/status`, { headers: auth() });
-    const refused = await fetch(`${daemon.url}/v1/status`, { headers: { authorization: 'Bearer wrong', 'if-none-match': headers.get('etag')! } });
+    const refused = await fetch(`${daemon.url}/v1/status`, {
+      headers: { authorization: 'Bearer wrong', 'if-none-match': headers.get('etag')! },
+    });
     expect(refused.status).toBe(401);
     await refused.arrayBuffer();
     const health = await fetch(`${daemon.url}/v1/health`, { headers: auth() });

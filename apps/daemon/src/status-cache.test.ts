@@ -3,7 +3,16 @@ import { Redactor, type ConnectionEvent, type ManagerEvent, type ServerStatus } 
 import type { StatusResponse } from '@blitz/client';
 import { changesStatus, StatusCache } from './status-cache.js';
 
-const status = (over: Partial<StatusResponse> = {}): StatusResponse => ({ version: '1', pid: 1, servers: [], problems: [], notices: [], lastNoticeId: 0, workspaces: 0, ...over });
+const status = (over: Partial<StatusResponse> = {}): StatusResponse => ({
+  version: '1',
+  pid: 1,
+  servers: [],
+  problems: [],
+  notices: [],
+  lastNoticeId: 0,
+  workspaces: 0,
+  ...over,
+});
 
 /** A cache over a status the test sets, counting what it is asked to build. */
 function cacheOver(redactor = new Redactor()) {
@@ -60,7 +69,10 @@ describe('StatusCache', () => {
 
   it('keeps one answer per cursor', () => {
     const { made, cache, answer } = cacheOver();
-    made.now = status({ notices: [1, 2, 3].map((id) => ({ id, time: '', server: 's', kind: 'failed', message: `n${id}` })), lastNoticeId: 3 });
+    made.now = status({
+      notices: [1, 2, 3].map((id) => ({ id, time: '', server: 's', kind: 'failed', message: `n${id}` })),
+      lastNoticeId: 3,
+    });
     expect(answer(2).notices.map((n) => n.id)).toEqual([3]);
     expect(answer().notices.map((n) => n.id)).toEqual([1, 2, 3]);
     expect(answer(2).notices.map((n) => n.id)).toEqual([3]);

@@ -17,7 +17,13 @@ const config = (over: Partial<ServerConfig> = {}): ServerConfig => ({
   source: { kind: 'global', file: '/s.toml' },
   ...over,
 });
-const running = (state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus => ({ name: 'gh', state, tools: [], warnings: [], ...extra });
+const running = (state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus => ({
+  name: 'gh',
+  state,
+  tools: [],
+  warnings: [],
+  ...extra,
+});
 
 describe('globalServerStatus', () => {
   it.each([
@@ -37,11 +43,18 @@ describe('globalServerStatus', () => {
   });
 
   it('a disabled server is disabled whatever runs', () => {
-    expect(globalServerStatus(config({ disabled: true }), [running('connected')])).toEqual({ name: 'gh', enabled: false, transport: 'stdio', state: 'disabled' });
+    expect(globalServerStatus(config({ disabled: true }), [running('connected')])).toEqual({
+      name: 'gh',
+      enabled: false,
+      transport: 'stdio',
+      state: 'disabled',
+    });
   });
 
   it('carries the error and the retry time of the worst state', () => {
-    expect(globalServerStatus(config(), [running('connected'), running('paused', { error: 'timed out', retryAt: Date.UTC(2026, 0, 1) })])).toEqual({
+    expect(
+      globalServerStatus(config(), [running('connected'), running('paused', { error: 'timed out', retryAt: Date.UTC(2026, 0, 1) })]),
+    ).toEqual({
       name: 'gh',
       enabled: true,
       transport: 'stdio',

@@ -11,7 +11,10 @@ import type { ApiError } from '@blitz/client/api-error';
 export function App({ api }: { api: PageApi }) {
   const [snapshot, refresh] = useSnapshot(api);
   const route = useRoute();
-  const problems = [...(snapshot.status?.problems ?? []), ...(snapshot.status?.problems.length ? [] : (snapshot.configError?.problems ?? []))];
+  const problems = [
+    ...(snapshot.status?.problems ?? []),
+    ...(snapshot.status?.problems.length ? [] : (snapshot.configError?.problems ?? [])),
+  ];
   // With settings.toml in error nothing that writes is offered: the file is fixed first.
   const readOnly = problems.length > 0 || snapshot.configError !== undefined || snapshot.down !== undefined;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -37,7 +40,8 @@ export function App({ api }: { api: PageApi }) {
         {problems.length > 0 && (
           <div class="banner error" role="alert">
             <p>
-              <strong>settings.toml has problems</strong>; the settings in force are the last good ones, and nothing can be changed here until the file is fixed:
+              <strong>settings.toml has problems</strong>; the settings in force are the last good ones, and nothing can be changed here
+              until the file is fixed:
             </p>
             <ul>
               {problems.map((p) => (
@@ -55,9 +59,19 @@ export function App({ api }: { api: PageApi }) {
           </>
         )}
         {(route.view === 'add' || route.view === 'edit') && (
-          <ServerForm api={api} snapshot={snapshot} editing={route.view === 'edit' ? route.name : undefined} focus={route.view === 'edit' ? route.focus : undefined} readOnly={readOnly} refresh={refresh} headingRef={heading} />
+          <ServerForm
+            api={api}
+            snapshot={snapshot}
+            editing={route.view === 'edit' ? route.name : undefined}
+            focus={route.view === 'edit' ? route.focus : undefined}
+            readOnly={readOnly}
+            refresh={refresh}
+            headingRef={heading}
+          />
         )}
-        {route.view === 'server' && <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />}
+        {route.view === 'server' && (
+          <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />
+        )}
       </main>
     </>
   );
@@ -70,7 +84,8 @@ function DownBanner({ down, since }: { down: ApiError; since: number }) {
     return (
       <div class="banner error" role="alert" data-testid="down">
         <p>
-          <strong>This settings session has ended</strong> (it ends after 12 hours unused). Open the settings again with <code>blitz settings</code>, or <b>Open settings</b> in the tray.
+          <strong>This settings session has ended</strong> (it ends after 12 hours unused). Open the settings again with{' '}
+          <code>blitz settings</code>, or <b>Open settings</b> in the tray.
         </p>
       </div>
     );

@@ -12,7 +12,8 @@ export function NoticeList({ notices, title = 'Notices' }: { notices: Notice[]; 
         <ol class="notice-list">
           {newestFirst.map((n) => (
             <li key={n.id} class={`notice notice-${n.kind}`}>
-              <time dateTime={n.time}>{new Date(n.time).toLocaleString()}</time> <span class="badge">{n.kind}</span> <strong>{n.server}</strong>: {n.message}
+              <time dateTime={n.time}>{new Date(n.time).toLocaleString()}</time> <span class="badge">{n.kind}</span>{' '}
+              <strong>{n.server}</strong>: {n.message}
             </li>
           ))}
         </ol>

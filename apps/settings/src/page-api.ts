@@ -64,7 +64,11 @@ export class PageApi {
 
   /** Adds the server, or replaces the one named `name` (renaming it when the names differ). */
   save(server: McpServerConfig, name?: string): Promise<ConfigChange> {
-    return this.#change('PUT', name === undefined ? '/v1/config/mcp-servers' : `/v1/config/mcp-servers/${encodeURIComponent(name)}`, server);
+    return this.#change(
+      'PUT',
+      name === undefined ? '/v1/config/mcp-servers' : `/v1/config/mcp-servers/${encodeURIComponent(name)}`,
+      server,
+    );
   }
 
   remove(name: string): Promise<ConfigChange> {
@@ -77,12 +81,16 @@ export class PageApi {
 
   /** Offers one tool to clients or not, through the server's `tools` allow-list. */
   setToolOffered(name: string, tool: string, enabled: boolean): Promise<ConfigChange> {
-    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/tools/${encodeURIComponent(tool)}/enabled`, { enabled });
+    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/tools/${encodeURIComponent(tool)}/enabled`, {
+      enabled,
+    });
   }
 
   /** One tool's approval, as its own rule in `[permissions]`. */
   setToolApproval(name: string, tool: string, approval: ExposedTool['approval']): Promise<ConfigChange> {
-    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/tools/${encodeURIComponent(tool)}/approval`, { approval });
+    return this.#change('POST', `/v1/config/mcp-servers/${encodeURIComponent(name)}/tools/${encodeURIComponent(tool)}/approval`, {
+      approval,
+    });
   }
 
   test(name: string): Promise<ServerTestResult> {
@@ -95,7 +103,11 @@ export class PageApi {
 
   /** Pins the definitions of a server's tools held for review (issue 31): they are offered again. */
   acceptReview(workspace: string, name: string): Promise<ReviewAccepted> {
-    return this.#change('POST', `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/review/accept`, {});
+    return this.#change(
+      'POST',
+      `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/review/accept`,
+      {},
+    );
   }
 
   #get<T>(path: string): Promise<T> {
@@ -124,11 +136,19 @@ async function request<T>(method: string, path: string, body?: unknown, headers:
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {
-    throw new ApiError(response.status, { code: 'INTERNAL', message: `the daemon answered ${response.status} with something that is not JSON` });
+    throw new ApiError(response.status, {
+      code: 'INTERNAL',
+      message: `the daemon answered ${response.status} with something that is not JSON`,
+    });
   }
   if (!response.ok) {
     const err = (data ?? {}) as Partial<ErrorBody>;
-    throw new ApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
+    throw new ApiError(response.status, {
+      code: err.code ?? 'UNKNOWN',
+      message: err.message ?? `HTTP ${response.status}`,
+      ...(err.reason ? { reason: err.reason } : {}),
+      ...(err.problems ? { problems: err.problems } : {}),
+    });
   }
   return data as T;
 }

@@ -30,7 +30,11 @@ export function readPastedServer(text: string): PastedServer | { error: string }
   const named = Object.entries(servers).filter(([, v]) => isObject(v) && isEntry(v)) as Array<[string, Record<string, unknown>]>;
   if (named.length === 0) return { error: 'no server found: a server has a "command" (stdio) or a "url" (HTTP)' };
   const [[name, entry], ...rest] = named as [[string, Record<string, unknown>], ...Array<[string, Record<string, unknown>]>];
-  return fromEntry(name, entry, rest.map(([n]) => n));
+  return fromEntry(
+    name,
+    entry,
+    rest.map(([n]) => n),
+  );
 }
 
 function fromEntry(name: string | undefined, entry: Record<string, unknown>, others: string[]): PastedServer {
@@ -59,7 +63,12 @@ function parseLoosely(text: string): unknown {
 }
 
 function isEntry(value: Record<string, unknown>): boolean {
-  return typeof value.command === 'string' || typeof value.url === 'string' || typeof value.serverUrl === 'string' || typeof value.httpUrl === 'string';
+  return (
+    typeof value.command === 'string' ||
+    typeof value.url === 'string' ||
+    typeof value.serverUrl === 'string' ||
+    typeof value.httpUrl === 'string'
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -35,7 +35,9 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
   // Read again at every poll of the page, so tools and stderr follow the server.
   useEffect(() => {
     let current = true;
-    void Promise.all(holding.map(async (w) => [w.id, await api.workspaceServer(w.id, name).catch((err: unknown) => (err as Error).message)] as const)).then((pairs) => current && setDetails(Object.fromEntries(pairs)));
+    void Promise.all(
+      holding.map(async (w) => [w.id, await api.workspaceServer(w.id, name).catch((err: unknown) => (err as Error).message)] as const),
+    ).then((pairs) => current && setDetails(Object.fromEntries(pairs)));
     return () => {
       current = false;
     };
@@ -75,7 +77,8 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
   }
   const tools = toolCount(snapshot, name);
   // Listed by the server, named by its allow-list, and still not offered: skipped (a name clash).
-  const skipped = new Set(shown.flatMap(({ detail }) => (detail.otherTools ?? []).filter((t) => t.inAllowList).map((t) => t.originalName))).size;
+  const skipped = new Set(shown.flatMap(({ detail }) => (detail.otherTools ?? []).filter((t) => t.inAllowList).map((t) => t.originalName)))
+    .size;
   return (
     <section aria-labelledby="detail-heading">
       <p>
@@ -129,7 +132,8 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
                 <Warnings warnings={status.warnings} />
                 {skipped > 0 && !readOnly && (
                   <p>
-                    <a href={hrefOf({ view: 'edit', name, focus: 'prefix' })}>Give it a prefix</a> so its tools' names stop clashing with another server's.
+                    <a href={hrefOf({ view: 'edit', name, focus: 'prefix' })}>Give it a prefix</a> so its tools' names stop clashing with
+                    another server's.
                   </p>
                 )}
               </dd>
@@ -140,7 +144,9 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
 
       <section aria-labelledby="test-heading" class="card">
         <h3 id="test-heading">Test</h3>
-        <p class="hint">Connects to the server on its own (even when switched off), lists its tools and disconnects, as blitz doctor --online does.</p>
+        <p class="hint">
+          Connects to the server on its own (even when switched off), lists its tools and disconnects, as blitz doctor --online does.
+        </p>
         <button type="button" onClick={runTest} disabled={test.kind === 'running'}>
           Test {name}
         </button>
@@ -165,16 +171,46 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
       <ToolTable api={api} name={name} details={shown} readOnly={readOnly} refresh={refresh} />
 
       <h3>In open workspaces</h3>
-      {holding.length === 0 && <p class="empty">No open workspace has this server now: it starts when a client connects and lists its tools.</p>}
+      {holding.length === 0 && (
+        <p class="empty">No open workspace has this server now: it starts when a client connects and lists its tools.</p>
+      )}
       {holding.map((w) => (
-        <WorkspaceCard key={w.id} api={api} workspace={w.id} root={w.root} name={name} detail={details[w.id]} at={snapshot.at} readOnly={readOnly} refresh={refresh} />
+        <WorkspaceCard
+          key={w.id}
+          api={api}
+          workspace={w.id}
+          root={w.root}
+          name={name}
+          detail={details[w.id]}
+          at={snapshot.at}
+          readOnly={readOnly}
+          refresh={refresh}
+        />
       ))}
       <NoticeList notices={(snapshot.status?.notices ?? []).filter((n) => n.server === name)} title="Recent notices" />
     </section>
   );
 }
 
-function WorkspaceCard({ api, workspace, root, name, detail, at, readOnly, refresh }: { api: PageApi; workspace: string; root: string; name: string; detail: WorkspaceServerDetail | string | undefined; at: number; readOnly: boolean; refresh(): Promise<void> }) {
+function WorkspaceCard({
+  api,
+  workspace,
+  root,
+  name,
+  detail,
+  at,
+  readOnly,
+  refresh,
+}: {
+  api: PageApi;
+  workspace: string;
+  root: string;
+  name: string;
+  detail: WorkspaceServerDetail | string | undefined;
+  at: number;
+  readOnly: boolean;
+  refresh(): Promise<void>;
+}) {
   const [message, setMessage] = useState<string | undefined>(undefined);
 
   const accept = async () => {

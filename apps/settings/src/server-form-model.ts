@@ -31,15 +31,59 @@ export interface FormValues {
 }
 
 /** The form's own fields: everything else of an entry rides along in `rest`. */
-const SHOWN = ['name', 'command', 'args', 'env', 'sandbox', 'url', 'headers', 'prefix', 'auto_approve', 'timeout_seconds', 'tool_timeout_sec', 'agents', 'tools', 'enabled_tools'];
+const SHOWN = [
+  'name',
+  'command',
+  'args',
+  'env',
+  'sandbox',
+  'url',
+  'headers',
+  'prefix',
+  'auto_approve',
+  'timeout_seconds',
+  'tool_timeout_sec',
+  'agents',
+  'tools',
+  'enabled_tools',
+];
 /** Fields of the other transport the form does not show: left behind when the transport changes. */
 const ONLY_FOR: Record<Transport, string[]> = { stdio: ['cwd', 'sandbox_write', 'roots'], http: ['oauth'] };
 
 /** The form's controls in the order they are shown: the summary of problems follows it. */
-export const CONTROL_ORDER: Array<keyof FormValues> = ['name', 'transport', 'command', 'args', 'env', 'sandbox', 'url', 'headers', 'prefix', 'autoApprove', 'timeout', 'agents', 'tools'];
+export const CONTROL_ORDER: Array<keyof FormValues> = [
+  'name',
+  'transport',
+  'command',
+  'args',
+  'env',
+  'sandbox',
+  'url',
+  'headers',
+  'prefix',
+  'autoApprove',
+  'timeout',
+  'agents',
+  'tools',
+];
 
 export function emptyForm(): FormValues {
-  return { name: '', transport: 'stdio', command: '', args: '', env: '', sandbox: true, url: '', headers: '', prefix: '', autoApprove: false, timeout: '', agents: '', tools: '', rest: {} };
+  return {
+    name: '',
+    transport: 'stdio',
+    command: '',
+    args: '',
+    env: '',
+    sandbox: true,
+    url: '',
+    headers: '',
+    prefix: '',
+    autoApprove: false,
+    timeout: '',
+    agents: '',
+    tools: '',
+    rest: {},
+  };
 }
 
 /** The form filled from a server pasted as JSON; what the form already says of its tools is kept. */
@@ -50,9 +94,13 @@ export function formFromPasted(form: FormValues, pasted: PastedServer): FormValu
     transport: pasted.transport,
     command: pasted.command ?? '',
     args: (pasted.args ?? []).join('\n'),
-    env: Object.entries(pasted.env ?? {}).map(([k, v]) => `${k}=${v}`).join('\n'),
+    env: Object.entries(pasted.env ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
     url: pasted.url ?? '',
-    headers: Object.entries(pasted.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'),
+    headers: Object.entries(pasted.headers ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
   };
 }
 
@@ -65,10 +113,14 @@ export function formFromConfig(config: McpServerConfig): FormValues {
     transport: typeof config.url === 'string' ? 'http' : 'stdio',
     command: typeof config.command === 'string' ? config.command : '',
     args: strings(config.args).join('\n'),
-    env: Object.entries(table(config.env)).map(([k, v]) => `${k}=${String(v)}`).join('\n'),
+    env: Object.entries(table(config.env))
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join('\n'),
     sandbox: config.sandbox !== false,
     url: typeof config.url === 'string' ? config.url : '',
-    headers: Object.entries(table(config.headers)).map(([k, v]) => `${k}: ${String(v)}`).join('\n'),
+    headers: Object.entries(table(config.headers))
+      .map(([k, v]) => `${k}: ${String(v)}`)
+      .join('\n'),
     prefix: typeof config.prefix === 'string' ? config.prefix : '',
     autoApprove: config.auto_approve === true,
     timeout: timeout === undefined ? '' : String(timeout),

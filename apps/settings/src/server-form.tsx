@@ -4,7 +4,16 @@ import type { FieldProblem } from '@blitz/client/api-types';
 import { ApiError } from '@blitz/client/api-error';
 import type { PageApi } from './page-api.js';
 import { go, hrefOf } from './route.js';
-import { CONTROL_ORDER, controlFor, emptyForm, formFromConfig, formFromPasted, formToEntry, type FormValues, type Transport } from './server-form-model.js';
+import {
+  CONTROL_ORDER,
+  controlFor,
+  emptyForm,
+  formFromConfig,
+  formFromPasted,
+  formToEntry,
+  type FormValues,
+  type Transport,
+} from './server-form-model.js';
 import { readPastedServer } from './pasted-server.js';
 import { stateText } from './state-text.js';
 import type { Snapshot } from './use-snapshot.js';
@@ -25,7 +34,8 @@ interface Props {
 type TextField = 'name' | 'command' | 'args' | 'env' | 'url' | 'headers' | 'prefix' | 'timeout' | 'agents' | 'tools';
 
 /** Where a problem's link in the summary takes the focus. */
-const controlId = (control: keyof FormValues | undefined, form: FormValues) => (control === 'transport' ? `field-transport-${form.transport}` : `field-${control}`);
+const controlId = (control: keyof FormValues | undefined, form: FormValues) =>
+  control === 'transport' ? `field-transport-${form.transport}` : `field-${control}`;
 
 /**
  * Add server / Edit (MCP-46), field for field. Nothing is saved while the daemon's own
@@ -97,7 +107,11 @@ export function ServerForm({ api, snapshot, editing, focus, readOnly, refresh, h
     }
   };
 
-  const text = (field: TextField, label: string, opts: { hint?: string; multiline?: boolean; placeholder?: string; inputMode?: 'numeric' } = {}) => {
+  const text = (
+    field: TextField,
+    label: string,
+    opts: { hint?: string; multiline?: boolean; placeholder?: string; inputMode?: 'numeric' } = {},
+  ) => {
     const id = `field-${field}`;
     const own = problemsOf(field);
     const described = [opts.hint ? `${id}-hint` : '', own.length ? `${id}-problems` : ''].filter(Boolean).join(' ') || undefined;
@@ -131,7 +145,13 @@ export function ServerForm({ api, snapshot, editing, focus, readOnly, refresh, h
     const own = problemsOf(field);
     return (
       <div class="field check">
-        <input type="checkbox" id={id} checked={form![field]} onChange={(e) => set(field, e.currentTarget.checked)} aria-describedby={`${id}-hint`} />
+        <input
+          type="checkbox"
+          id={id}
+          checked={form![field]}
+          onChange={(e) => set(field, e.currentTarget.checked)}
+          aria-describedby={`${id}-hint`}
+        />
         <label for={id}>{label}</label>
         <p class="hint" id={`${id}-hint`}>
           {hint}
@@ -173,8 +193,17 @@ export function ServerForm({ api, snapshot, editing, focus, readOnly, refresh, h
             <legend>How it runs</legend>
             {(['stdio', 'http'] as Transport[]).map((t) => (
               <div class="field check" key={t}>
-                <input type="radio" id={`field-transport-${t}`} name="transport" value={t} checked={form.transport === t} onChange={() => set('transport', t)} />
-                <label for={`field-transport-${t}`}>{t === 'stdio' ? 'A command on this computer (stdio)' : 'A web address (streamable HTTP)'}</label>
+                <input
+                  type="radio"
+                  id={`field-transport-${t}`}
+                  name="transport"
+                  value={t}
+                  checked={form.transport === t}
+                  onChange={() => set('transport', t)}
+                />
+                <label for={`field-transport-${t}`}>
+                  {t === 'stdio' ? 'A command on this computer (stdio)' : 'A web address (streamable HTTP)'}
+                </label>
               </div>
             ))}
           </fieldset>
@@ -183,24 +212,38 @@ export function ServerForm({ api, snapshot, editing, focus, readOnly, refresh, h
               <legend>The command</legend>
               {text('command', 'Command', { placeholder: 'npx' })}
               {text('args', 'Arguments, one a line', { multiline: true })}
-              {text('env', 'Environment, NAME=value lines', { multiline: true, hint: 'Values shown as *** are kept unless you replace them.' })}
+              {text('env', 'Environment, NAME=value lines', {
+                multiline: true,
+                hint: 'Values shown as *** are kept unless you replace them.',
+              })}
               {check('sandbox', 'Run it in the OS sandbox', 'On by default; written to the file only when switched off.')}
             </fieldset>
           ) : (
             <fieldset>
               <legend>The web address</legend>
               {text('url', 'URL', { placeholder: 'https://example.com/mcp' })}
-              {text('headers', 'Headers, "Name: value" lines', { multiline: true, hint: 'Values shown as *** are kept unless you replace them.' })}
+              {text('headers', 'Headers, "Name: value" lines', {
+                multiline: true,
+                hint: 'Values shown as *** are kept unless you replace them.',
+              })}
               <p class="hint">
                 To sign in to a server that uses OAuth, run <code>blitz mcp login {name}</code> in a terminal.
-                {status && status.transport === 'http' && <> Sign-in: {status.state === 'needsSignIn' ? 'needed' : `not asked for now (${stateText(status, snapshot.at)})`}.</>}
+                {status && status.transport === 'http' && (
+                  <> Sign-in: {status.state === 'needsSignIn' ? 'needed' : `not asked for now (${stateText(status, snapshot.at)})`}.</>
+                )}
               </p>
             </fieldset>
           )}
           <fieldset>
             <legend>Its tools</legend>
-            {text('prefix', 'Prefix of its tool names', { hint: 'Its tools are offered as PREFIX__tool, which keeps them apart from another server’s of the same name; empty: their own names.' })}
-            {check('autoApprove', 'Run its tools without asking', 'auto_approve: calls run without a question; a permission rule still applies.')}
+            {text('prefix', 'Prefix of its tool names', {
+              hint: 'Its tools are offered as PREFIX__tool, which keeps them apart from another server’s of the same name; empty: their own names.',
+            })}
+            {check(
+              'autoApprove',
+              'Run its tools without asking',
+              'auto_approve: calls run without a question; a permission rule still applies.',
+            )}
             {text('timeout', 'Timeout of one call, in seconds', { hint: 'Empty: 300 seconds.', inputMode: 'numeric' })}
             {text('agents', 'Agents offered its tools', { hint: 'Comma-separated agent names; empty: main only; * for every agent.' })}
             {text('tools', 'Tools offered, one a line', { multiline: true, hint: 'Original tool names; empty: every tool.' })}

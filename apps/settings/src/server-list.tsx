@@ -18,7 +18,9 @@ interface Props {
 
 /** The tool count of a global server: from the workspace where it last listed its tools. */
 export function toolCount(snapshot: Snapshot, name: string): number | undefined {
-  const counts = snapshot.workspaces.flatMap((w) => w.serverStates.filter((s) => s.name === name && s.source === 'global' && s.state === 'connected').map((s) => s.tools.length));
+  const counts = snapshot.workspaces.flatMap((w) =>
+    w.serverStates.filter((s) => s.name === name && s.source === 'global' && s.state === 'connected').map((s) => s.tools.length),
+  );
   return counts.length === 0 ? undefined : Math.max(...counts);
 }
 
@@ -27,7 +29,13 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
   const [confirm, setConfirm] = useState<ConfirmRequest | undefined>(undefined);
   const statusByName = new Map((snapshot.status?.servers ?? []).map((s) => [s.name, s]));
   // With settings.toml in error the file gives no servers: the ones in force (the daemon's) are shown.
-  const servers: McpServerConfig[] = snapshot.config?.servers ?? (snapshot.status?.servers ?? []).map((s) => ({ name: s.name, ...(s.enabled ? {} : { disabled: true }), ...(s.transport === 'http' ? { url: '' } : {}) }));
+  const servers: McpServerConfig[] =
+    snapshot.config?.servers ??
+    (snapshot.status?.servers ?? []).map((s) => ({
+      name: s.name,
+      ...(s.enabled ? {} : { disabled: true }),
+      ...(s.transport === 'http' ? { url: '' } : {}),
+    }));
   const projects = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.source !== 'global'));
   const removeButton = useRef<HTMLButtonElement | null>(null);
   /** Where the removed server stood: the focus goes to the one now there (or the last, or the heading). */

@@ -37,7 +37,9 @@ describe('stateText', () => {
   });
 
   it('names the scope a server asks for, and the command that grants it', () => {
-    expect(stateText(status('needsMoreAccess', { transport: 'http', scope: 'repo:write' }), NOW)).toBe('needs more access (scope "repo:write"): blitz mcp login fs');
+    expect(stateText(status('needsMoreAccess', { transport: 'http', scope: 'repo:write' }), NOW)).toBe(
+      'needs more access (scope "repo:write"): blitz mcp login fs',
+    );
     expect(stateText(status('needsMoreAccess', { transport: 'http' }), NOW)).toBe('needs more access: blitz mcp login fs');
   });
 

@@ -52,8 +52,8 @@ export function ToolTable({ api, name, details, readOnly, refresh }: Props) {
     <section aria-labelledby="tools-heading" class="card">
       <h3 id="tools-heading">Tools</h3>
       <p class="hint">
-        The switch offers a tool to clients or not (the server's <code>tools</code> list); its approval is a rule in <code>[permissions]</code>.
-        {renamed && ' Clients see a tool by the name under it.'}
+        The switch offers a tool to clients or not (the server's <code>tools</code> list); its approval is a rule in{' '}
+        <code>[permissions]</code>.{renamed && ' Clients see a tool by the name under it.'}
       </p>
       {message && (
         <p class="server-error" role="alert">
@@ -74,7 +74,13 @@ export function ToolTable({ api, name, details, readOnly, refresh }: Props) {
             <tr key={r.tool} data-tool={r.tool}>
               <td>
                 <label class="switch">
-                  <input type="checkbox" role="switch" checked={r.offered} disabled={readOnly} onChange={(e) => void act(() => api.setToolOffered(name, r.tool, e.currentTarget.checked))} />
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={r.offered}
+                    disabled={readOnly}
+                    onChange={(e) => void act(() => api.setToolOffered(name, r.tool, e.currentTarget.checked))}
+                  />
                   <span class="visually-hidden">Offer {r.tool}</span>
                   <span class="track" aria-hidden="true" />
                 </label>
@@ -94,7 +100,13 @@ export function ToolTable({ api, name, details, readOnly, refresh }: Props) {
                 {r.approval === undefined ? (
                   <span class="hint">not offered</span>
                 ) : (
-                  <select aria-label={`Approval of ${r.tool}`} title={r.why} value={r.approval} disabled={readOnly} onChange={(e) => void act(() => api.setToolApproval(name, r.tool, e.currentTarget.value as ExposedTool['approval']))}>
+                  <select
+                    aria-label={`Approval of ${r.tool}`}
+                    title={r.why}
+                    value={r.approval}
+                    disabled={readOnly}
+                    onChange={(e) => void act(() => api.setToolApproval(name, r.tool, e.currentTarget.value as ExposedTool['approval']))}
+                  >
                     {APPROVALS.map(([value, text]) => (
                       <option key={value} value={value}>
                         {text}
@@ -117,7 +129,15 @@ export function toolRows(details: Array<{ root: string; detail: WorkspaceServerD
   for (const { root, detail } of details) {
     for (const t of detail.exposedTools) {
       const row = rows.get(t.originalName) ?? { tool: t.originalName, offered: true, roots: [] };
-      rows.set(t.originalName, { ...row, exposedName: t.exposedName, offered: true, approval: t.approval, ...(t.description === undefined ? {} : { description: t.description }), ...(t.why === undefined ? {} : { why: t.why }), roots: [...row.roots, root] });
+      rows.set(t.originalName, {
+        ...row,
+        exposedName: t.exposedName,
+        offered: true,
+        approval: t.approval,
+        ...(t.description === undefined ? {} : { description: t.description }),
+        ...(t.why === undefined ? {} : { why: t.why }),
+        roots: [...row.roots, root],
+      });
     }
     for (const t of detail.otherTools ?? []) {
       const row = rows.get(t.originalName);
@@ -125,7 +145,12 @@ export function toolRows(details: Array<{ root: string; detail: WorkspaceServerD
         row.roots.push(root);
         continue;
       }
-      rows.set(t.originalName, { tool: t.originalName, offered: t.inAllowList, ...(t.description === undefined ? {} : { description: t.description }), roots: [root] });
+      rows.set(t.originalName, {
+        tool: t.originalName,
+        offered: t.inAllowList,
+        ...(t.description === undefined ? {} : { description: t.description }),
+        roots: [root],
+      });
     }
   }
   return [...rows.values()].map(({ roots, ...row }) => (roots.length < details.length ? { ...row, only: roots } : row));

@@ -55,7 +55,8 @@ async function read(api: PageApi): Promise<Snapshot | { down: ApiError }> {
   try {
     const [status, config, workspaces] = await Promise.all([api.status(), api.servers().catch((err: unknown) => err), api.workspaces()]);
     const open = await Promise.all(workspaces.map(async (w) => ({ ...w, serverStates: await api.workspaceServers(w.id).catch(() => []) })));
-    if (config instanceof ApiError && config.code === 'FAILED_PRECONDITION') return { status, configError: config, workspaces: open, at: Date.now() };
+    if (config instanceof ApiError && config.code === 'FAILED_PRECONDITION')
+      return { status, configError: config, workspaces: open, at: Date.now() };
     if (config instanceof Error) throw config;
     return { status, config: config as McpServerConfigList, workspaces: open, at: Date.now() };
   } catch (err) {

@@ -1,7 +1,8 @@
 import { helperName } from './systray/helper-binary.js';
 
 /** What to run instead, when there is no desktop to put an icon on. */
-export const HEADLESS_HINT = 'Run the daemon without a tray: blitz daemon start\nStart it at login without a desktop: blitz autostart enable --daemon-only';
+export const HEADLESS_HINT =
+  'Run the daemon without a tray: blitz daemon start\nStart it at login without a desktop: blitz autostart enable --daemon-only';
 
 /**
  * Why no tray icon can be shown here, or undefined when one can. Checked before anything

@@ -16,7 +16,9 @@ if (!home) {
   process.exitCode = await runTray({
     home,
     startDaemon: cli ? () => runCli(cli, ['daemon', 'start']) : missingCli,
-    autostart: cli ? autostartControl(processAutostartSystem(), launchSpec({ node: process.execPath, cli, env: process.env })) : { isEnabled: async () => false, setEnabled: missingCli },
+    autostart: cli
+      ? autostartControl(processAutostartSystem(), launchSpec({ node: process.execPath, cli, env: process.env }))
+      : { isEnabled: async () => false, setEnabled: missingCli },
   });
 }
 

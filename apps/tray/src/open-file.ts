@@ -51,7 +51,17 @@ export function openUrl(url: string, platform: NodeJS.Platform = process.platfor
   return runOpener({ ...openUrlCommand(url, platform), quiet: true });
 }
 
-function runOpener({ command, args, verbatim, quiet }: { command: string; args: string[]; verbatim?: boolean; quiet?: boolean }): Promise<void> {
+function runOpener({
+  command,
+  args,
+  verbatim,
+  quiet,
+}: {
+  command: string;
+  args: string[];
+  verbatim?: boolean;
+  quiet?: boolean;
+}): Promise<void> {
   return new Promise((resolve, reject) => {
     // Detached: the editor it starts belongs to the desktop, not to the tray.
     const child = spawn(command, args, { detached: true, stdio: 'ignore', windowsHide: true, windowsVerbatimArguments: verbatim ?? false });

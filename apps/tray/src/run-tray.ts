@@ -84,7 +84,10 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
           return await (opts.openUrl ?? ((address) => openUrl(address, platform)))(url);
         } catch (err) {
           // The address is spent on nobody: the user gets a new one from the terminal.
-          throw new Error(`no browser opened (${(err as Error).message}). Run "blitz settings --print" in a terminal and open the address it prints`, { cause: err });
+          throw new Error(
+            `no browser opened (${(err as Error).message}). Run "blitz settings --print" in a terminal and open the address it prints`,
+            { cause: err },
+          );
         }
       }
       // The page is the daemon's: with none running, settings.toml itself is the settings.

@@ -57,7 +57,13 @@ class FakeDaemon {
   }
 
   notice(kind: Notice['kind'], server: string, time = T0): Notice {
-    const notice: Notice = { id: this.notices.length + 1, time: new Date(time).toISOString(), server, kind, message: `${server} ${kind}: because` };
+    const notice: Notice = {
+      id: this.notices.length + 1,
+      time: new Date(time).toISOString(),
+      server,
+      kind,
+      message: `${server} ${kind}: because`,
+    };
     this.notices.push(notice);
     return notice;
   }
@@ -73,7 +79,9 @@ interface Harness {
   autostart: { enabled: boolean };
 }
 
-function harness(opts: { clock?: FakeClock; daemon?: FakeDaemon; store?: { cursor: NoticeCursor | undefined; problems?: string[] } } = {}): Harness {
+function harness(
+  opts: { clock?: FakeClock; daemon?: FakeDaemon; store?: { cursor: NoticeCursor | undefined; problems?: string[] } } = {},
+): Harness {
   const clock = opts.clock ?? new FakeClock(T0);
   const daemon = opts.daemon ?? new FakeDaemon();
   const store = opts.store ?? { cursor: undefined };
@@ -239,7 +247,11 @@ describe('the tray app', () => {
     expect(second.notified.map((n) => n.title)).toEqual(['Blitz: broken recovered', 'Blitz: broken keeps failing']);
     daemon.servers = [server('broken', 'connected')];
     await clock.advanceSettling(STABLE_MS + 2_000, settle);
-    expect(second.notified.map((n) => n.title)).toEqual(['Blitz: broken recovered', 'Blitz: broken keeps failing', 'Blitz: broken recovered']);
+    expect(second.notified.map((n) => n.title)).toEqual([
+      'Blitz: broken recovered',
+      'Blitz: broken keeps failing',
+      'Blitz: broken recovered',
+    ]);
     second.app.stop(0);
   });
 

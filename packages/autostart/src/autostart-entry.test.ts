@@ -17,9 +17,12 @@ const WIN = { home: 'C:\\Users\\ada', configHome: 'C:\\Users\\ada\\.config' };
 
 /** The desktop-entry spec's reading of an Exec value: string unescaping, then the quoting rule. */
 function parseDesktopExec(value: string): string[] {
-  const unescaped = value.replace(/\\([\\sntr])/g, (_, c: string) => ({ '\\': '\\', s: ' ', n: '\n', t: '\t', r: '\r' })[c]!).replace(/%%/g, '%');
+  const unescaped = value
+    .replace(/\\([\\sntr])/g, (_, c: string) => ({ '\\': '\\', s: ' ', n: '\n', t: '\t', r: '\r' })[c]!)
+    .replace(/%%/g, '%');
   const args: string[] = [];
-  for (const m of unescaped.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)) args.push(m[1] !== undefined ? m[1].replace(/\\(["`$\\])/g, '$1') : m[2]!);
+  for (const m of unescaped.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g))
+    args.push(m[1] !== undefined ? m[1].replace(/\\(["`$\\])/g, '$1') : m[2]!);
   return args;
 }
 
@@ -93,7 +96,10 @@ describe('start-at-login entries, generated for every platform', () => {
     expect(entry).toMatchObject({
       kind: 'file',
       path: '/home/ada/.config/systemd/user/blitz.service',
-      enableLink: { path: '/home/ada/.config/systemd/user/default.target.wants/blitz.service', target: '/home/ada/.config/systemd/user/blitz.service' },
+      enableLink: {
+        path: '/home/ada/.config/systemd/user/default.target.wants/blitz.service',
+        target: '/home/ada/.config/systemd/user/blitz.service',
+      },
     });
     expect(entry.kind === 'file' && entry.text).toMatchInlineSnapshot(`
       "# Written by \`blitz autostart enable --daemon-only\`; \`blitz autostart disable\` removes it.
@@ -178,9 +184,14 @@ describe('start-at-login entries, generated for every platform', () => {
 
   it('Windows: BLITZ_HOME goes in through cmd, the daemon-only value has its own name', () => {
     const entry = autostartEntry('win32', 'daemon', { node: 'C:\\node.exe', cli: 'C:\\b\\blitz.js', blitzHome: 'D:\\blitz home' }, WIN);
-    expect(entry).toMatchObject({ value: 'Blitz daemon', data: 'cmd.exe /d /s /c "set "BLITZ_HOME=D:\\blitz home"&& "C:\\node.exe" "C:\\b\\blitz.js" daemon"' });
+    expect(entry).toMatchObject({
+      value: 'Blitz daemon',
+      data: 'cmd.exe /d /s /c "set "BLITZ_HOME=D:\\blitz home"&& "C:\\node.exe" "C:\\b\\blitz.js" daemon"',
+    });
     expect(windowsArg('C:\\dir\\')).toBe('"C:\\dir\\\\"');
-    expect(parseRegQuery('\r\nHKEY_CURRENT_USER\\...\\Run\r\n    Blitz daemon    REG_SZ    "C:\\node.exe" x daemon\r\n', 'daemon')).toBe('"C:\\node.exe" x daemon');
+    expect(parseRegQuery('\r\nHKEY_CURRENT_USER\\...\\Run\r\n    Blitz daemon    REG_SZ    "C:\\node.exe" x daemon\r\n', 'daemon')).toBe(
+      '"C:\\node.exe" x daemon',
+    );
     expect(parseRegQuery('    Blitz daemon    REG_SZ    x', 'tray')).toBeUndefined();
   });
 

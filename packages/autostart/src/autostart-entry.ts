@@ -44,7 +44,9 @@ export function autostartPlatform(platform: NodeJS.Platform): AutostartPlatform 
 export function entryLocation(platform: AutostartPlatform, kind: AutostartKind, dirs: UserDirs): string {
   switch (platform) {
     case 'linux':
-      return kind === 'tray' ? path.join(dirs.configHome, 'autostart', 'blitz.desktop') : path.join(dirs.configHome, 'systemd', 'user', 'blitz.service');
+      return kind === 'tray'
+        ? path.join(dirs.configHome, 'autostart', 'blitz.desktop')
+        : path.join(dirs.configHome, 'systemd', 'user', 'blitz.service');
     case 'darwin':
       return path.join(dirs.home, 'Library', 'LaunchAgents', `${launchAgentLabel(kind)}.plist`);
     case 'win32':

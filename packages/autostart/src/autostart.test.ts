@@ -14,7 +14,10 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(home, { recursive: true, force: true }));
 
-function system(platform: NodeJS.Platform, reg: AutostartSystem['reg'] = async () => ({ code: 1, stdout: '', stderr: 'no reg here' })): AutostartSystem {
+function system(
+  platform: NodeJS.Platform,
+  reg: AutostartSystem['reg'] = async () => ({ code: 1, stdout: '', stderr: 'no reg here' }),
+): AutostartSystem {
   return { platform, dirs: { home, configHome: path.join(home, '.config') }, reg };
 }
 
@@ -26,9 +29,17 @@ describe('installing start-at-login entries under a temporary HOME', () => {
     const wants = path.join(home, '.config/systemd/user/default.target.wants/blitz.service');
 
     expect(await enableAutostart(sys, 'tray', SPEC)).toMatchObject({ removed: [] });
-    expect(fs.readFileSync(desktop, 'utf8')).toContain(`Exec="/usr/bin/env" "PATH=/usr/bin:/bin" "${process.execPath}" "/opt/blitz/bin/blitz.js" tray`);
+    expect(fs.readFileSync(desktop, 'utf8')).toContain(
+      `Exec="/usr/bin/env" "PATH=/usr/bin:/bin" "${process.execPath}" "/opt/blitz/bin/blitz.js" tray`,
+    );
     expect(await autostartStatus(sys, SPEC)).toEqual([
-      { kind: 'tray', where: desktop, installed: true, command: `"/usr/bin/env" "PATH=/usr/bin:/bin" "${process.execPath}" "/opt/blitz/bin/blitz.js" tray`, current: true },
+      {
+        kind: 'tray',
+        where: desktop,
+        installed: true,
+        command: `"/usr/bin/env" "PATH=/usr/bin:/bin" "${process.execPath}" "/opt/blitz/bin/blitz.js" tray`,
+        current: true,
+      },
       { kind: 'daemon', where: unit, installed: false },
     ]);
 
@@ -75,7 +86,9 @@ describe('installing start-at-login entries under a temporary HOME', () => {
           values.set(name, args[args.indexOf('/d') + 1]!);
           return { code: 0, stdout: 'The operation completed successfully.', stderr: '' };
         case 'query':
-          return values.has(name) ? { code: 0, stdout: `\r\n${RUN_KEY}\r\n    ${name}    REG_SZ    ${values.get(name)}\r\n`, stderr: '' } : { code: 1, stdout: '', stderr: 'ERROR: not found' };
+          return values.has(name)
+            ? { code: 0, stdout: `\r\n${RUN_KEY}\r\n    ${name}    REG_SZ    ${values.get(name)}\r\n`, stderr: '' }
+            : { code: 1, stdout: '', stderr: 'ERROR: not found' };
         default:
           values.delete(name);
           return { code: 0, stdout: '', stderr: '' };
@@ -87,8 +100,22 @@ describe('installing start-at-login entries under a temporary HOME', () => {
     expect(await control.isEnabled()).toBe(false);
     await control.setEnabled(true);
     expect(await control.isEnabled()).toBe(true);
-    expect(calls).toContainEqual(['add', RUN_KEY, '/v', 'Blitz', '/t', 'REG_SZ', '/d', '"C:\\node\\node.exe" "C:\\blitz\\blitz.js" tray', '/f']);
-    expect((await autostartStatus(sys, spec))[0]).toMatchObject({ installed: true, current: true, command: '"C:\\node\\node.exe" "C:\\blitz\\blitz.js" tray' });
+    expect(calls).toContainEqual([
+      'add',
+      RUN_KEY,
+      '/v',
+      'Blitz',
+      '/t',
+      'REG_SZ',
+      '/d',
+      '"C:\\node\\node.exe" "C:\\blitz\\blitz.js" tray',
+      '/f',
+    ]);
+    expect((await autostartStatus(sys, spec))[0]).toMatchObject({
+      installed: true,
+      current: true,
+      command: '"C:\\node\\node.exe" "C:\\blitz\\blitz.js" tray',
+    });
     await control.setEnabled(false);
     expect(values.size).toBe(0);
   });

@@ -2,7 +2,15 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { autostartEntry, autostartPlatform, entryLocation, userDirs, type AutostartEntry, type AutostartPlatform, type UserDirs } from './autostart-entry.js';
+import {
+  autostartEntry,
+  autostartPlatform,
+  entryLocation,
+  userDirs,
+  type AutostartEntry,
+  type AutostartPlatform,
+  type UserDirs,
+} from './autostart-entry.js';
 import { AUTOSTART_KINDS, type AutostartKind, type LaunchSpec } from './launch-spec.js';
 import { parseRegQuery, regAddArgs, regDeleteArgs, regQueryArgs } from './windows-run-key.js';
 
@@ -19,7 +27,10 @@ export interface AutostartSystem {
   reg(args: readonly string[]): Promise<RegResult>;
 }
 
-export function processAutostartSystem(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): AutostartSystem {
+export function processAutostartSystem(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): AutostartSystem {
   return {
     platform,
     dirs: userDirs(env, os.homedir()),
@@ -54,7 +65,11 @@ function platformOf(sys: AutostartSystem): AutostartPlatform {
  * itself, and a login-time daemon next to it would be refused as a second daemon and,
  * under systemd, restarted again and again.
  */
-export async function enableAutostart(sys: AutostartSystem, kind: AutostartKind, spec: LaunchSpec): Promise<{ entry: AutostartEntry; removed: AutostartKind[] }> {
+export async function enableAutostart(
+  sys: AutostartSystem,
+  kind: AutostartKind,
+  spec: LaunchSpec,
+): Promise<{ entry: AutostartEntry; removed: AutostartKind[] }> {
   const entry = autostartEntry(platformOf(sys), kind, spec, sys.dirs);
   const other: AutostartKind = kind === 'tray' ? 'daemon' : 'tray';
   const removed = (await removeAutostart(sys, other)) ? [other] : [];
@@ -169,7 +184,12 @@ function commandOf(platform: AutostartPlatform, text: string): string | undefine
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 function writeFileAtomic(file: string, text: string): void {

@@ -46,5 +46,6 @@ export function launchEnv(spec: LaunchSpec): [string, string][] {
 /** Entries are one-line command lines: a path with a line break cannot be written safely. */
 export function assertPrintable(values: readonly string[]): void {
   const bad = values.find((v) => /[\u0000-\u001f\u007f]/.test(v));
-  if (bad !== undefined) throw new Error(`cannot write a start-at-login entry for a path or value with control characters: ${JSON.stringify(bad)}`);
+  if (bad !== undefined)
+    throw new Error(`cannot write a start-at-login entry for a path or value with control characters: ${JSON.stringify(bad)}`);
 }

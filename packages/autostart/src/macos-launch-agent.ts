@@ -33,10 +33,18 @@ export function launchAgentPlist(spec: LaunchSpec, kind: AutostartKind): string 
     '  <array>',
     ...args.map((a) => `    ${string(a)}`),
     '  </array>',
-    ...(env.length > 0 ? ['  <key>EnvironmentVariables</key>', '  <dict>', ...env.map(([k, v]) => `    <key>${xml(k)}</key>${string(v)}`), '  </dict>'] : []),
+    ...(env.length > 0
+      ? ['  <key>EnvironmentVariables</key>', '  <dict>', ...env.map(([k, v]) => `    <key>${xml(k)}</key>${string(v)}`), '  </dict>']
+      : []),
     '  <key>RunAtLoad</key><true/>',
     ...(kind === 'daemon'
-      ? ['  <key>KeepAlive</key>', '  <dict>', '    <key>SuccessfulExit</key><false/>', '  </dict>', `  <key>ProcessType</key>${string('Background')}`]
+      ? [
+          '  <key>KeepAlive</key>',
+          '  <dict>',
+          '    <key>SuccessfulExit</key><false/>',
+          '  </dict>',
+          `  <key>ProcessType</key>${string('Background')}`,
+        ]
       : [`  <key>ProcessType</key>${string('Interactive')}`, `  <key>LimitLoadToSessionType</key>${string('Aqua')}`]),
     ...(out ? [`  <key>StandardOutPath</key>${string(out)}`, `  <key>StandardErrorPath</key>${string(out)}`] : []),
     '</dict>',

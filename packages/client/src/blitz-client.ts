@@ -118,7 +118,11 @@ export class BlitzClient {
 
   /** Pins the definitions of a server's tools in review (only these, when named). */
   acceptReview(id: string, name: string, tools?: readonly string[]): Promise<ReviewAccepted> {
-    return this.#request('POST', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/review/accept`, tools === undefined ? {} : { tools: [...tools] });
+    return this.#request(
+      'POST',
+      `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers/${encodeURIComponent(name)}/review/accept`,
+      tools === undefined ? {} : { tools: [...tools] },
+    );
   }
 
   /** Tells the daemon a server's sign-in changed (login, logout): it drops the old tokens at once. */
@@ -157,11 +161,20 @@ export class BlitzClient {
   }
 
   /** One request and its answer's text; no answer at all is `DaemonUnreachable`. */
-  async #send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ response: Response; text: string }> {
+  async #send(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ response: Response; text: string }> {
     try {
       const response = await this.#fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          authorization: `Bearer ${this.#token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
@@ -176,7 +189,12 @@ export class BlitzClient {
     const data: unknown = text ? JSON.parse(text) : undefined;
     if (!response.ok) {
       const err = (data ?? {}) as Partial<ErrorBody>;
-      throw new ApiError(response.status, { code: err.code ?? 'UNKNOWN', message: err.message ?? `HTTP ${response.status}`, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems ? { problems: err.problems } : {}) });
+      throw new ApiError(response.status, {
+        code: err.code ?? 'UNKNOWN',
+        message: err.message ?? `HTTP ${response.status}`,
+        ...(err.reason ? { reason: err.reason } : {}),
+        ...(err.problems ? { problems: err.problems } : {}),
+      });
     }
     return data as T;
   }
@@ -192,6 +210,10 @@ export class BlitzClient {
     // undici says only "fetch failed"; the reason (ECONNREFUSED, …) is in the cause.
     const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
     const reason = typeof cause?.code === 'string' ? cause.code : err instanceof Error ? err.message : String(err);
-    return new DaemonUnreachable('UNREACHABLE', `cannot reach the Blitz daemon at ${this.baseUrl} (${reason}); start it with blitz daemon start`, err);
+    return new DaemonUnreachable(
+      'UNREACHABLE',
+      `cannot reach the Blitz daemon at ${this.baseUrl} (${reason}); start it with blitz daemon start`,
+      err,
+    );
   }
 }

@@ -11,7 +11,8 @@ import { tempHome } from './testing/temp-home.js';
 
 const LAUNCH: BlitzLaunch = { command: '/usr/bin/node', args: ['/opt/blitz/bin/blitz.js', 'connect'], env: {} };
 const claude = clientById('claude-code')!;
-const ORIGINAL = '{\n  "numStartups": 1,\n  "mcpServers": {\n    "fs": { "command": "npx", "args": ["-y", "fs"] },\n    "gh": { "type": "http", "url": "https://g.example.com/mcp" }\n  }\n}\n';
+const ORIGINAL =
+  '{\n  "numStartups": 1,\n  "mcpServers": {\n    "fs": { "command": "npx", "args": ["-y", "fs"] },\n    "gh": { "type": "http", "url": "https://g.example.com/mcp" }\n  }\n}\n';
 const BLITZ = [
   { name: 'fs', command: 'npx', args: ['-y', 'fs'] },
   { name: 'gh', url: 'https://g.example.com/mcp' },
@@ -55,7 +56,9 @@ describe('connect through the client’s own command', () => {
   });
 
   it('a command that fails half-way leaves a record, so disconnect still undoes what was done', async () => {
-    await expect(connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: clientProgram([], 'gh') })).rejects.toThrow('claude failed');
+    await expect(
+      connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: clientProgram([], 'gh') }),
+    ).rejects.toThrow('claude failed');
     const record = await store.load('claude-code', file);
     expect(record?.removed.map((r) => r.name)).toEqual(['fs']);
     expect((await disconnectClient(claude, file, store)).kind).toBe('restored');
@@ -64,7 +67,9 @@ describe('connect through the client’s own command', () => {
 
   it('a command that did not do what it should is refused, naming what is missing', async () => {
     const lazy: RunProgram = async () => {};
-    await expect(connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: lazy })).rejects.toThrow(/claude mcp left .*\.claude\.json without the intended change \(no blitz entry, fs still there, gh still there\)/);
+    await expect(connectClient(claude, file, { launch: LAUNCH, blitzServers: BLITZ, store, ownProgram: lazy })).rejects.toThrow(
+      /claude mcp left .*\.claude\.json without the intended change \(no blitz entry, fs still there, gh still there\)/,
+    );
   });
 });
 

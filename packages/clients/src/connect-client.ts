@@ -1,7 +1,15 @@
 import { BlitzError, type ServerEntry } from '@blitz/core';
 import type { BlitzLaunch, ClientSpec } from './client-spec.js';
 import type { BackupStore, ConnectionRecord } from './files/backup-store.js';
-import { parseClientText, savedServer, serversOf, withoutServerText, withServerData, withServerText, type SavedServer } from './files/client-document.js';
+import {
+  parseClientText,
+  savedServer,
+  serversOf,
+  withoutServerText,
+  withServerData,
+  withServerText,
+  type SavedServer,
+} from './files/client-document.js';
 import { editClientFile } from './files/edit-client-file.js';
 import { readClientFile } from './files/read-client-file.js';
 import { unifiedDiff } from './files/unified-diff.js';
@@ -41,12 +49,21 @@ interface Computed {
 }
 
 /** The whole change on one text: pure, and run again on fresh text when the file changes under us. */
-export function computeConnect(spec: ClientSpec, file: string, text: string, blitzServers: readonly ServerEntry[], native: Record<string, unknown>): Computed {
+export function computeConnect(
+  spec: ClientSpec,
+  file: string,
+  text: string,
+  blitzServers: readonly ServerEntry[],
+  native: Record<string, unknown>,
+): Computed {
   let data = parseClientText(spec, text, file);
   const servers: ClientServer[] = serversOf(spec, data, file).map(([name, raw]) => ({ name, raw, mapping: spec.fromClient(name, raw) }));
   const plan = planConnect(servers, blitzServers, native);
   let after = text;
-  const removed = plan.remove.map(({ name }) => ({ name, saved: savedServer(spec, text, file, name, servers.find((s) => s.name === name)!.raw) }));
+  const removed = plan.remove.map(({ name }) => ({
+    name,
+    saved: savedServer(spec, text, file, name, servers.find((s) => s.name === name)!.raw),
+  }));
   const current = servers.find((s) => s.name === BLITZ_ENTRY);
   const previousBlitz = current === undefined ? null : savedServer(spec, text, file, BLITZ_ENTRY, current.raw);
   for (const { name } of plan.remove) {
@@ -97,7 +114,18 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
     } catch (err) {
       // Part of it may be done: record what is, so disconnect can still undo it.
       const now = await current();
-      await options.store.save(recordOf(spec, file, existing, backup, read.exists, now.text, first.removed.filter((r) => !now.names.includes(r.name)), first.previousBlitz));
+      await options.store.save(
+        recordOf(
+          spec,
+          file,
+          existing,
+          backup,
+          read.exists,
+          now.text,
+          first.removed.filter((r) => !now.names.includes(r.name)),
+          first.previousBlitz,
+        ),
+      );
       throw err;
     }
     via = 'command';
@@ -105,8 +133,16 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
     after = now.text;
     // The client wrote the file itself: check it holds what connect meant, as our own edits are checked.
     const names = now.names;
-    const wrong = [...(names.includes(BLITZ_ENTRY) ? [] : [`no ${BLITZ_ENTRY} entry`]), ...first.plan.remove.filter((r) => names.includes(r.name)).map((r) => `${r.name} still there`)];
-    if (wrong.length > 0) throw new BlitzError('INTERNAL', `${command.program} mcp left ${file} without the intended change (${wrong.join(', ')}); the original is kept in ${backup ?? 'no backup (there was no file)'}`, { reason: 'CLIENT_COMMAND_MISMATCH' });
+    const wrong = [
+      ...(names.includes(BLITZ_ENTRY) ? [] : [`no ${BLITZ_ENTRY} entry`]),
+      ...first.plan.remove.filter((r) => names.includes(r.name)).map((r) => `${r.name} still there`),
+    ];
+    if (wrong.length > 0)
+      throw new BlitzError(
+        'INTERNAL',
+        `${command.program} mcp left ${file} without the intended change (${wrong.join(', ')}); the original is kept in ${backup ?? 'no backup (there was no file)'}`,
+        { reason: 'CLIENT_COMMAND_MISMATCH' },
+      );
   } else {
     const outcome = await editClientFile(
       file,
@@ -114,12 +150,19 @@ export async function connectClient(spec: ClientSpec, file: string, options: Con
         done = computeConnect(spec, file, text, options.blitzServers, native);
         return { after: done.after, intended: done.intended };
       },
-      { parse: (text) => parseClientText(spec, text, file), maxBytes: spec.maxFileBytes, beforeFirstWrite: keep, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
+      {
+        parse: (text) => parseClientText(spec, text, file),
+        maxBytes: spec.maxFileBytes,
+        beforeFirstWrite: keep,
+        ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
+      },
     );
     if (!outcome.changed) return { file, plan: done.plan, changed: false, diff: '', via };
     after = outcome.text;
   }
-  await options.store.save(recordOf(spec, file, existing, backup, read.exists, after, done.removed, done.previousBlitz, options.store.now()));
+  await options.store.save(
+    recordOf(spec, file, existing, backup, read.exists, after, done.removed, done.previousBlitz, options.store.now()),
+  );
   return { file, plan: done.plan, changed: true, diff, via };
 }
 

@@ -3,7 +3,14 @@ import { parse as parseToml } from 'smol-toml';
 import { isTable, writeTextAtomic } from '@blitz/core';
 import type { ClientSpec } from './client-spec.js';
 import type { BackupStore } from './files/backup-store.js';
-import { parseClientText, serversOf, withoutServerText, withSavedServerText, withServerData, type SavedServer } from './files/client-document.js';
+import {
+  parseClientText,
+  serversOf,
+  withoutServerText,
+  withSavedServerText,
+  withServerData,
+  type SavedServer,
+} from './files/client-document.js';
 import { editClientFile } from './files/edit-client-file.js';
 import { readClientFile } from './files/read-client-file.js';
 import { setJsonValue } from './files/json-document.js';
@@ -21,7 +28,12 @@ export type DisconnectResult =
  * since, otherwise only Blitz's entry removed and the moved servers put back, keeping every
  * later edit. Without a record, a `blitz` entry that runs `blitz connect` is still removed.
  */
-export async function disconnectClient(spec: ClientSpec, file: string, store: BackupStore, options: { beforeWrite?: () => Promise<void> | void } = {}): Promise<DisconnectResult> {
+export async function disconnectClient(
+  spec: ClientSpec,
+  file: string,
+  store: BackupStore,
+  options: { beforeWrite?: () => Promise<void> | void } = {},
+): Promise<DisconnectResult> {
   const record = await store.load(spec.id, file);
   const parse = (text: string) => parseClientText(spec, text, file);
   if (record === undefined) {
@@ -57,7 +69,8 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
       return { kind: 'restored', file, backup: record.backup };
     }
   }
-  let plan: Extract<DisconnectPlan, { kind: 'undo' }> = first.kind === 'undo' ? first : { kind: 'undo', removeBlitz: false, restoreBlitz: null, putBack: [], present: [] };
+  let plan: Extract<DisconnectPlan, { kind: 'undo' }> =
+    first.kind === 'undo' ? first : { kind: 'undo', removeBlitz: false, restoreBlitz: null, putBack: [], present: [] };
   // The servers object connect made (no file, or none in it, before): left empty, it goes too (issue 26.9).
   const original = spec.format === 'json' ? await store.readBackup(record) : undefined;
   const madeServersKey = spec.format === 'json' && (original === undefined || !hasServersKey(spec, parse(original)));
@@ -65,7 +78,11 @@ export async function disconnectClient(spec: ClientSpec, file: string, store: Ba
     file,
     (current) => {
       const data0 = parse(current);
-      const now = planDisconnect(record, current, serversOf(spec, data0, file).map(([n]) => n));
+      const now = planDisconnect(
+        record,
+        current,
+        serversOf(spec, data0, file).map(([n]) => n),
+      );
       // The file was put back as connect left it between our reads: undo everything except bytes.
       if (now.kind === 'restore') return undefined;
       plan = now;

@@ -20,8 +20,13 @@ export function editorRefs(client: string, platform: NodeJS.Platform = process.p
   const separator = platform === 'win32' ? '\\' : '/';
   return (text, field, warn) => {
     let out = text.replace(INPUT, (whole, id: string) => {
-      const variable = id.toUpperCase().replace(/[^A-Z0-9_]/g, '_').replace(/^(?=\d)/, '_');
-      warn(`${field} holds ${whole}, a ${client} input prompt, which Blitz cannot show; imported as \${${variable}}: set ${variable} in the daemon's environment`);
+      const variable = id
+        .toUpperCase()
+        .replace(/[^A-Z0-9_]/g, '_')
+        .replace(/^(?=\d)/, '_');
+      warn(
+        `${field} holds ${whole}, a ${client} input prompt, which Blitz cannot show; imported as \${${variable}}: set ${variable} in the daemon's environment`,
+      );
       return `\${${variable}}`;
     });
     if (field.startsWith('args[')) {
@@ -36,7 +41,9 @@ export function editorRefs(client: string, platform: NodeJS.Platform = process.p
         warn(`${field} holds ${whole}, a ${client} variable: imported as ${value}`);
         return value;
       }
-      warn(`${field} holds ${whole}, a ${client} variable Blitz has no value for here: it would read it as an unset environment variable, so the server cannot start until you replace it`);
+      warn(
+        `${field} holds ${whole}, a ${client} variable Blitz has no value for here: it would read it as an unset environment variable, so the server cannot start until you replace it`,
+      );
       return whole;
     });
     return out;

@@ -54,7 +54,9 @@ describe.each(CLIENTS.map((c) => [c.id, c] as const))('%s: a realistic config', 
     expect(fs.readFileSync(file, 'utf8')).toBe(original);
     const diff = dry.diff.replaceAll(t.where.home, '~');
     expect(diff).toBe(golden(`${id}.connect.golden.diff`, diff));
-    for (const f of found) for (const v of [...Object.values(f.entry.env ?? {}), ...Object.values(f.entry.headers ?? {})]) if (maskConfigValue(v) !== v) expect(dry.diff).not.toContain(v);
+    for (const f of found)
+      for (const v of [...Object.values(f.entry.env ?? {}), ...Object.values(f.entry.headers ?? {})])
+        if (maskConfigValue(v) !== v) expect(dry.diff).not.toContain(v);
 
     const connected = await connectClient(spec, file, { launch: LAUNCH, blitzServers, store });
     expect(connected.changed).toBe(true);
@@ -86,7 +88,10 @@ describe.each(CLIENTS.map((c) => [c.id, c] as const))('%s: a realistic config', 
     expect(undone.kind).toBe('undone');
     const result = fs.readFileSync(file, 'utf8');
     expect(parsed(spec, result)).toEqual(parsed(spec, laterEdit(spec, original)));
-    if (spec.format === 'json') expect(result.split('\n').filter((l) => l.trim().startsWith('//'))).toEqual(original.split('\n').filter((l) => l.trim().startsWith('//')));
+    if (spec.format === 'json')
+      expect(result.split('\n').filter((l) => l.trim().startsWith('//'))).toEqual(
+        original.split('\n').filter((l) => l.trim().startsWith('//')),
+      );
   });
 });
 

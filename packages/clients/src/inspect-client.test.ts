@@ -15,7 +15,11 @@ afterEach(() => {
 /** A home whose ~/.claude.json keeps servers for these project keys. */
 function claudeJson(projects: Record<string, string[]>): Where {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-local-scope-'));
-  const data = { projects: Object.fromEntries(Object.entries(projects).map(([key, names]) => [key, { mcpServers: Object.fromEntries(names.map((n) => [n, { command: n }])) }])) };
+  const data = {
+    projects: Object.fromEntries(
+      Object.entries(projects).map(([key, names]) => [key, { mcpServers: Object.fromEntries(names.map((n) => [n, { command: n }])) }]),
+    ),
+  };
   fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify(data));
   return { home, env: { HOME: home }, platform: 'linux', listDir: () => [] };
 }

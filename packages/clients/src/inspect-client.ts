@@ -49,7 +49,15 @@ export async function inspectFile(spec: ClientSpec, file: string, installed = fa
     const servers = serversOf(spec, data, file).map(([name, raw]) => ({ name, raw, mapping: spec.fromClient(name, raw) }));
     const pointsAtBlitz = servers.some((s) => s.mapping.kind === 'server' && isBlitzEntry(s.mapping.entry));
     const localScoped = spec.localScope?.projects(data) ?? [];
-    return { ...base, exists: true, installed: true, text: read.text, servers, pointsAtBlitz, ...(localScoped.length > 0 ? { localScoped } : {}) };
+    return {
+      ...base,
+      exists: true,
+      installed: true,
+      text: read.text,
+      servers,
+      pointsAtBlitz,
+      ...(localScoped.length > 0 ? { localScoped } : {}),
+    };
   } catch (err) {
     if (!(err instanceof BlitzError)) throw err;
     return { ...base, exists: true, installed: true, error: err.message };

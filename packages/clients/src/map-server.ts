@@ -30,8 +30,10 @@ export function mapJsonServer(name: string, raw: unknown, shape: JsonShape): Ser
     const urls = shape.urlKeys.filter((k) => fields.has(k));
     if (urls.length > 1) throw new SkipServer(`has more than one URL (${urls.join(', ')})`);
     const urlKey = urls[0];
-    if (fields.has('command') && urlKey !== undefined) throw new SkipServer(`has both command and ${urlKey}; a server is either a command (stdio) or a URL (HTTP)`);
-    if (kind === 'http' && urlKey === undefined) throw new SkipServer(`type is ${JSON.stringify(type)} but there is no ${shape.urlKeys.join(' or ')}`);
+    if (fields.has('command') && urlKey !== undefined)
+      throw new SkipServer(`has both command and ${urlKey}; a server is either a command (stdio) or a URL (HTTP)`);
+    if (kind === 'http' && urlKey === undefined)
+      throw new SkipServer(`type is ${JSON.stringify(type)} but there is no ${shape.urlKeys.join(' or ')}`);
     if (kind === 'stdio' && !fields.has('command')) throw new SkipServer(`type is ${JSON.stringify(type)} but there is no command`);
     if (fields.has('command')) {
       readStdio(fields, entry);
@@ -64,11 +66,16 @@ export function readStdio(fields: Fields, entry: MutableEntry): void {
  * Runs a client's field reader: a wrong field skips the server with its reason, fields never
  * read are named in a warning, and a name Blitz cannot use is made usable and said so.
  */
-export function mapping(name: string, raw: unknown, read: (fields: Fields, entry: MutableEntry, warn: (message: string) => void) => void): ServerMapping {
+export function mapping(
+  name: string,
+  raw: unknown,
+  read: (fields: Fields, entry: MutableEntry, warn: (message: string) => void) => void,
+): ServerMapping {
   if (!isTable(raw)) return { kind: 'skipped', reason: 'must be an object' };
   const warnings: string[] = [];
   const blitzName = SERVER_NAME.test(name) ? name : name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'server';
-  if (blitzName !== name) warnings.push(`the name ${JSON.stringify(name)} is imported as "${blitzName}" (Blitz names use letters, digits, ".", "-" and "_")`);
+  if (blitzName !== name)
+    warnings.push(`the name ${JSON.stringify(name)} is imported as "${blitzName}" (Blitz names use letters, digits, ".", "-" and "_")`);
   const entry: MutableEntry = { name: blitzName };
   const fields = new Fields(raw);
   try {
@@ -90,7 +97,8 @@ export function convertRefs(entry: MutableEntry, refs: RefConverter, warn: (mess
   if (Array.isArray(entry.args)) entry.args = (entry.args as string[]).map((a, i) => refs(a, `args[${i}]`, warn));
   for (const key of ['env', 'headers'] as const) {
     const table = entry[key];
-    if (isTable(table)) entry[key] = Object.fromEntries(Object.entries(table as Record<string, string>).map(([k, v]) => [k, refs(v, `${key}.${k}`, warn)]));
+    if (isTable(table))
+      entry[key] = Object.fromEntries(Object.entries(table as Record<string, string>).map(([k, v]) => [k, refs(v, `${key}.${k}`, warn)]));
   }
 }
 

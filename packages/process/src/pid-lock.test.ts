@@ -39,12 +39,15 @@ describe('acquirePidLock', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['x.lock']);
   });
 
-  it.skipIf(processStart(process.pid) === undefined)('takes over a lock whose pid now belongs to another process (start time differs; needs /proc)', () => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // Our parent is alive, but it is not the process that wrote this lock.
-    fs.writeFileSync(file, `${process.ppid} 1\n`);
-    expect(acquirePidLock(file).acquired).toBe(true);
-  });
+  it.skipIf(processStart(process.pid) === undefined)(
+    'takes over a lock whose pid now belongs to another process (start time differs; needs /proc)',
+    () => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      // Our parent is alive, but it is not the process that wrote this lock.
+      fs.writeFileSync(file, `${process.ppid} 1\n`);
+      expect(acquirePidLock(file).acquired).toBe(true);
+    },
+  );
 
   it('release leaves a lock another process took over', () => {
     const lock = acquirePidLock(file);

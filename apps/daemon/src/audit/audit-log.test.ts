@@ -27,7 +27,13 @@ const entry = (name: string, args?: unknown): AuditEntry => ({
 
 function open(opts: { maxBytes?: number; keep?: boolean; stopped?: string[] } = {}): AuditLog {
   const redactor = new Redactor(['tok-123456']);
-  return new AuditLog({ file: path.join(dir, 'logs', 'audit.jsonl'), maxBytes: () => opts.maxBytes ?? 1_000_000, keepArguments: () => opts.keep ?? false, redactor, onStopped: (m) => opts.stopped?.push(m) });
+  return new AuditLog({
+    file: path.join(dir, 'logs', 'audit.jsonl'),
+    maxBytes: () => opts.maxBytes ?? 1_000_000,
+    keepArguments: () => opts.keep ?? false,
+    redactor,
+    onStopped: (m) => opts.stopped?.push(m),
+  });
 }
 
 describe('AuditLog', () => {
@@ -35,8 +41,15 @@ describe('AuditLog', () => {
     const file = path.join(dir, 'logs', 'audit.jsonl');
     open().write(entry('a', { token: 'tok-123456' }));
     open({ keep: true }).write(entry('b', { token: 'tok-123456', n: 1 }));
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
-    expect(lines.map((l) => [l.name, l.args])).toEqual([['a', undefined], ['b', { token: '***', n: 1 }]]);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry);
+    expect(lines.map((l) => [l.name, l.args])).toEqual([
+      ['a', undefined],
+      ['b', { token: '***', n: 1 }],
+    ]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -46,7 +59,12 @@ describe('AuditLog', () => {
     for (let i = 0; i < 6; i++) log.write(entry(`call-${i}`));
     const files = fs.readdirSync(path.join(dir, 'logs')).sort();
     expect(files).toEqual(['audit.jsonl', 'audit.jsonl.1', 'audit.jsonl.2']);
-    const all = ['audit.jsonl.2', 'audit.jsonl.1', 'audit.jsonl'].flatMap((f) => fs.readFileSync(path.join(dir, 'logs', f), 'utf8').trim().split('\n'));
+    const all = ['audit.jsonl.2', 'audit.jsonl.1', 'audit.jsonl'].flatMap((f) =>
+      fs
+        .readFileSync(path.join(dir, 'logs', f), 'utf8')
+        .trim()
+        .split('\n'),
+    );
     expect(all.map((l) => (JSON.parse(l) as AuditEntry).name)).toEqual(['call-0', 'call-1', 'call-2', 'call-3', 'call-4', 'call-5']);
   });
 

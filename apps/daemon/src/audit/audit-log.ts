@@ -43,7 +43,8 @@ export class AuditLog {
 
   write(entry: AuditEntry): void {
     if (this.#stopped !== undefined) return;
-    if (entry.args !== undefined) entry = this.#opts.keepArguments() ? { ...entry, args: this.#opts.redactor.redactValue(entry.args) } : withoutArgs(entry);
+    if (entry.args !== undefined)
+      entry = this.#opts.keepArguments() ? { ...entry, args: this.#opts.redactor.redactValue(entry.args) } : withoutArgs(entry);
     const maxBytes = this.#opts.maxBytes();
     if (maxBytes !== this.#maxBytes) {
       // A settings edit of audit_max_mb: the next line goes by the new size.

@@ -54,7 +54,9 @@ export class AuditedCall {
 
   /** It answered: a result, or a tool error the server returned; cancelled when its signal says so. */
   answered(result: Pick<CallToolResult, 'isError'> | undefined, signal?: { aborted: boolean }): void {
-    this.#write(signal?.aborted ? { outcome: 'cancelled' } : (this.#outcome ?? (result?.isError ? { outcome: 'tool_error' } : { outcome: 'result' })));
+    this.#write(
+      signal?.aborted ? { outcome: 'cancelled' } : (this.#outcome ?? (result?.isError ? { outcome: 'tool_error' } : { outcome: 'result' })),
+    );
   }
 
   /** It threw: the error goes on to the client as it was. */
@@ -86,7 +88,11 @@ export class AuditedCall {
 }
 
 /** Runs a resource read or prompt get as an audited call: the server that answered, and how it ended. */
-export async function audited<T>(audit: AuditedCall, signal: { aborted: boolean }, run: () => Promise<{ result: T; server: string }>): Promise<T> {
+export async function audited<T>(
+  audit: AuditedCall,
+  signal: { aborted: boolean },
+  run: () => Promise<{ result: T; server: string }>,
+): Promise<T> {
   try {
     const { result, server } = await run();
     audit.server = server;

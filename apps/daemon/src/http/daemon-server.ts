@@ -41,7 +41,10 @@ export class DaemonServer {
   readonly #guard: RequestGuard;
   readonly #local = new LocalListener(
     (socket) => this.#server.emit('connection', socket),
-    (err) => this.#opts.log.warn('the local socket could not take a connection; it goes on listening, and the loopback port serves as before', { error: err.message }),
+    (err) =>
+      this.#opts.log.warn('the local socket could not take a connection; it goes on listening, and the loopback port serves as before', {
+        error: err.message,
+      }),
   );
   #port = 0;
 
@@ -124,7 +127,11 @@ export class DaemonServer {
       const result = await this.#opts.api.handle(request, caller);
       // Bytes prepared ahead of time (the status) were masked when they were made; a client
       // that holds them already (its If-None-Match names their tag) is told so, with no body.
-      if (result.body instanceof JsonBytes) return { status: stillMatches(request.headers['if-none-match'], result.body.etag) ? 304 : (result.status ?? 200), body: result.body };
+      if (result.body instanceof JsonBytes)
+        return {
+          status: stillMatches(request.headers['if-none-match'], result.body.etag) ? 304 : (result.status ?? 200),
+          body: result.body,
+        };
       return { status: result.status ?? 200, body: result.credential ? result.body : this.#opts.redactor.redactValue(result.body) };
     } catch (err) {
       return this.#errorAnswer(err, 'request failed', { method: request.method, url: request.path });
@@ -191,7 +198,9 @@ export class DaemonServer {
     } catch (err) {
       const { status, body } = this.#errorAnswer(err, 'upgrade failed', { url: req.url });
       const text = JSON.stringify(body);
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      );
     }
   }
 }

@@ -14,7 +14,10 @@ describe('errorAnswer', () => {
     ['SERVER_UNAVAILABLE', 503],
     ['RESULT_TOO_LARGE', 502],
   ] as const)('answers %s with %i, keeping code, reason and problems', (code, status) => {
-    expect(errorAnswer(new BlitzError(code, 'why', { reason: 'FINER', problems: ['a', 'b'] }))).toEqual({ status, body: { code, reason: 'FINER', message: 'why', problems: ['a', 'b'] } });
+    expect(errorAnswer(new BlitzError(code, 'why', { reason: 'FINER', problems: ['a', 'b'] }))).toEqual({
+      status,
+      body: { code, reason: 'FINER', message: 'why', problems: ['a', 'b'] },
+    });
   });
 
   it('leaves out an absent reason and empty problems', () => {
@@ -22,7 +25,10 @@ describe('errorAnswer', () => {
   });
 
   it('says nothing of an unexpected error but that it happened', () => {
-    expect(errorAnswer(new Error('secret detail'))).toEqual({ status: 500, body: { code: 'INTERNAL', message: 'internal error; see the daemon log' } });
+    expect(errorAnswer(new Error('secret detail'))).toEqual({
+      status: 500,
+      body: { code: 'INTERNAL', message: 'internal error; see the daemon log' },
+    });
   });
 });
 
@@ -43,6 +49,8 @@ describe('rpcErrorAnswer', () => {
   });
 
   it('puts every problem in the message, since JSON-RPC has no field for them', () => {
-    expect(rpcErrorAnswer(new BlitzError('INVALID_ARGUMENT', 'not valid', { problems: ['a: wrong', 'b: missing'] })).error.message).toBe('not valid: a: wrong; b: missing');
+    expect(rpcErrorAnswer(new BlitzError('INVALID_ARGUMENT', 'not valid', { problems: ['a: wrong', 'b: missing'] })).error.message).toBe(
+      'not valid: a: wrong; b: missing',
+    );
   });
 });

@@ -63,7 +63,12 @@ export function errorAnswer(err: unknown): { status: number; body: ErrorBody } {
   if (!isBlitzError(err)) return { status: ANSWERS.INTERNAL.status, body: { ...UNEXPECTED } };
   return {
     status: ANSWERS[err.code].status,
-    body: { code: err.code, message: err.message, ...(err.reason ? { reason: err.reason } : {}), ...(err.problems.length ? { problems: [...err.problems] } : {}) },
+    body: {
+      code: err.code,
+      message: err.message,
+      ...(err.reason ? { reason: err.reason } : {}),
+      ...(err.problems.length ? { problems: [...err.problems] } : {}),
+    },
   };
 }
 

@@ -56,7 +56,10 @@ describe.skipIf(process.platform === 'win32')('LocalListener (Unix domain socket
   it('takes the place of a socket a killed daemon left, and removes its own when closed', async () => {
     const socketPath = path.join(dir, 'mcp.sock');
     // What a killed daemon leaves behind: its socket file, nobody listening on it.
-    const killed = spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+    const killed = spawnSync(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(socketPath)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
     expect(killed.signal).toBe('SIGKILL');
     expect(fs.lstatSync(socketPath).isSocket()).toBe(true);
     listener = greeter();
@@ -79,7 +82,11 @@ describe.skipIf(process.platform === 'win32')('LocalListener (Unix domain socket
     const socketPath = path.join(dir, 'mcp.sock');
     const server = net.createServer();
     const errors: Error[] = [];
-    listener = new LocalListener((socket) => socket.end('hi'), (err) => errors.push(err), server);
+    listener = new LocalListener(
+      (socket) => socket.end('hi'),
+      (err) => errors.push(err),
+      server,
+    );
     await listener.listen(socketPath);
     // What accept(2) failing makes the server emit (Node drops EMFILE's connections itself, so no test can run out of descriptors for real).
     const failure = Object.assign(new Error('accept ENFILE'), { code: 'ENFILE', syscall: 'accept' });
@@ -88,4 +95,3 @@ describe.skipIf(process.platform === 'win32')('LocalListener (Unix domain socket
     expect(await greeting(socketPath)).toBe('hi');
   });
 });
-

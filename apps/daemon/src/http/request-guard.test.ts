@@ -14,7 +14,7 @@ function outcome(headers: Record<string, string>): string {
     return 'ok';
   } catch (err) {
     const { status, body } = errorAnswer(err);
-      return `${status} ${body.reason}`;
+    return `${status} ${body.reason}`;
   }
 }
 
@@ -38,7 +38,7 @@ describe('RequestGuard.guard', () => {
 });
 
 describe('RequestGuard', () => {
-  it("two daemons in one process (tests run several) each check their own token and port, asked in turn", () => {
+  it('two daemons in one process (tests run several) each check their own token and port, asked in turn', () => {
     const a = new RequestGuard('tok-a');
     const b = new RequestGuard('tok-b');
     const head = (port: number, token: string) => request({ host: `127.0.0.1:${port}`, authorization: `Bearer ${token}` });

@@ -37,7 +37,8 @@ export class RequestGuard {
   checkHostAndOrigin(req: RequestHead, port: number): void {
     const allowed = this.#allowedFor(port);
     const host = req.headers.host ?? '';
-    if (!allowed.hosts.has(host) && !allowed.hosts.has(host.toLowerCase())) throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
+    if (!allowed.hosts.has(host) && !allowed.hosts.has(host.toLowerCase()))
+      throw new BlitzError('PERMISSION_DENIED', `refused: Host ${JSON.stringify(host)} is not this daemon`, { reason: 'FOREIGN_HOST' });
     const origin = req.headers.origin;
     if (origin !== undefined && !allowed.origins.has(origin.toLowerCase())) {
       throw new BlitzError('PERMISSION_DENIED', `refused: requests from ${origin} are not allowed`, { reason: 'FOREIGN_ORIGIN' });
@@ -68,7 +69,9 @@ export class RequestGuard {
     const session = sessions.fromCookie(req.headers.cookie);
     if (!session) throw badToken();
     if (!SAFE_METHODS.includes(req.method ?? '') && !sessions.csrfMatches(session, req.headers[CSRF_HEADER])) {
-      throw new BlitzError('PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, { reason: 'BAD_CSRF_TOKEN' });
+      throw new BlitzError('PERMISSION_DENIED', `refused: a change from the settings page must carry its ${CSRF_HEADER} header`, {
+        reason: 'BAD_CSRF_TOKEN',
+      });
     }
     return { kind: 'page', session };
   }

@@ -96,7 +96,11 @@ function parseJson(body: ApiRequest['body']): unknown {
     throw new BlitzError('INVALID_ARGUMENT', `request body is not JSON: ${(err as Error).message}`, { reason: 'NOT_JSON' });
   }
   if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) {
-    throw new BlitzError('INVALID_ARGUMENT', `request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels; nothing was changed`, { reason: 'BODY_TOO_DEEP' });
+    throw new BlitzError(
+      'INVALID_ARGUMENT',
+      `request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels; nothing was changed`,
+      { reason: 'BODY_TOO_DEEP' },
+    );
   }
   return parsed;
 }

@@ -10,7 +10,8 @@ export function saveWarnings(server: ServerConfig, where: DaemonEnvironment): st
   const t = server.transport;
   if (server.disabled || t.kind !== 'stdio') return [];
   const check = checkCommand(t.command, where);
-  const command = check.kind === 'notFound' ? [causeLine(explainCause(server.name, { code: 'COMMAND_NOT_FOUND', command: t.command }))] : [];
+  const command =
+    check.kind === 'notFound' ? [causeLine(explainCause(server.name, { code: 'COMMAND_NOT_FOUND', command: t.command }))] : [];
   const sandbox = server.sandbox ? sandboxWarning([server.name], where.path, where.platform as NodeJS.Platform) : undefined;
   return sandbox === undefined ? command : [...command, sandbox];
 }

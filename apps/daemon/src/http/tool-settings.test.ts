@@ -21,13 +21,19 @@ beforeAll(async () => {
 afterAll(() => running.stop());
 
 async function post(pathname: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await running.daemon.request(pathname, { method: 'POST', headers: { authorization: `Bearer ${running.daemon.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await running.daemon.request(pathname, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${running.daemon.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function detail(): Promise<WorkspaceServerDetail> {
   await running.client.listWorkspaceServers(id, { connect: true });
-  const response = await running.daemon.request(`/v1/workspaces/${id}/mcp-servers/proto`, { headers: { authorization: `Bearer ${running.daemon.token}` } });
+  const response = await running.daemon.request(`/v1/workspaces/${id}/mcp-servers/proto`, {
+    headers: { authorization: `Bearer ${running.daemon.token}` },
+  });
   return (await response.json()) as WorkspaceServerDetail;
 }
 
@@ -61,8 +67,17 @@ describe('a tool switched and approved through the control API', () => {
   });
 
   it('refuses a body that is not a switch or an approval, and a server not in settings.toml', async () => {
-    expect(await post('/v1/config/mcp-servers/proto/tools/log/enabled', { enabled: 'yes' })).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT' } });
-    expect(await post('/v1/config/mcp-servers/proto/tools/log/approval', { approval: 'always' })).toMatchObject({ status: 400, body: { code: 'INVALID_ARGUMENT' } });
-    expect(await post('/v1/config/mcp-servers/nope/tools/log/approval', { approval: 'allow' })).toMatchObject({ status: 404, body: { reason: 'MCP_SERVER_NOT_FOUND' } });
+    expect(await post('/v1/config/mcp-servers/proto/tools/log/enabled', { enabled: 'yes' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_ARGUMENT' },
+    });
+    expect(await post('/v1/config/mcp-servers/proto/tools/log/approval', { approval: 'always' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_ARGUMENT' },
+    });
+    expect(await post('/v1/config/mcp-servers/nope/tools/log/approval', { approval: 'allow' })).toMatchObject({
+      status: 404,
+      body: { reason: 'MCP_SERVER_NOT_FOUND' },
+    });
   });
 });

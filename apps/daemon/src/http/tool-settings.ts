@@ -9,15 +9,27 @@ const KINDS: Array<ExposedTool['approval']> = ['allow', 'ask', 'deny'];
  * from "every tool" writes the list of the others (as the server listed them in an open
  * workspace); on again, a list naming every tool is taken out (every tool, new ones too).
  */
-export async function setToolOffered(editor: SettingsEditor, registry: WorkspaceRegistry, server: ServerConfig, tool: string, offered: boolean): Promise<void> {
+export async function setToolOffered(
+  editor: SettingsEditor,
+  registry: WorkspaceRegistry,
+  server: ServerConfig,
+  tool: string,
+  offered: boolean,
+): Promise<void> {
   const listed = listedTools(registry, server.name);
   const current = server.tools ?? listed;
   if (server.tools === undefined && listed.length === 0) {
-    throw new BlitzError('FAILED_PRECONDITION', `the tools of ${server.name} are not known yet: they are once a client has listed them (or after Test)`, { reason: 'TOOLS_NOT_LISTED' });
+    throw new BlitzError(
+      'FAILED_PRECONDITION',
+      `the tools of ${server.name} are not known yet: they are once a client has listed them (or after Test)`,
+      { reason: 'TOOLS_NOT_LISTED' },
+    );
   }
   const next = offered ? [...current.filter((t) => t !== tool), tool] : current.filter((t) => t !== tool);
   const every = listed.length > 0 && listed.every((t) => next.includes(t)) && next.every((t) => listed.includes(t));
-  await editor.setFields(server.name, { tools: every ? undefined : listed.filter((t) => next.includes(t)).concat(next.filter((t) => !listed.includes(t))) });
+  await editor.setFields(server.name, {
+    tools: every ? undefined : listed.filter((t) => next.includes(t)).concat(next.filter((t) => !listed.includes(t))),
+  });
 }
 
 /**
@@ -25,9 +37,16 @@ export async function setToolOffered(editor: SettingsEditor, registry: Workspace
  * taken out of the other two lists; `ask` is written only when something else (auto_approve,
  * a pattern) would let it run without asking.
  */
-export async function setToolApproval(editor: SettingsEditor, permissions: () => Permissions, server: ServerConfig, tool: string, approval: ExposedTool['approval']): Promise<void> {
+export async function setToolApproval(
+  editor: SettingsEditor,
+  permissions: () => Permissions,
+  server: ServerConfig,
+  tool: string,
+  approval: ExposedTool['approval'],
+): Promise<void> {
   const key = permissionKey(server.name, tool);
-  for (const kind of KINDS) if (kind !== approval && permissions()[kind].includes(key)) await editor.editPermissions(kind, { remove: [key] });
+  for (const kind of KINDS)
+    if (kind !== approval && permissions()[kind].includes(key)) await editor.editPermissions(kind, { remove: [key] });
   if (approval === 'ask' && decide(permissions(), key, server.autoApprove).kind === 'ask') return;
   await editor.editPermissions(approval, { add: [key] });
 }

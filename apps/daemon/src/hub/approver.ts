@@ -28,7 +28,17 @@ export class Approver {
   /** `requestId`: the client's call being decided, so the question travels on its stream. */
   /** `inSettings`: the server is an entry of settings.toml (not a project's), so `blitz mcp approve NAME` can set its auto_approve. */
   /** `inReview`: the tool's definition is not the one pinned (`[hub] pin_review = "ask"`): every call is asked, whatever allows it, until the review is accepted. */
-  async approve(opts: { server: string; tool: string; args: Record<string, unknown>; autoApprove: boolean; inSettings: boolean; permissions: Permissions; requestId: RequestId; signal?: CallSignal; inReview?: boolean }): Promise<Approval> {
+  async approve(opts: {
+    server: string;
+    tool: string;
+    args: Record<string, unknown>;
+    autoApprove: boolean;
+    inSettings: boolean;
+    permissions: Permissions;
+    requestId: RequestId;
+    signal?: CallSignal;
+    inReview?: boolean;
+  }): Promise<Approval> {
     const key = permissionKey(opts.server, opts.tool);
     const verdict = decide(opts.permissions, key, opts.autoApprove);
     if (opts.inReview && verdict.kind !== 'deny') return this.#ask(key, opts, verdict.kind === 'ask' ? verdict.rule : undefined);
@@ -36,7 +46,11 @@ export class Approver {
       case 'allow':
         return { ok: true, rule: verdict.rule === undefined ? { by: 'auto_approve' } : { by: 'allow', rule: verdict.rule } };
       case 'deny':
-        return { ok: false, message: `${opts.tool} (MCP server "${opts.server}") was refused: ${verdict.why}`, rule: { by: 'deny', rule: verdict.rule } };
+        return {
+          ok: false,
+          message: `${opts.tool} (MCP server "${opts.server}") was refused: ${verdict.why}`,
+          rule: { by: 'deny', rule: verdict.rule },
+        };
       case 'ask':
         if (this.#allowed.has(key)) return { ok: true, rule: { by: 'session' } };
         return this.#ask(key, opts, verdict.rule);
@@ -47,11 +61,35 @@ export class Approver {
     }
   }
 
-  async #ask(key: string, opts: { server: string; tool: string; args: Record<string, unknown>; inSettings: boolean; requestId: RequestId; signal?: CallSignal; inReview?: boolean }, askRule: string | undefined): Promise<Approval> {
-    const howTo = opts.inReview ? `its definition changed since it was pinned: see blitz mcp review ${opts.server}, and accept it with --accept` : howToAllow(opts.server, opts.tool, askRule, opts.inSettings);
-    const asked = (answer: AskAnswer): AuditRule => ({ by: 'asked', answer, ...(askRule === undefined ? {} : { rule: askRule }), ...(opts.inReview ? { review: true as const } : {}) });
-    const refused = (why: string, answer: AskAnswer): Approval => ({ ok: false, message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howTo}`, rule: asked(answer) });
-    if (!this.#client.getClientCapabilities()?.elicitation) return refused('it needs approval and this client cannot be asked (no elicitation support)', 'not_askable');
+  async #ask(
+    key: string,
+    opts: {
+      server: string;
+      tool: string;
+      args: Record<string, unknown>;
+      inSettings: boolean;
+      requestId: RequestId;
+      signal?: CallSignal;
+      inReview?: boolean;
+    },
+    askRule: string | undefined,
+  ): Promise<Approval> {
+    const howTo = opts.inReview
+      ? `its definition changed since it was pinned: see blitz mcp review ${opts.server}, and accept it with --accept`
+      : howToAllow(opts.server, opts.tool, askRule, opts.inSettings);
+    const asked = (answer: AskAnswer): AuditRule => ({
+      by: 'asked',
+      answer,
+      ...(askRule === undefined ? {} : { rule: askRule }),
+      ...(opts.inReview ? { review: true as const } : {}),
+    });
+    const refused = (why: string, answer: AskAnswer): Approval => ({
+      ok: false,
+      message: `${opts.tool} (MCP server "${opts.server}") was not run: ${why}; ${howTo}`,
+      rule: asked(answer),
+    });
+    if (!this.#client.getClientCapabilities()?.elicitation)
+      return refused('it needs approval and this client cannot be asked (no elicitation support)', 'not_askable');
     let answer;
     try {
       answer = await this.#client.elicitInput(
@@ -74,7 +112,8 @@ export class Approver {
       );
     } catch (err) {
       if (opts.signal?.aborted) return refused('the call was cancelled while waiting for approval', 'cancelled');
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return refused('no answer to the approval question within 2 minutes', 'timed_out');
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+        return refused('no answer to the approval question within 2 minutes', 'timed_out');
       return refused(`the approval question failed (${(err as Error).message})`, 'failed');
     }
     const decision = answer.action === 'accept' ? answer.content?.decision : undefined;
@@ -82,6 +121,9 @@ export class Approver {
     if (decision === 'allow_session' && !opts.inReview) this.#allowed.add(key);
     if (decision === 'allow_once' || decision === 'allow_session') return { ok: true, rule: asked(decision) };
     if (answer.action === 'accept') return refused('denied', 'deny');
-    return refused(`the question was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`, answer.action === 'decline' ? 'declined' : 'cancelled');
+    return refused(
+      `the question was ${answer.action === 'decline' ? 'declined' : 'cancelled'}`,
+      answer.action === 'decline' ? 'declined' : 'cancelled',
+    );
   }
 }

@@ -59,7 +59,14 @@ export function deferredListing({ entries, mode, maxTools, builtIns, activated, 
       room--;
     }
   }
-  const kept = mode === 'auto' && deferring ? keptByUse(entries.filter((e) => e.exposure === 'default' && !shown.has(e)), room, uses) : [];
+  const kept =
+    mode === 'auto' && deferring
+      ? keptByUse(
+          entries.filter((e) => e.exposure === 'default' && !shown.has(e)),
+          room,
+          uses,
+        )
+      : [];
   for (const entry of kept) shown.add(entry);
   const listed = entries.filter((e) => shown.has(e));
   const deferred = entries.filter((e) => !shown.has(e));

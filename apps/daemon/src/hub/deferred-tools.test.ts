@@ -3,8 +3,18 @@ import { Catalog, emptySettings, type CatalogEntry } from '@blitz/core';
 import { deferralText, DeferredTools, type SessionScope } from './deferred-tools.js';
 
 const entries = (n: number): CatalogEntry[] =>
-  Array.from({ length: n }, (_, i) => ({ exposedName: `t${i}`, server: 's', originalName: `t${i}`, exposure: 'default', tool: { name: `t${i}`, inputSchema: { type: 'object' } } }));
-const listing = (listed: number, deferred: number, deferring = deferred > 0) => ({ listed: entries(listed), deferred: entries(deferred), deferring });
+  Array.from({ length: n }, (_, i) => ({
+    exposedName: `t${i}`,
+    server: 's',
+    originalName: `t${i}`,
+    exposure: 'default',
+    tool: { name: `t${i}`, inputSchema: { type: 'object' } },
+  }));
+const listing = (listed: number, deferred: number, deferring = deferred > 0) => ({
+  listed: entries(listed),
+  deferred: entries(deferred),
+  deferring,
+});
 
 describe('deferralText (the instructions and notices about deferred tools)', () => {
   it('says how many tools are listed and deferred, why, and how to reach them', () => {
@@ -12,8 +22,12 @@ describe('deferralText (the instructions and notices about deferred tools)', () 
       'Deferred tools: 2 of the 412 tools of these MCP servers are in the tool list; 410 more are deferred (this hub lists at most 100 tools to this client, the most used first, then in server order). ' +
         'Use search_tools to find them by task or name (the matches join the tool list), and call_tool to call one if your tool list does not update.',
     );
-    expect(deferralText(listing(1, 1), 'always', 100)).toMatch(/^Deferred tools: 1 of the 2 tools of these MCP servers is in the tool list; 1 more is deferred \(this hub defers every tool not marked direct\)\. Use search_tools/);
-    expect(deferralText(listing(0, 3, false), 'never', 100)).toMatch(/^Deferred tools: 0 of the 3 tools .* 3 more are deferred \(their servers' settings mark them deferred\)\./);
+    expect(deferralText(listing(1, 1), 'always', 100)).toMatch(
+      /^Deferred tools: 1 of the 2 tools of these MCP servers is in the tool list; 1 more is deferred \(this hub defers every tool not marked direct\)\. Use search_tools/,
+    );
+    expect(deferralText(listing(0, 3, false), 'never', 100)).toMatch(
+      /^Deferred tools: 0 of the 3 tools .* 3 more are deferred \(their servers' settings mark them deferred\)\./,
+    );
     expect(deferralText(listing(5, 3, false), 'auto', 100)).toContain("(their servers' settings mark them deferred)");
   });
 
@@ -21,7 +35,9 @@ describe('deferralText (the instructions and notices about deferred tools)', () 
     expect(deferralText(listing(90, 0), 'auto', 128)).toBe(
       "Deferred tools: none now; all 90 tools of these MCP servers are in the tool list. Should they pass 128, this client's limit, the hub defers the rest and offers search_tools to find them.",
     );
-    expect(deferralText(listing(1, 0), 'never', 100)).toBe('Deferred tools: none now; the one tool of these MCP servers is in the tool list.');
+    expect(deferralText(listing(1, 0), 'never', 100)).toBe(
+      'Deferred tools: none now; the one tool of these MCP servers is in the tool list.',
+    );
     expect(deferralText(listing(0, 0), 'always', 100)).toBe('Deferred tools: none now; these MCP servers offer no tools yet.');
   });
 });
@@ -42,7 +58,10 @@ describe('DeferredTools: one split of the catalog serves the list and the notice
     // Another client's listing and limit: at initialize, before the session knows its client.
     const big = deferred.listing(entries(40), 'big');
     expect(deferred.told(big)).toEqual({ defers: false, text: deferralText(big, 'auto', 100) });
-    expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').told(deferred.listing(entries(40)))).toEqual({ defers: false, text: undefined });
+    expect(new DeferredTools({ ...scope, readOnly: true }, () => 'client').told(deferred.listing(entries(40)))).toEqual({
+      defers: false,
+      text: undefined,
+    });
   });
 });
 
@@ -51,7 +70,12 @@ describe('DeferredTools: the tools a search activated', () => {
     const settings = emptySettings();
     settings.hub.deferred = 'always';
     // The search asks the workspace only for its servers' instructions: it has none.
-    const scope = { workspace: { manager: { introduced: () => [] } }, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
+    const scope = {
+      workspace: { manager: { introduced: () => [] } },
+      agent: 'main',
+      readOnly: false,
+      settings: () => settings,
+    } as unknown as SessionScope;
     const deferred = new DeferredTools(scope, () => 'client');
     const all = entries(3);
     const listed = (e: readonly CatalogEntry[]) => deferred.listing(e).listed.map((x) => x.exposedName);
@@ -67,7 +91,12 @@ describe('DeferredTools: a search never grows the list past max_tools (issue 25.
   it('fourteen searches leave a client limited to 5 with at most 5 tools; each match is still answered, to be called with call_tool', () => {
     const settings = emptySettings();
     settings.hub.clients = { adv: { maxTools: 5 } };
-    const scope = { workspace: { manager: { introduced: () => [] } }, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
+    const scope = {
+      workspace: { manager: { introduced: () => [] } },
+      agent: 'main',
+      readOnly: false,
+      settings: () => settings,
+    } as unknown as SessionScope;
     const deferred = new DeferredTools(scope, () => 'adv');
     const all = entries(40);
     const catalog = new Catalog(all);
@@ -90,16 +119,30 @@ describe('DeferredTools: past max_tools, the most used tools stay listed (issue 
   it('keeps as many as the limit has room for, by the use counts the session began with, then in server order', () => {
     const settings = emptySettings();
     settings.hub.maxTools = 8;
-    const scope = { workspace: { manager: { introduced: () => [] } }, agent: 'main', readOnly: false, settings: () => settings } as unknown as SessionScope;
-    const uses = new Map([['t7', 5], ['t3', 2]]);
-    const deferred = new DeferredTools(scope, () => 'client', (_server, tool) => uses.get(tool) ?? 0);
+    const scope = {
+      workspace: { manager: { introduced: () => [] } },
+      agent: 'main',
+      readOnly: false,
+      settings: () => settings,
+    } as unknown as SessionScope;
+    const uses = new Map([
+      ['t7', 5],
+      ['t3', 2],
+    ]);
+    const deferred = new DeferredTools(
+      scope,
+      () => 'client',
+      (_server, tool) => uses.get(tool) ?? 0,
+    );
     const all = entries(10);
     const split = deferred.listing(all);
     // Four hub tools and four of the ten: t7 and t3 by use, then t0 and t1; listed in catalog order.
     expect(split.listed.map((e) => e.exposedName)).toEqual(['t0', 't1', 't3', 't7']);
     expect(split.deferred).toHaveLength(6);
     expect(deferred.toolsOf(split)).toHaveLength(8);
-    expect(deferred.told(split).text).toMatch(/^Deferred tools: 4 of the 10 tools of these MCP servers are in the tool list; 6 more are deferred \(this hub lists at most 8 tools to this client, the most used first, then in server order\)\./);
+    expect(deferred.told(split).text).toMatch(
+      /^Deferred tools: 4 of the 10 tools of these MCP servers are in the tool list; 6 more are deferred \(this hub lists at most 8 tools to this client, the most used first, then in server order\)\./,
+    );
     // A search's match takes the place of the least used kept tool: still eight.
     expect(deferred.search(new Catalog(all), { query: 't9' }).activated).toBe(true);
     expect(deferred.listing(all).listed.map((e) => e.exposedName)).toEqual(['t0', 't3', 't7', 't9']);

@@ -23,7 +23,12 @@ export const DEFERRED_TOOLS: Tool[] = [
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What the tool should do, or its name' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `How many matches at most (default ${DEFAULT_SEARCH_LIMIT})` },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_SEARCH_LIMIT,
+          description: `How many matches at most (default ${DEFAULT_SEARCH_LIMIT})`,
+        },
       },
       required: ['query'],
     },
@@ -126,13 +131,18 @@ export class DeferredTools {
    */
   search(catalog: Catalog<CatalogEntry>, args: Record<string, unknown>): { result: CallToolResult; activated: boolean } {
     const query = args.query;
-    if (typeof query !== 'string' || query.trim() === '') return { result: toolError(`${SEARCH_TOOLS} needs a "query": the task in a few words, or part of a tool name`), activated: false };
+    if (typeof query !== 'string' || query.trim() === '')
+      return { result: toolError(`${SEARCH_TOOLS} needs a "query": the task in a few words, or part of a tool name`), activated: false };
     const limit = args.limit === undefined ? DEFAULT_SEARCH_LIMIT : args.limit;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       return { result: toolError(`${SEARCH_TOOLS}: "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`), activated: false };
     }
     const instructions = () =>
-      new Map(this.#ctx.workspace.manager.introduced(this.#ctx.agent).flatMap((s) => (s.announced?.instructions ? [[s.name, s.announced.instructions] as const] : [])));
+      new Map(
+        this.#ctx.workspace.manager
+          .introduced(this.#ctx.agent)
+          .flatMap((s) => (s.announced?.instructions ? [[s.name, s.announced.instructions] as const] : [])),
+      );
     const matches = this.#ctx.readOnly ? [] : indexOf(catalog, instructions).search(query, { limit });
     const before = this.listing(catalog.list());
     const deferred = new Set(before.deferred.map((e) => e.exposedName));
@@ -149,7 +159,13 @@ export class DeferredTools {
         grew ||= deferred.has(m.exposedName);
       }
       const { name, title, description, inputSchema } = entry.tool;
-      return { name, server: entry.server, ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), inputSchema };
+      return {
+        name,
+        server: entry.server,
+        ...(title === undefined ? {} : { title }),
+        ...(description === undefined ? {} : { description }),
+        inputSchema,
+      };
     });
     const text = tools.length === 0 ? `No tool matches "${query}".` : JSON.stringify({ tools }, null, 1);
     return { result: { content: [{ type: 'text', text }], structuredContent: { tools } }, activated: grew };
@@ -172,12 +188,24 @@ const tools = (n: number): string => `${n} tool${n === 1 ? '' : 's'}`;
  * The paragraph about deferred tools, true of the session as it is: how many of its tools are
  * listed and how many deferred, why, and how to reach them.
  */
-export function deferralText(listing: Pick<DeferredListing, 'listed' | 'deferred' | 'deferring'>, mode: DeferredMode, maxTools: number): string {
+export function deferralText(
+  listing: Pick<DeferredListing, 'listed' | 'deferred' | 'deferring'>,
+  mode: DeferredMode,
+  maxTools: number,
+): string {
   const listed = listing.listed.length;
   const deferred = listing.deferred.length;
   if (deferred === 0) {
-    const all = listed === 0 ? 'these MCP servers offer no tools yet' : listed === 1 ? 'the one tool of these MCP servers is in the tool list' : `all ${listed} tools of these MCP servers are in the tool list`;
-    const past = mode === 'auto' ? ` Should they pass ${maxTools}, this client's limit, the hub defers the rest and offers ${SEARCH_TOOLS} to find them.` : '';
+    const all =
+      listed === 0
+        ? 'these MCP servers offer no tools yet'
+        : listed === 1
+          ? 'the one tool of these MCP servers is in the tool list'
+          : `all ${listed} tools of these MCP servers are in the tool list`;
+    const past =
+      mode === 'auto'
+        ? ` Should they pass ${maxTools}, this client's limit, the hub defers the rest and offers ${SEARCH_TOOLS} to find them.`
+        : '';
     return `Deferred tools: none now; ${all}.${past}`;
   }
   const why =

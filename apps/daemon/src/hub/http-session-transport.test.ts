@@ -17,7 +17,11 @@ beforeEach(async () => {
     received.push(message);
     if (!('id' in message) || !('method' in message)) return;
     if (message.method === 'hang') return;
-    if (message.method === 'slow') void transport.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }, { relatedRequestId: message.id });
+    if (message.method === 'slow')
+      void transport.send(
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
+        { relatedRequestId: message.id },
+      );
     void transport.send({ jsonrpc: '2.0', id: message.id, result: { method: message.method } });
   };
   server = http.createServer((req, res) => void transport.handleRequest(req, res));
@@ -31,8 +35,18 @@ afterEach(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+const post = (body: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const initialize = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+};
 
 describe('HttpSessionTransport', () => {
   it('answers a request nested too deep with -32602 on its own POST, passing nothing of it on; the rest of a batch is served', async () => {
@@ -43,7 +57,14 @@ describe('HttpSessionTransport', () => {
     expect(response.status).toBe(200);
     // A batch's answers come in any order (JSON-RPC 2.0): the refusal, made at once, first.
     expect(await response.json()).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on' } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32602,
+          message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on',
+        },
+      },
       { jsonrpc: '2.0', id: 2, result: { method: 'ping' } },
     ]);
     expect(received.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'ping']);
@@ -63,10 +84,19 @@ describe('HttpSessionTransport', () => {
   it('refuses a body that is not JSON, and one past 4 MB, saying which', async () => {
     const garbage = await post('{"jsonrpc": nope');
     expect(garbage.status).toBe(400);
-    expect(await garbage.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON' } });
+    expect(await garbage.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the body is not JSON' },
+    });
     const huge = await post({ ...initialize, params: { ...initialize.params, padding: 'x'.repeat(5 * 1024 * 1024) } });
     expect(huge.status).toBe(413);
-    expect(await huge.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/^Invalid Request: a body of \d+ bytes is more than the limit of 4194304 bytes$/) } });
+    expect(await huge.json()).toMatchObject({
+      error: {
+        code: -32600,
+        message: expect.stringMatching(/^Invalid Request: a body of \d+ bytes is more than the limit of 4194304 bytes$/),
+      },
+    });
     expect(received).toEqual([]);
   });
 
@@ -87,7 +117,10 @@ describe('HttpSessionTransport', () => {
     await post(initialize);
     const response = await post({ jsonrpc: '2.0', id: 5, method: 'slow' });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const events = (await response.text()).trim().split('\n\n').map((e) => JSON.parse(e.split('data: ')[1]!));
+    const events = (await response.text())
+      .trim()
+      .split('\n\n')
+      .map((e) => JSON.parse(e.split('data: ')[1]!));
     expect(events).toEqual([
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } },
       { jsonrpc: '2.0', id: 5, result: { method: 'slow' } },
@@ -104,15 +137,43 @@ describe('HttpSessionTransport', () => {
   });
 
   it('past initialize, refuses an MCP-Protocol-Version it does not speak with 400, and serves a known one or none', async () => {
-    const versioned = (version: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }) });
+    const versioned = (version: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      });
     // initialize itself carries its version in its params, so its header is not asked about.
-    expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '1999-01-01' }, body: JSON.stringify(initialize) })).status).toBe(200);
+    expect(
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '1999-01-01',
+          },
+          body: JSON.stringify(initialize),
+        })
+      ).status,
+    ).toBe(200);
     const refused = await versioned('1999-01-01');
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Bad Request: unsupported MCP-Protocol-Version 1999-01-01 \(supported: .*2025-06-18.*\)$/) } });
+    expect(await refused.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/^Bad Request: unsupported MCP-Protocol-Version 1999-01-01 \(supported: .*2025-06-18.*\)$/),
+      },
+    });
     expect((await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '1999-01-01' } })).status).toBe(400);
     expect(await (await versioned('2025-06-18')).json()).toEqual({ jsonrpc: '2.0', id: 3, result: { method: 'ping' } });
-    expect(await (await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).json()).toEqual({ jsonrpc: '2.0', id: 4, result: { method: 'ping' } });
+    expect(await (await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).json()).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { method: 'ping' },
+    });
     expect(received.map((m) => ('method' in m ? m.method : ''))).toEqual(['initialize', 'ping', 'ping']);
   });
 
@@ -143,7 +204,10 @@ describe('HttpSessionTransport', () => {
     expect(await response.json()).toEqual({
       jsonrpc: '2.0',
       id: 9,
-      error: { code: -32000, message: 'the Blitz session closed (the daemon is stopping) before this request was answered; it may or may not have run' },
+      error: {
+        code: -32000,
+        message: 'the Blitz session closed (the daemon is stopping) before this request was answered; it may or may not have run',
+      },
     });
   });
 });

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseClientMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
 import { rpcErrorAnswer } from '../http/error-answer.js';
@@ -51,7 +56,14 @@ export class HttpSessionTransport implements Transport {
     // Past initialize, a client names the protocol version it speaks; without it, an older one is assumed.
     const version = this.sessionId === undefined ? undefined : req.headers['mcp-protocol-version'];
     if (version !== undefined && !SUPPORTED_VERSIONS.has(String(version))) {
-      return refuse(res, new BlitzError('INVALID_ARGUMENT', `Bad Request: unsupported MCP-Protocol-Version ${String(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`, { reason: 'UNSUPPORTED_PROTOCOL_VERSION' }));
+      return refuse(
+        res,
+        new BlitzError(
+          'INVALID_ARGUMENT',
+          `Bad Request: unsupported MCP-Protocol-Version ${String(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+          { reason: 'UNSUPPORTED_PROTOCOL_VERSION' },
+        ),
+      );
     }
     switch (req.method) {
       case 'POST':
@@ -89,7 +101,18 @@ export class HttpSessionTransport implements Transport {
     // client could take for "not delivered" and send again.
     for (const stream of new Set(this.#streams.values())) {
       for (const id of [...stream.pending]) {
-        this.#deliver(stream, { jsonrpc: '2.0', id, error: { code: -32000, message: 'the Blitz session closed (the daemon is stopping) before this request was answered; it may or may not have run' } }, true);
+        this.#deliver(
+          stream,
+          {
+            jsonrpc: '2.0',
+            id,
+            error: {
+              code: -32000,
+              message: 'the Blitz session closed (the daemon is stopping) before this request was answered; it may or may not have run',
+            },
+          },
+          true,
+        );
       }
       endStream(stream);
     }
@@ -115,14 +138,19 @@ export class HttpSessionTransport implements Transport {
     const refusals: JSONRPCMessage[] = [];
     // The shape only: the SDK server validates each message fully when it handles it.
     for (const item of raw) {
-      if (!looksLikeMessage(item)) return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: not a JSON-RPC message', { reason: 'NOT_JSON_RPC' }));
+      if (!looksLikeMessage(item))
+        return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: not a JSON-RPC message', { reason: 'NOT_JSON_RPC' }));
       const refusal = refuseClientMessage(item, MAX_MESSAGE_DEPTH);
       if (refusal === undefined) messages.push(item);
       else if (refusal.answer) refusals.push(refusal.answer as JSONRPCMessage);
       else this.onerror?.(new Error(refusal.why));
     }
     if (messages.some((m) => isRequest(m) && m.method === 'initialize')) {
-      if (this.sessionId !== undefined) return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Invalid Request: this session is already initialized', { reason: 'ALREADY_INITIALIZED' }));
+      if (this.sessionId !== undefined)
+        return refuse(
+          res,
+          new BlitzError('INVALID_ARGUMENT', 'Invalid Request: this session is already initialized', { reason: 'ALREADY_INITIALIZED' }),
+        );
       this.sessionId = this.#newSessionId();
     }
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers } };
@@ -150,7 +178,8 @@ export class HttpSessionTransport implements Transport {
   }
 
   #get(res: ServerResponse): void {
-    if (this.#standalone) return refuse(res, new BlitzError('ALREADY_EXISTS', 'Conflict: only one stream per session', { reason: 'STREAM_OPEN' }));
+    if (this.#standalone)
+      return refuse(res, new BlitzError('ALREADY_EXISTS', 'Conflict: only one stream per session', { reason: 'STREAM_OPEN' }));
     res.writeHead(200, this.#head(...SSE_HEADERS));
     res.flushHeaders();
     this.#standalone = res;
@@ -222,7 +251,11 @@ function answer(res: ServerResponse, status: number, head: readonly string[], bo
 /** The POST body as JSON, at most 4 MB; a `BlitzError` otherwise. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req, MAX_CLIENT_MESSAGE_BYTES);
-  if ('tooLarge' in body) throw new BlitzError('PAYLOAD_TOO_LARGE', `Invalid Request: a body of ${body.tooLarge} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`);
+  if ('tooLarge' in body)
+    throw new BlitzError(
+      'PAYLOAD_TOO_LARGE',
+      `Invalid Request: a body of ${body.tooLarge} bytes is more than the limit of ${MAX_CLIENT_MESSAGE_BYTES} bytes`,
+    );
   try {
     return JSON.parse(body.text);
   } catch {

@@ -5,7 +5,17 @@ import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { BlitzError, JsonLinesTransport, MAIN_AGENT, MAX_MESSAGE_DEPTH, nestsDeeperThan, tooDeepMessage, type ManagerEvent, type Redactor, type Settings } from '@blitz/core';
+import {
+  BlitzError,
+  JsonLinesTransport,
+  MAIN_AGENT,
+  MAX_MESSAGE_DEPTH,
+  nestsDeeperThan,
+  tooDeepMessage,
+  type ManagerEvent,
+  type Redactor,
+  type Settings,
+} from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL } from '@blitz/client';
 import type { Clock, Timer } from '@blitz/clock';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -113,7 +123,8 @@ export class HubEndpoint {
     } catch (err) {
       return refuse(res, err);
     }
-    if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) return refuse(res, new BlitzError('INVALID_ARGUMENT', tooDeepMessage(MAX_MESSAGE_DEPTH), { reason: 'TOO_DEEP' }));
+    if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH))
+      return refuse(res, new BlitzError('INVALID_ARGUMENT', tooDeepMessage(MAX_MESSAGE_DEPTH), { reason: 'TOO_DEEP' }));
     // Nothing runs, and no workspace opens, before a session exists.
     if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
       return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Bad Request: no session; send initialize first', { reason: 'NO_SESSION' }));
@@ -191,12 +202,18 @@ export class HubEndpoint {
    * connection is the session, from its first line to its close.
    */
   async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
-    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL) throw new BlitzError('INVALID_ARGUMENT', `/mcp upgrades only a GET, only to ${MCP_LINES_PROTOCOL}`);
+    if (req.method !== 'GET' || req.headers.upgrade?.toLowerCase() !== MCP_LINES_PROTOCOL)
+      throw new BlitzError('INVALID_ARGUMENT', `/mcp upgrades only a GET, only to ${MCP_LINES_PROTOCOL}`);
     const query = parseQuery(url);
     if (typeof query === 'string') throw new BlitzError('INVALID_ARGUMENT', query);
     const hub = await this.#hubFor(query);
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${MCP_LINES_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`);
-    const transport = new JsonLinesTransport(socket, { maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES, maxDepth: MAX_MESSAGE_DEPTH, head, clock: this.#opts.clock });
+    const transport = new JsonLinesTransport(socket, {
+      maxMessageBytes: MAX_CLIENT_MESSAGE_BYTES,
+      maxDepth: MAX_MESSAGE_DEPTH,
+      head,
+      clock: this.#opts.clock,
+    });
     const id = randomUUID();
     transport.onclose = () => this.#ended(id, hub);
     hub.server.oninitialized = () => {
@@ -255,12 +272,27 @@ export class HubEndpoint {
     } finally {
       this.#introducing.delete(early);
     }
-    return new HubSession({ workspace, agent: query.agent, earlyNotices: early.notices, readOnly: query.readOnly, version: this.#opts.version, clock: this.#opts.clock, settings: this.#opts.settings, ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }), ...(this.#opts.audit ? { audit: this.#opts.audit } : {}) });
+    return new HubSession({
+      workspace,
+      agent: query.agent,
+      earlyNotices: early.notices,
+      readOnly: query.readOnly,
+      version: this.#opts.version,
+      clock: this.#opts.clock,
+      settings: this.#opts.settings,
+      ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }),
+      ...(this.#opts.audit ? { audit: this.#opts.audit } : {}),
+    });
   }
 
   #begun(id: string, session: Session, query: SessionQuery): void {
     this.#sessions.set(id, session);
-    this.#opts.log.info('client connected', { session: id, workspace: query.root, agent: query.agent, mode: query.readOnly ? 'read-only' : 'default' });
+    this.#opts.log.info('client connected', {
+      session: id,
+      workspace: query.root,
+      agent: query.agent,
+      mode: query.readOnly ? 'read-only' : 'default',
+    });
   }
 
   #initialized(id: string | undefined, hub: HubSession): void {
@@ -268,7 +300,8 @@ export class HubEndpoint {
   }
 
   #ended(id: string | undefined, hub: HubSession): void {
-    if (id !== undefined && this.#sessions.delete(id)) this.#opts.log.info('client disconnected', { session: id, workspace: hub.workspace.root });
+    if (id !== undefined && this.#sessions.delete(id))
+      this.#opts.log.info('client disconnected', { session: id, workspace: hub.workspace.root });
     void hub.ended();
     this.#opts.registry.release(hub.workspace);
   }
@@ -281,5 +314,9 @@ export class HubEndpoint {
 function parseQuery(url: URL): SessionQuery | string {
   const mode = url.searchParams.get('mode') ?? 'default';
   if (mode !== 'default' && mode !== 'read-only') return `unknown mode ${mode}; use read-only`;
-  return { root: url.searchParams.get('workspace') || os.homedir(), agent: url.searchParams.get('agent') || MAIN_AGENT, readOnly: mode === 'read-only' };
+  return {
+    root: url.searchParams.get('workspace') || os.homedir(),
+    agent: url.searchParams.get('agent') || MAIN_AGENT,
+    readOnly: mode === 'read-only',
+  };
 }

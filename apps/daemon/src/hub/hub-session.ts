@@ -76,9 +76,17 @@ export class HubSession {
    */
   constructor(opts: SessionOptions) {
     this.#opts = opts;
-    const { capabilities, instructions, withParagraph } = introduce({ root: opts.workspace.root, agent: opts.agent, readOnly: opts.readOnly, offered: opts.workspace.manager.introduced(opts.agent) });
+    const { capabilities, instructions, withParagraph } = introduce({
+      root: opts.workspace.root,
+      agent: opts.agent,
+      readOnly: opts.readOnly,
+      offered: opts.workspace.manager.introduced(opts.agent),
+    });
     // Its schemas (an approval's form) compiled at first use: the SDK's default builds an ajv for every session, before initialize is answered.
-    this.server = new Server({ name: 'blitz', version: opts.version }, { capabilities, instructions, jsonSchemaValidator: new LazySchemaValidator() });
+    this.server = new Server(
+      { name: 'blitz', version: opts.version },
+      { capabilities, instructions, jsonSchemaValidator: new LazySchemaValidator() },
+    );
     this.#capabilities = capabilities;
     this.#early = [...(opts.earlyNotices ?? [])];
     this.#approver = new Approver(this.server);
@@ -174,7 +182,10 @@ export class HubSession {
    */
   async subscriptionsEnded(server: string, uris: readonly string[]): Promise<void> {
     const what = uris.length === 1 ? `the subscription to ${uris[0]} has` : `the subscriptions to ${uris.join(', ')} have`;
-    await Promise.all([this.server.sendResourceListChanged().catch(() => undefined), this.notice(`MCP server ${server} was removed from the settings: ${what} ended`)]);
+    await Promise.all([
+      this.server.sendResourceListChanged().catch(() => undefined),
+      this.notice(`MCP server ${server} was removed from the settings: ${what} ended`),
+    ]);
   }
 
   /** The session ended: its subscriptions and logging level go from the workspace's servers. */

@@ -5,13 +5,21 @@ const base = { root: '/work/p', agent: 'main', readOnly: false };
 
 describe('introduce', () => {
   it('declares completions and subscriptions only when an offered server announced them', () => {
-    expect(introduce({ ...base, offered: [{ name: 'a', announced: { capabilities: { tools: {} } } }, { name: 'b' }] }).capabilities).toEqual({
+    expect(
+      introduce({ ...base, offered: [{ name: 'a', announced: { capabilities: { tools: {} } } }, { name: 'b' }] }).capabilities,
+    ).toEqual({
       tools: { listChanged: true },
       resources: { listChanged: true },
       prompts: { listChanged: true },
       logging: {},
     });
-    const caps = introduce({ ...base, offered: [{ name: 'a', announced: { capabilities: { completions: {} } } }, { name: 'b', announced: { capabilities: { resources: { subscribe: true } } } }] }).capabilities;
+    const caps = introduce({
+      ...base,
+      offered: [
+        { name: 'a', announced: { capabilities: { completions: {} } } },
+        { name: 'b', announced: { capabilities: { resources: { subscribe: true } } } },
+      ],
+    }).capabilities;
     expect(caps).toMatchObject({ completions: {}, resources: { listChanged: true, subscribe: true } });
   });
 
@@ -53,6 +61,8 @@ describe('introduce', () => {
     const [own, ...rest] = instructions.split('\n\n');
     expect(withParagraph('Deferred.')).toBe([own, 'Deferred.', ...rest].join('\n\n'));
     expect(withParagraph('Deferred.').indexOf('Deferred.')).toBeLessThan(100);
-    expect(introduce({ ...base, offered: [] }).withParagraph('Deferred.')).toBe(`${introduce({ ...base, offered: [] }).instructions}\n\nDeferred.`);
+    expect(introduce({ ...base, offered: [] }).withParagraph('Deferred.')).toBe(
+      `${introduce({ ...base, offered: [] }).instructions}\n\nDeferred.`,
+    );
   });
 });

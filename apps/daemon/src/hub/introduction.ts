@@ -18,7 +18,11 @@ export interface IntroductionInput {
  * instructions — its own line, then each server's own instructions under its name and tool
  * prefix, marked as that server's words and bounded, in settings order.
  */
-export function introduce(input: IntroductionInput): { capabilities: ServerCapabilities; instructions: string; withParagraph(paragraph: string): string } {
+export function introduce(input: IntroductionInput): {
+  capabilities: ServerCapabilities;
+  instructions: string;
+  withParagraph(paragraph: string): string;
+} {
   const declared = input.offered.map((s) => s.announced?.capabilities);
   const completions = declared.some((c) => c?.completions);
   const subscribe = declared.some((c) => c?.resources?.subscribe);
@@ -31,7 +35,8 @@ export function introduce(input: IntroductionInput): { capabilities: ServerCapab
   };
   const own = `Blitz: the MCP servers of ${input.root}, for agent ${input.agent}${input.readOnly ? ', read-only' : ''}.`;
   const sections = input.offered.flatMap((s) => (s.announced?.instructions ? [section(s, s.announced.instructions)] : []));
-  const lead = "Each server's own instructions follow, as that server wrote them (its words, not Blitz's), with the prefix its tools carry here.";
+  const lead =
+    "Each server's own instructions follow, as that server wrote them (its words, not Blitz's), with the prefix its tools carry here.";
   const rest = sections.length === 0 ? [] : [lead, ...sections];
   return {
     capabilities,
@@ -53,6 +58,9 @@ function bounded(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= MAX_INSTRUCTIONS_BYTES) return text;
   // A cut inside a multi-byte character leaves a replacement character: drop it.
-  const cut = bytes.subarray(0, MAX_INSTRUCTIONS_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = bytes
+    .subarray(0, MAX_INSTRUCTIONS_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${cut}\n[… cut by Blitz at 8 KB of ${bytes.length} bytes]`;
 }

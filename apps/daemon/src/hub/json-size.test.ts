@@ -6,7 +6,11 @@ const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value
 describe('surelyWithin', () => {
   const samples: unknown[] = [
     { content: [{ type: 'text', text: 'hello' }] },
-    { content: [{ type: 'text', text: '\u0000\u001f"\\ é 😀 \u2028' }], isError: true, structuredContent: { n: -1.2345678901234567e-308, big: 1e308, list: [null, true, false, 0] } },
+    {
+      content: [{ type: 'text', text: '\u0000\u001f"\\ é 😀 \u2028' }],
+      isError: true,
+      structuredContent: { n: -1.2345678901234567e-308, big: 1e308, list: [null, true, false, 0] },
+    },
     { content: [{ type: 'text', text: 'x'.repeat(10_000) }], _meta: { 'é"key': undefined } },
     [],
     {},

@@ -2,7 +2,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlitzClient } from '@blitz/client';
 import { FakeClock } from '@blitz/clock';
@@ -18,7 +22,8 @@ const FIXTURES = fileURLToPath(new URL('../../../../test/fixtures/', import.meta
 const entry = (name: string, fixture: string, extra: string) =>
   `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([path.join(FIXTURES, `${fixture}.mjs`)])}\nsandbox = false\nauto_approve = true\n${extra}\n`;
 // Without the catalog cache, a restarted server's tools leave the list until it runs again: a list change.
-const SETTINGS = '[hub]\ncatalog_cache = false\n\n' + entry('mine', 'env-dump', '') + entry('theirs', 'resources', 'agents = ["other"]\nprefix = "t"');
+const SETTINGS =
+  '[hub]\ncatalog_cache = false\n\n' + entry('mine', 'env-dump', '') + entry('theirs', 'resources', 'agents = ["other"]\nprefix = "t"');
 
 let running: InProcessDaemon;
 const clock = new FakeClock();
@@ -33,9 +38,12 @@ afterAll(() => running.stop());
 
 /** A session of `agent`, counting the list_changed notifications it hears. */
 async function session(agent: string, on: Pick<InProcessDaemon, 'daemon' | 'workspace'> = running) {
-  const transport = new StreamableHTTPClientTransport(new URL(`${on.daemon.url}/mcp?workspace=${encodeURIComponent(on.workspace)}&agent=${agent}`), {
-    requestInit: { headers: { authorization: `Bearer ${on.daemon.token}` } },
-  });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${on.daemon.url}/mcp?workspace=${encodeURIComponent(on.workspace)}&agent=${agent}`),
+    {
+      requestInit: { headers: { authorization: `Bearer ${on.daemon.token}` } },
+    },
+  );
   const client = new Client({ name: `lc-${agent}`, version: '0' });
   const heard = { tools: 0, prompts: 0, resources: 0 };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.tools++);
@@ -93,7 +101,8 @@ describe('a cold start answered from the catalog cache', () => {
     await first.daemon.stop();
     const again = await startInProcessDaemon('blitz-lc-cold', settings, cold, first);
     const s = await session('main', again);
-    const state = async () => (await again.client.listWorkspaceServers((await again.client.listWorkspaces())[0]!.id)).find((x) => x.name === 'mine')?.state;
+    const state = async () =>
+      (await again.client.listWorkspaceServers((await again.client.listWorkspaces())[0]!.id)).find((x) => x.name === 'mine')?.state;
     try {
       expect((await s.client.listTools()).tools.map((t) => t.name)).toContain('env');
       expect(await state()).not.toBe('connected');
@@ -117,4 +126,3 @@ describe('a cold start answered from the catalog cache', () => {
     }
   });
 });
-

@@ -17,7 +17,11 @@ export function registerPrompts(server: Server, ctx: SessionContext): void {
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
     passThrough(() =>
       audited(ctx.audit(request.params.name, request.params.arguments, 'prompt'), extra.signal, async () => {
-        const { server: owner, ...result } = await manager.getPrompt(request.params.name, request.params.arguments ?? {}, routeOf(ctx, extra));
+        const { server: owner, ...result } = await manager.getPrompt(
+          request.params.name,
+          request.params.arguments ?? {},
+          routeOf(ctx, extra),
+        );
         return { result, server: owner };
       }),
     ),

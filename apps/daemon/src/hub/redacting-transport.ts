@@ -11,7 +11,10 @@ import type { Redactor } from '@blitz/core';
 export function redactOutgoing(message: JSONRPCMessage, redactor: Redactor): JSONRPCMessage {
   if ('error' in message && message.error) {
     const { message: text, data } = message.error;
-    return { ...message, error: { ...message.error, message: redactor.redact(text), ...(data === undefined ? {} : { data: redactor.redactValue(data) }) } };
+    return {
+      ...message,
+      error: { ...message.error, message: redactor.redact(text), ...(data === undefined ? {} : { data: redactor.redactValue(data) }) },
+    };
   }
   if ('method' in message && message.method === 'notifications/message' && message.params) {
     return { ...message, params: { ...message.params, data: redactor.redactValue(message.params.data) } };

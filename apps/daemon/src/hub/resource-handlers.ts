@@ -1,6 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { denyingRule, permissionKey } from '@blitz/core';
-import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { LIST_RESOURCES } from './resource-tools.js';
 import { audited } from '../audit/audited-call.js';
 import { passThrough } from './rpc-error.js';
@@ -16,10 +20,14 @@ export function registerResources(server: Server, ctx: SessionContext): void {
   const { agent } = ctx;
   const listed = (e: { server: string }) => denyingRule(ctx.settings().permissions, permissionKey(e.server, LIST_RESOURCES)) === undefined;
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await manager.listResources(agent, undefined, { waitMs: ctx.settings().hub.listWaitMs })).filter(listed).map((e) => e.resource),
+    resources: (await manager.listResources(agent, undefined, { waitMs: ctx.settings().hub.listWaitMs }))
+      .filter(listed)
+      .map((e) => e.resource),
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (await manager.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs })).filter(listed).map(({ server: _server, ...t }) => t),
+    resourceTemplates: (await manager.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs }))
+      .filter(listed)
+      .map(({ server: _server, ...t }) => t),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
     passThrough(() =>

@@ -21,10 +21,14 @@ export const RESOURCE_TOOLS: Tool[] = [
   },
   {
     name: READ_RESOURCE,
-    description: 'Reads one resource of an MCP server by its URI. Text comes back (up to 256 KB); binary content is described, not inlined.',
+    description:
+      'Reads one resource of an MCP server by its URI. Text comes back (up to 256 KB); binary content is described, not inlined.',
     inputSchema: {
       type: 'object',
-      properties: { server: { type: 'string', description: 'The MCP server offering it' }, uri: { type: 'string', description: 'The resource URI' } },
+      properties: {
+        server: { type: 'string', description: 'The MCP server offering it' },
+        uri: { type: 'string', description: 'The resource URI' },
+      },
       required: ['server', 'uri'],
     },
     annotations: { readOnlyHint: true },
@@ -32,7 +36,14 @@ export const RESOURCE_TOOLS: Tool[] = [
 ];
 
 /** Runs a resource tool (MCP-35): approved like the server's tools, by rule or auto_approve (MCP-43). */
-export async function callResourceTool(ctx: SessionContext, name: string, args: Record<string, unknown>, requestId: RequestId, signal: CallSignal, audit: AuditedCall): Promise<CallToolResult> {
+export async function callResourceTool(
+  ctx: SessionContext,
+  name: string,
+  args: Record<string, unknown>,
+  requestId: RequestId,
+  signal: CallSignal,
+  audit: AuditedCall,
+): Promise<CallToolResult> {
   const { workspace, agent } = ctx;
   const server = typeof args.server === 'string' && args.server !== '' ? args.server : undefined;
   if (name === READ_RESOURCE && (server === undefined || typeof args.uri !== 'string')) {
@@ -41,7 +52,16 @@ export async function callResourceTool(ctx: SessionContext, name: string, args: 
   if (server !== undefined) {
     const { config } = workspace.manager.resolveServer(agent, server);
     audit.server = server;
-    const approval = await ctx.approver.approve({ server, tool: name, args, autoApprove: config.autoApprove, inSettings: config.source.kind === 'global', permissions: ctx.settings().permissions, requestId, signal });
+    const approval = await ctx.approver.approve({
+      server,
+      tool: name,
+      args,
+      autoApprove: config.autoApprove,
+      inSettings: config.source.kind === 'global',
+      permissions: ctx.settings().permissions,
+      requestId,
+      signal,
+    });
     audit.rule = approval.rule;
     if (!approval.ok) {
       audit.refused();
@@ -78,12 +98,18 @@ export function formatResourceRead(server: string, result: ReadResourceResult): 
     if ('text' in item && typeof item.text === 'string') {
       const bytes = Buffer.byteLength(item.text);
       if (bytes <= MAX_RESOURCE_TEXT_BYTES) return { type: 'text', text: item.text };
-      const cut = Buffer.from(item.text).subarray(0, MAX_RESOURCE_TEXT_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+      const cut = Buffer.from(item.text)
+        .subarray(0, MAX_RESOURCE_TEXT_BYTES)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
       return { type: 'text', text: `${cut}\n\n[cut: ${item.uri} is ${formatBytes(bytes)}; only the first 256 KB are shown]` };
     }
     const blob = 'blob' in item && typeof item.blob === 'string' ? item.blob : '';
     const size = Math.floor((blob.length * 3) / 4) - (blob.endsWith('==') ? 2 : blob.endsWith('=') ? 1 : 0);
-    return { type: 'text', text: `[binary resource ${item.uri} from ${server}: ${item.mimeType ?? 'unknown type'}, ${formatBytes(size)}; not shown]` };
+    return {
+      type: 'text',
+      text: `[binary resource ${item.uri} from ${server}: ${item.mimeType ?? 'unknown type'}, ${formatBytes(size)}; not shown]`,
+    };
   });
   return { content };
 }

@@ -26,11 +26,18 @@ export interface ServerRequestsOptions {
  * Roots are the server's `roots` setting, by default the workspace directory (the user's home
  * for a shared server), and not offered at all with `roots = false`.
  */
-export function serverRequests(opts: ServerRequestsOptions): (client: Client, config: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner) => void {
+export function serverRequests(
+  opts: ServerRequestsOptions,
+): (client: Client, config: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner) => void {
   return (client, config, ownerOf) => prepareServerRequests(client, config, ownerOf, opts);
 }
 
-function prepareServerRequests(client: Client, config: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner, opts: ServerRequestsOptions): void {
+function prepareServerRequests(
+  client: Client,
+  config: ServerConfig,
+  ownerOf: (serverRequestId: RequestId) => RequestOwner,
+  opts: ServerRequestsOptions,
+): void {
   const server = config.name;
   const callerOf = (request: 'elicitation' | 'sampling', id: RequestId): Caller | undefined => {
     const owner = ownerOf(id);
@@ -40,7 +47,10 @@ function prepareServerRequests(client: Client, config: ServerConfig, ownerOf: (s
       case 'none':
         return undefined;
       case 'unknown':
-        opts.log.warn(`declined a server's ${request} request: calls from ${owner.sessions} clients are in flight and the server's transport does not say whose call it is about`, { server });
+        opts.log.warn(
+          `declined a server's ${request} request: calls from ${owner.sessions} clients are in flight and the server's transport does not say whose call it is about`,
+          { server },
+        );
         return undefined;
       default: {
         const _exhaustive: never = owner;
@@ -51,22 +61,31 @@ function prepareServerRequests(client: Client, config: ServerConfig, ownerOf: (s
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
     const caller = callerOf('elicitation', extra.requestId);
     if (!caller?.session.getClientCapabilities()?.elicitation) return { action: 'decline' };
-    return caller.session.elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
-      throw RpcError.passOn(err);
-    });
+    return caller.session
+      .elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId })
+      .catch((err: unknown) => {
+        throw RpcError.passOn(err);
+      });
   });
   // The SDK refuses a handler for a capability the client did not declare.
-  if (config.sampling) client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-    const caller = callerOf('sampling', extra.requestId);
-    if (!caller?.session.getClientCapabilities()?.sampling) {
-      throw new RpcError(ErrorCode.InvalidRequest, 'sampling declined: no client that can sample is calling this server, or Blitz cannot tell whose call this request is about');
-    }
-    return caller.session.createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
-      throw RpcError.passOn(err);
+  if (config.sampling)
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      const caller = callerOf('sampling', extra.requestId);
+      if (!caller?.session.getClientCapabilities()?.sampling) {
+        throw new RpcError(
+          ErrorCode.InvalidRequest,
+          'sampling declined: no client that can sample is calling this server, or Blitz cannot tell whose call this request is about',
+        );
+      }
+      return caller.session
+        .createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId })
+        .catch((err: unknown) => {
+          throw RpcError.passOn(err);
+        });
     });
-  });
   const roots = config.roots;
-  if (roots !== false) client.setRequestHandler(ListRootsRequestSchema, async () => ({
-    roots: (roots ?? opts.roots).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
-  }));
+  if (roots !== false)
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: (roots ?? opts.roots).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
+    }));
 }

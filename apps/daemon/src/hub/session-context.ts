@@ -38,5 +38,10 @@ export interface SessionContext {
  * messages to it, and refused before the server is asked when a deny rule covers it (issue 25.3).
  */
 export function routeOf(ctx: SessionContext, extra: { signal: AbortSignal; requestId: RequestId }): RouteOptions {
-  return { agent: ctx.agent, signal: extra.signal, request: { session: ctx.session, requestId: extra.requestId }, permissions: ctx.settings().permissions };
+  return {
+    agent: ctx.agent,
+    signal: extra.signal,
+    request: { session: ctx.session, requestId: extra.requestId },
+    permissions: ctx.settings().permissions,
+  };
 }

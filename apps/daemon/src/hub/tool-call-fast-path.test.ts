@@ -51,7 +51,10 @@ describe('ToolCallFastPath', () => {
     expect(sdk).toMatchObject({ code: ErrorCode.InternalError, message: expect.stringContaining('\n') });
     const hub = await answer(client);
     expect(hub).toBeInstanceOf(McpError);
-    expect(hub).toMatchObject({ code: ErrorCode.InvalidParams, message: 'MCP error -32602: Invalid params of tools/call: params.arguments: Invalid input: expected record, received string' });
+    expect(hub).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'MCP error -32602: Invalid params of tools/call: params.arguments: Invalid input: expected record, received string',
+    });
     expect(handler).not.toHaveBeenCalled();
   });
 
@@ -59,13 +62,18 @@ describe('ToolCallFastPath', () => {
     const { client } = await session(async () => {
       throw Object.assign(new Error('unknown tool nope'), { code: ErrorCode.InvalidParams, data: { tool: 'nope' } });
     });
-    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'MCP error -32602: unknown tool nope', data: { tool: 'nope' } });
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'MCP error -32602: unknown tool nope',
+      data: { tool: 'nope' },
+    });
   });
 
   it('sends progress related to the call, with its token', async () => {
     const { client } = await session(async (request, extra) => {
       const progressToken = request.params._meta?.progressToken;
-      if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2 } });
+      if (progressToken !== undefined)
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: 1, total: 2 } });
       return { content: [] };
     });
     const progress: unknown[] = [];
@@ -119,7 +127,12 @@ describe('ToolCallFastPath', () => {
     clientSide.onmessage = (m) => received.push('method' in m ? m.method : `answer ${String(m.id)}`);
     await clientSide.start();
     // A client that writes its whole handshake and first call at once (printf into blitz connect).
-    void clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '0' } } });
+    void clientSide.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '0' } },
+    });
     void clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     void clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'sum' } } });
     await expect.poll(() => received.length).toBe(3);
@@ -135,7 +148,12 @@ describe('ToolCallFastPath', () => {
     const received: unknown[] = [];
     clientSide.onmessage = (m) => received.push(m);
     await clientSide.start();
-    void clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '0' } } });
+    void clientSide.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '0' } },
+    });
     void clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } });
     void clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
     void clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } });

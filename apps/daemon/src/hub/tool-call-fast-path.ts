@@ -1,6 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type CallToolRequest, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type CallToolRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError, CallCancellation, isRequest } from '@blitz/core';
 import { rpcErrorAnswer } from '../http/error-answer.js';
 import { paramsRefusal } from './request-params.js';
@@ -115,7 +122,11 @@ export class ToolCallFastPath implements Transport {
   /** The answer to a request refused before anything runs: one before `initialize`, or with params its method does not take. */
   #refusal(request: JSONRPCRequest): JSONRPCMessage | undefined {
     if (!this.#initialized && request.method !== 'initialize' && request.method !== 'ping') {
-      const { error } = rpcErrorAnswer(new BlitzError('FAILED_PRECONDITION', `Bad Request: ${request.method.slice(0, 100)} before initialize; send initialize first`, { reason: 'NO_SESSION' }));
+      const { error } = rpcErrorAnswer(
+        new BlitzError('FAILED_PRECONDITION', `Bad Request: ${request.method.slice(0, 100)} before initialize; send initialize first`, {
+          reason: 'NO_SESSION',
+        }),
+      );
       return { jsonrpc: '2.0', id: request.id, error };
     }
     // A plain tools/call is in the shape its schema takes (isPlainToolCall): it is not parsed twice.
@@ -145,7 +156,11 @@ export class ToolCallFastPath implements Transport {
       answer = {
         jsonrpc: '2.0',
         id: request.id,
-        error: { code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError, message: typeof message === 'string' ? message : 'Internal error', ...(data === undefined ? {} : { data }) },
+        error: {
+          code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
+          message: typeof message === 'string' ? message : 'Internal error',
+          ...(data === undefined ? {} : { data }),
+        },
       };
     } finally {
       if (this.#inFlight.get(request.id) === cancellation) this.#inFlight.delete(request.id);

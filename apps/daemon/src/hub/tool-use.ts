@@ -61,7 +61,9 @@ export class ToolUse {
     }
     const text = `${JSON.stringify({ tools }, null, 1)}\n`;
     // One write at a time, in order: the last one holds the latest counts.
-    this.#writing = this.#writing.then(() => writeTextAtomic(file, text)).catch((err: unknown) => this.#opts.warn?.(`tool use counts not saved to ${file}: ${(err as Error).message}`));
+    this.#writing = this.#writing
+      .then(() => writeTextAtomic(file, text))
+      .catch((err: unknown) => this.#opts.warn?.(`tool use counts not saved to ${file}: ${(err as Error).message}`));
   }
 
   #load(): void {
@@ -77,7 +79,8 @@ export class ToolUse {
       const tools = (JSON.parse(text) as { tools?: unknown }).tools;
       if (typeof tools !== 'object' || tools === null) throw new Error('no "tools" object');
       for (const [server, of] of Object.entries(tools as Record<string, unknown>)) {
-        for (const [tool, n] of Object.entries(of as Record<string, unknown>)) if (typeof n === 'number' && n > 0) this.#counts.set(keyOf(server, tool), n);
+        for (const [tool, n] of Object.entries(of as Record<string, unknown>))
+          if (typeof n === 'number' && n > 0) this.#counts.set(keyOf(server, tool), n);
       }
     } catch (err) {
       this.#opts.warn?.(`tool use counts in ${file} not read (${(err as Error).message}); counting afresh`);

@@ -1,5 +1,13 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type RequestId, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type RequestId,
+  type ServerNotification,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { BlitzError, callSignalOf, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
@@ -69,10 +77,13 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
       }
       if (name !== CALL_TOOL) return await call(name, args, request, extra, audit);
       const inner = args.name;
-      if (typeof inner !== 'string' || inner === '') return toolError(`${CALL_TOOL} needs "name": a tool name that ${SEARCH_TOOLS} returned`);
-      if (inner === CALL_TOOL || inner === SEARCH_TOOLS) return toolError(`${CALL_TOOL} calls a server's tool; call ${inner} itself instead`);
+      if (typeof inner !== 'string' || inner === '')
+        return toolError(`${CALL_TOOL} needs "name": a tool name that ${SEARCH_TOOLS} returned`);
+      if (inner === CALL_TOOL || inner === SEARCH_TOOLS)
+        return toolError(`${CALL_TOOL} calls a server's tool; call ${inner} itself instead`);
       const innerArgs = args.arguments ?? {};
-      if (typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)) return toolError(`${CALL_TOOL}: "arguments" must be an object`);
+      if (typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs))
+        return toolError(`${CALL_TOOL}: "arguments" must be an object`);
       audit.name = inner;
       audit.args = innerArgs;
       return await call(inner, innerArgs as Record<string, unknown>, request, extra, audit);
@@ -87,11 +98,20 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
   }
 
   /** One tool's call, by `tools/call` or `call_tool` alike. */
-  async function call(name: string, args: Record<string, unknown>, request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra, audit: AuditedCall): Promise<CallToolResult> {
-    if (name === LIST_RESOURCES || name === READ_RESOURCE) return await callResourceTool(ctx, name, args, extra.requestId, extra.signal, audit);
+  async function call(
+    name: string,
+    args: Record<string, unknown>,
+    request: Pick<CallToolRequest, 'params'>,
+    extra: ToolCallExtra,
+    audit: AuditedCall,
+  ): Promise<CallToolResult> {
+    if (name === LIST_RESOURCES || name === READ_RESOURCE)
+      return await callResourceTool(ctx, name, args, extra.requestId, extra.signal, audit);
     if (readOnly) {
       audit.refused({ by: 'refused', why: 'read_only' });
-      return toolError(`${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`);
+      return toolError(
+        `${name} was refused: this client connected in read-only mode, where only ${LIST_RESOURCES} and ${READ_RESOURCE} run`,
+      );
     }
     let resolved: ResolvedTool;
     try {
@@ -135,7 +155,10 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
       caller: { session: server, requestId: extra.requestId },
       ...(progressToken === undefined
         ? {}
-        : { onprogress: (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined) }),
+        : {
+            onprogress: (p) =>
+              void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined),
+          }),
     });
     return bounded(ctx, name, result, audit);
   }

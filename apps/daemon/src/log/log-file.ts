@@ -42,7 +42,7 @@ export class LogFile {
       this.#rotate();
       fd = this.#open();
     }
-    for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
+    for (let offset = 0; offset < bytes.length;) offset += fs.writeSync(fd, bytes, offset);
     this.#size += bytes.length;
   }
 

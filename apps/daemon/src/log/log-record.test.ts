@@ -56,7 +56,11 @@ describe('toJsonLine', () => {
 describe('toHumanLine', () => {
   it.each<[string, LogRecord, string]>([
     ['info', record({}), '12:00:01 info  hello\n'],
-    ['warn with fields', record({ server: 'github', attempt: 2 }, 'warn', 'restarting'), '12:00:01 warn  restarting server=github attempt=2\n'],
+    [
+      'warn with fields',
+      record({ server: 'github', attempt: 2 }, 'warn', 'restarting'),
+      '12:00:01 warn  restarting server=github attempt=2\n',
+    ],
     ['error', record({ ok: false }, 'error', 'failed'), '12:00:01 error failed ok=false\n'],
     ['a value with spaces is quoted', record({ reason: 'exited with code 1' }), '12:00:01 info  hello reason="exited with code 1"\n'],
     ['an empty value is quoted', record({ name: '' }), '12:00:01 info  hello name=""\n'],

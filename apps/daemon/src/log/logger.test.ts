@@ -20,7 +20,12 @@ afterEach(() => {
 
 function logger(options: Partial<LoggerOptions> = {}): { log: Logger; stderr: string[] } {
   const stderr: string[] = [];
-  const log = new Logger({ dir: path.join(home, 'logs'), clock: { now: () => NOON }, stderr: { write: (text: string) => stderr.push(text) }, ...options });
+  const log = new Logger({
+    dir: path.join(home, 'logs'),
+    clock: { now: () => NOON },
+    stderr: { write: (text: string) => stderr.push(text) },
+    ...options,
+  });
   open.push(log);
   return { log, stderr };
 }

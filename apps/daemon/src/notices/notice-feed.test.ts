@@ -179,7 +179,7 @@ describe('NoticeFeed: one entry per event, failures resolved by a fix (issue 29.
     expect(ids(feed.after())).toEqual([1, 2, 3]);
   });
 
-  it('a recovery or a fix marks the server\'s older failures resolved, with the time; other servers\' stay', () => {
+  it("a recovery or a fix marks the server's older failures resolved, with the time; other servers' stay", () => {
     const feed = new NoticeFeed();
     feed.push(failed('/a'));
     feed.push({ ...failed('/a'), kind: 'paused', message: 'paused' });

@@ -109,7 +109,12 @@ export class NoticeFeed {
       const notice = this.#kept[i]!;
       if (notice.server !== input.server) continue;
       if (input.kind === 'recovered') return notice.kind === 'recovered' ? notice : undefined;
-      if (notice.kind === input.kind && notice.resolved === undefined && (notice.cause ?? notice.message) === (input.cause ?? input.message)) return notice;
+      if (
+        notice.kind === input.kind &&
+        notice.resolved === undefined &&
+        (notice.cause ?? notice.message) === (input.cause ?? input.message)
+      )
+        return notice;
     }
     return undefined;
   }

@@ -127,7 +127,12 @@ describe('RequestGuard.authorize', () => {
     ['a page write with a wrong CSRF token', 'DELETE', { ...host, cookie, [CSRF_HEADER]: 'guess' }, '403 BAD_CSRF_TOKEN'],
     ['no cookie and no token', 'GET', { ...host }, '401 BAD_TOKEN'],
     ['an unknown cookie', 'GET', { ...host, cookie: `${SESSION_COOKIE}=forged` }, '401 BAD_TOKEN'],
-    ['a foreign origin with the cookie and the CSRF token', 'POST', { ...host, cookie, origin: 'https://evil.example', [CSRF_HEADER]: session.csrf }, '403 FOREIGN_ORIGIN'],
+    [
+      'a foreign origin with the cookie and the CSRF token',
+      'POST',
+      { ...host, cookie, origin: 'https://evil.example', [CSRF_HEADER]: session.csrf },
+      '403 FOREIGN_ORIGIN',
+    ],
     ['a rebinding host with the cookie', 'GET', { host: 'evil.example:4000', cookie }, '403 FOREIGN_HOST'],
   ])('%s', (_, method, headers, expected) => {
     expect(outcome(method, headers as Record<string, string>)).toBe(expected);

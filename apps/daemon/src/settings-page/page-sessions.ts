@@ -134,7 +134,9 @@ export class PageSessions {
       return saved.sessions.filter(isSaved).slice(-MAX_SESSIONS);
     } catch (err) {
       // A session lost costs a new `blitz settings`, nothing more: the file is written anew.
-      this.#opts.warn?.(`settings page sessions in ${this.#opts.file} could not be read (${(err as Error).message}); open pages must be opened again`);
+      this.#opts.warn?.(
+        `settings page sessions in ${this.#opts.file} could not be read (${(err as Error).message}); open pages must be opened again`,
+      );
       return [];
     }
   }
@@ -154,7 +156,9 @@ export class PageSessions {
       for (const s of sessions) this.#saved.set(s.key, s.lastSeen);
     } catch (err) {
       fs.rmSync(temp, { force: true });
-      this.#opts.warn?.(`settings page sessions could not be written to ${file} (${(err as Error).message}); they end when the daemon stops`);
+      this.#opts.warn?.(
+        `settings page sessions could not be written to ${file} (${(err as Error).message}); they end when the daemon stops`,
+      );
     }
   }
 }

@@ -88,7 +88,11 @@ export class SettingsSource {
       problems.push({ severity: 'error', file: this.paths.trust, message: err.message });
     }
     const trusted = trust !== undefined;
-    const effective = effectiveServers(this.#settings.servers, { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) }, this.#env);
+    const effective = effectiveServers(
+      this.#settings.servers,
+      { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) },
+      this.#env,
+    );
     problems.push(...withheldProblems(project, effective.withheld));
     if (trusted) problems.push(...shadowedProblems(this.#settings.servers, project, (g) => this.serverLine(g, 'name')));
     return {

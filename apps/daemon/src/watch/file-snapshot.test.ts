@@ -29,21 +29,31 @@ describe('snapshot', () => {
     ['a missing file', () => {}, { stat: 'missing', content: 'missing', target: undefined }],
     ['a missing folder', () => {}, { stat: 'missing', content: 'missing' }],
     ['a file where a folder should be', (p) => fs.writeFileSync(path.dirname(p), ''), { stat: 'missing', content: 'missing' }],
-    ['a folder where the file should be', (p) => fs.mkdirSync(p, { recursive: true }), { content: expect.stringMatching(/^refused:NOT_REGULAR:is a directory/) as string }],
+    [
+      'a folder where the file should be',
+      (p) => fs.mkdirSync(p, { recursive: true }),
+      { content: expect.stringMatching(/^refused:NOT_REGULAR:is a directory/) as string },
+    ],
   ])('%s', (name, arrange, expected) => {
     const file = name.includes('folder') ? path.join(dir, 'sub', 'file') : path.join(dir, 'file');
     arrange(file);
     expect(snapshot(file)).toMatchObject(expected);
   });
 
-  it.skipIf(process.platform !== 'linux')('never reads a FIFO or a device: a hostile project file neither blocks nor fills the daemon', () => {
-    const fifo = path.join(dir, 'fifo');
-    execFileSync('mkfifo', [fifo]);
-    const zero = path.join(dir, 'zero');
-    fs.symlinkSync('/dev/zero', zero);
-    expect(snapshot(fifo).content).toMatch(/^refused:NOT_REGULAR:is a FIFO/);
-    expect(snapshot(zero)).toMatchObject({ content: expect.stringMatching(/^refused:NOT_REGULAR:is a character device/) as string, target: '/dev/zero' });
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'never reads a FIFO or a device: a hostile project file neither blocks nor fills the daemon',
+    () => {
+      const fifo = path.join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      const zero = path.join(dir, 'zero');
+      fs.symlinkSync('/dev/zero', zero);
+      expect(snapshot(fifo).content).toMatch(/^refused:NOT_REGULAR:is a FIFO/);
+      expect(snapshot(zero)).toMatchObject({
+        content: expect.stringMatching(/^refused:NOT_REGULAR:is a character device/) as string,
+        target: '/dev/zero',
+      });
+    },
+  );
 
   it('follows a symlink: its target, and a stat that changes when it is re-pointed', () => {
     const one = path.join(dir, 'one');

@@ -1,7 +1,1 @@
-export {
-  DEFAULT_DEBOUNCE_MS,
-  DEFAULT_POLL_MS,
-  FileWatcher,
-  type ChangeListener,
-  type FileWatcherOptions,
-} from './file-watcher.js';
+export { DEFAULT_DEBOUNCE_MS, DEFAULT_POLL_MS, FileWatcher, type ChangeListener, type FileWatcherOptions } from './file-watcher.js';

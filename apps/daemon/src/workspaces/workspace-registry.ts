@@ -176,10 +176,14 @@ export function canonicalRoot(dir: string): string {
   try {
     real = fs.realpathSync.native(resolved);
   } catch {
-    throw new BlitzError('INVALID_ARGUMENT', `cannot open a workspace for ${resolved}: no such directory`, { reason: 'WORKSPACE_NOT_A_DIRECTORY' });
+    throw new BlitzError('INVALID_ARGUMENT', `cannot open a workspace for ${resolved}: no such directory`, {
+      reason: 'WORKSPACE_NOT_A_DIRECTORY',
+    });
   }
   if (!fs.statSync(real).isDirectory()) {
-    throw new BlitzError('INVALID_ARGUMENT', `cannot open a workspace for ${resolved}: not a directory`, { reason: 'WORKSPACE_NOT_A_DIRECTORY' });
+    throw new BlitzError('INVALID_ARGUMENT', `cannot open a workspace for ${resolved}: not a directory`, {
+      reason: 'WORKSPACE_NOT_A_DIRECTORY',
+    });
   }
   return real;
 }

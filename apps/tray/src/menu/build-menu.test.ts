@@ -128,13 +128,19 @@ describe('the tray menu as a pure function of the status', () => {
 
   it('a settings problem too long for one item is wrapped whole over several, up to six, then cut', () => {
     const problem = `/home/u/.config/blitz/settings.toml:3: server "x": ${'field is wrong; '.repeat(30)}`;
-    const lines = text(up(status([server('fs', 'idle')], { problems: [problem] }))).split('\n').filter((l) => l.startsWith('(') && !l.startsWith('(Blitz'));
+    const lines = text(up(status([server('fs', 'idle')], { problems: [problem] })))
+      .split('\n')
+      .filter((l) => l.startsWith('(') && !l.startsWith('(Blitz'));
     expect(lines).toHaveLength(6);
     expect(lines.every((l) => l.length <= 66)).toBe(true);
     expect(lines[0]).toBe('(Settings not applied: settings.toml:3: server "x": field is)');
     expect(lines[5]!.endsWith('…)')).toBe(true);
-    const short = text(up(status([server('fs', 'idle')], { problems: ['settings.toml:3: a path /very/long/' + 'x'.repeat(100) + ' here'] })));
-    expect(short).toContain(`(Settings not applied: settings.toml:3: a path /very/long/${'x'.repeat(7)})\n(${'x'.repeat(64)})\n(${'x'.repeat(29)} here)`);
+    const short = text(
+      up(status([server('fs', 'idle')], { problems: ['settings.toml:3: a path /very/long/' + 'x'.repeat(100) + ' here'] })),
+    );
+    expect(short).toContain(
+      `(Settings not applied: settings.toml:3: a path /very/long/${'x'.repeat(7)})\n(${'x'.repeat(64)})\n(${'x'.repeat(29)} here)`,
+    );
   });
 
   it('a click on a server asks for the opposite of what it shows', () => {

@@ -5,8 +5,7 @@ import { serverTitle, wrapText } from './server-title.js';
 
 /** Everything the menu depends on: the last status (or that the daemon is down) and whether the tray starts at login. */
 export type TrayView =
-  | { daemon: 'up'; status: StatusResponse; startAtLogin: boolean }
-  | { daemon: 'down'; starting: boolean; startAtLogin: boolean };
+  { daemon: 'up'; status: StatusResponse; startAtLogin: boolean } | { daemon: 'down'; starting: boolean; startAtLogin: boolean };
 
 export const NO_SERVERS_TEXT = 'No MCP servers — add one: blitz mcp add …';
 export const DAEMON_DOWN_TEXT = 'Blitz daemon not running';
@@ -20,7 +19,13 @@ export function buildMenu(view: TrayView, now: number): MenuModel {
   const tail: MenuEntry[] = [
     { kind: 'separator', key: 'sep-settings' },
     { kind: 'button', key: 'open-settings', text: 'Open settings', enabled: true, action: { kind: 'openSettings' } },
-    { kind: 'check', key: 'start-at-login', text: 'Start at login', checked: view.startAtLogin, action: { kind: 'toggleStartAtLogin', enable: !view.startAtLogin } },
+    {
+      kind: 'check',
+      key: 'start-at-login',
+      text: 'Start at login',
+      checked: view.startAtLogin,
+      action: { kind: 'toggleStartAtLogin', enable: !view.startAtLogin },
+    },
     { kind: 'separator', key: 'sep-quit' },
     { kind: 'button', key: 'quit-tray', text: 'Quit tray', enabled: true, action: { kind: 'quitTray' } },
   ];
@@ -98,7 +103,12 @@ export function headerText(servers: readonly GlobalServerStatus[]): string {
 function problemText(problems: readonly string[]): string | undefined {
   if (problems.length === 0) return undefined;
   // The folder of settings.toml is long and the user knows it: keep the file name and line.
-  const short = problems.map((p) => p.replace(/\s+/g, ' ').trim().replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/]([^\\/\s:]+)(?=:)/g, '$1'));
+  const short = problems.map((p) =>
+    p
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/(?:[A-Za-z]:)?[\\/][^\s:]*[\\/]([^\\/\s:]+)(?=:)/g, '$1'),
+  );
   return `Settings not applied: ${short.join('; ')}`;
 }
 

@@ -11,7 +11,8 @@ const ERROR_CHARS = 60;
 export function serverTitle(server: GlobalServerStatus, now: number): string {
   const { name } = server;
   // Tools held back since their definitions changed (issue 31) need the user whatever the state.
-  if (server.review && server.review.length > 0 && (server.state === 'connected' || server.state === 'idle')) return `${name} — tools to review`;
+  if (server.review && server.review.length > 0 && (server.state === 'connected' || server.state === 'idle'))
+    return `${name} — tools to review`;
   switch (server.state) {
     case 'disabled':
     case 'idle':
@@ -63,7 +64,6 @@ export function shortError(error: string, max = ERROR_CHARS, server?: string): s
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
-
 
 /** Text broken into lines of at most `width` characters, at spaces where it can be; a longer word is split. */
 export function wrapText(text: string, width: number): string[] {

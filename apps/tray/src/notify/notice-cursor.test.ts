@@ -5,7 +5,13 @@ import { afterFor, FRESH_NOTICE_MS, takeNotices } from './notice-cursor.js';
 const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 const daemon = { pid: 10, startedAt: '2026-11-29T11:00:00.000Z' };
 const other = { pid: 11, startedAt: '2026-11-29T11:30:00.000Z' };
-const notice = (id: number, ago = 0): Notice => ({ id, time: new Date(NOW - ago).toISOString(), server: 's', kind: 'failed', message: 'm' });
+const notice = (id: number, ago = 0): Notice => ({
+  id,
+  time: new Date(NOW - ago).toISOString(),
+  server: 's',
+  kind: 'failed',
+  message: 'm',
+});
 
 describe('the notice cursor', () => {
   it('asks for what follows the saved id of the same daemon, everything from another', () => {

@@ -34,7 +34,12 @@ export function afterFor(saved: NoticeCursor | undefined, daemon: DaemonIdentity
  * Which of the polled notices to show, and the cursor to save: each notice id is shown
  * once, also across tray restarts, because the cursor is saved with the daemon it counts for.
  */
-export function takeNotices(saved: NoticeCursor | undefined, daemon: DaemonIdentity, notices: readonly Notice[], now: number): { show: Notice[]; cursor: NoticeCursor } {
+export function takeNotices(
+  saved: NoticeCursor | undefined,
+  daemon: DaemonIdentity,
+  notices: readonly Notice[],
+  now: number,
+): { show: Notice[]; cursor: NoticeCursor } {
   const known = saved && sameDaemon(saved.daemon, daemon) ? saved.lastNoticeId : undefined;
   const show = notices.filter((n) => (known === undefined ? isFresh(n, now) : n.id > known));
   const lastNoticeId = Math.max(known ?? 0, ...notices.map((n) => n.id));
@@ -47,5 +52,10 @@ function isFresh(notice: Notice, now: number): boolean {
 }
 
 export function sameCursor(a: NoticeCursor | undefined, b: NoticeCursor): boolean {
-  return a !== undefined && sameDaemon(a.daemon, b.daemon) && a.lastNoticeId === b.lastNoticeId && JSON.stringify(a.told ?? {}) === JSON.stringify(b.told ?? {});
+  return (
+    a !== undefined &&
+    sameDaemon(a.daemon, b.daemon) &&
+    a.lastNoticeId === b.lastNoticeId &&
+    JSON.stringify(a.told ?? {}) === JSON.stringify(b.told ?? {})
+  );
 }

@@ -4,11 +4,26 @@ import { STABLE_MS, toTell, type ToldServers } from './notification-policy.js';
 
 const T0 = Date.parse('2026-12-02T12:00:00.000Z');
 let id = 0;
-const notice = (kind: Notice['kind'], cause = 'it exited with code 1: Error: boom', server = 'flaky'): Notice => ({ id: ++id, time: new Date(T0).toISOString(), server, kind, message: `MCP server ${server} ${kind}`, ...(kind === 'recovered' ? {} : { cause, causeCode: 'EXITED' }) });
-const status = (state: GlobalServerStatus['state'], name = 'flaky'): GlobalServerStatus => ({ name, enabled: state !== 'disabled', transport: 'stdio', state });
+const notice = (kind: Notice['kind'], cause = 'it exited with code 1: Error: boom', server = 'flaky'): Notice => ({
+  id: ++id,
+  time: new Date(T0).toISOString(),
+  server,
+  kind,
+  message: `MCP server ${server} ${kind}`,
+  ...(kind === 'recovered' ? {} : { cause, causeCode: 'EXITED' }),
+});
+const status = (state: GlobalServerStatus['state'], name = 'flaky'): GlobalServerStatus => ({
+  name,
+  enabled: state !== 'disabled',
+  transport: 'stdio',
+  state,
+});
 
 /** Feeds polls in order, each `[notices, state of the server, ms since the last poll]`; returns the words told. */
-function run(polls: Array<[Notice[], GlobalServerStatus['state'], number?]>, told: ToldServers = {}): { words: string[]; told: ToldServers } {
+function run(
+  polls: Array<[Notice[], GlobalServerStatus['state'], number?]>,
+  told: ToldServers = {},
+): { words: string[]; told: ToldServers } {
   let now = T0;
   let state = told;
   const words: string[] = [];
@@ -30,12 +45,22 @@ describe('toTell: notify on changes a person should act on, once (issue 29.4)', 
     const { words } = run([[[notice('failed')], 'failed'], ...flapping]);
     expect(words).toEqual(['flaky failed', 'flaky recovered', 'flaky keeps failing']);
     // Once it held, that is told, and the next failure is news again.
-    const held = run([[[notice('failed')], 'failed'], ...flapping, [[notice('recovered')], 'connected'], [[], 'connected', STABLE_MS], [[notice('failed')], 'failed']]);
+    const held = run([
+      [[notice('failed')], 'failed'],
+      ...flapping,
+      [[notice('recovered')], 'connected'],
+      [[], 'connected', STABLE_MS],
+      [[notice('failed')], 'failed'],
+    ]);
     expect(held.words).toEqual(['flaky failed', 'flaky recovered', 'flaky keeps failing', 'flaky recovered', 'flaky failed']);
   });
 
   it('a pause is told once with its reason; the same failure after a daemon or tray restart tells nothing', () => {
-    const first = run([[[notice('failed')], 'failed'], [[notice('paused')], 'paused'], [[notice('paused')], 'paused']]);
+    const first = run([
+      [[notice('failed')], 'failed'],
+      [[notice('paused')], 'paused'],
+      [[notice('paused')], 'paused'],
+    ]);
     expect(first.words).toEqual(['flaky failed', 'flaky paused']);
     // A new daemon (or tray) reports the failure that never went away: the told state was kept.
     expect(run([[[notice('failed'), notice('paused')], 'paused']], first.told).words).toEqual([]);
@@ -45,10 +70,28 @@ describe('toTell: notify on changes a person should act on, once (issue 29.4)', 
   });
 
   it('a recovery is told once, also one seen only as connected again (an edit, a new daemon)', () => {
-    expect(run([[[notice('failed')], 'failed'], [[notice('recovered')], 'connected'], [[], 'connected', STABLE_MS]]).words).toEqual(['flaky failed', 'flaky recovered']);
-    expect(run([[[notice('failed')], 'failed'], [[], 'connected'], [[notice('recovered')], 'connected'], [[], 'connected', STABLE_MS]]).words).toEqual(['flaky failed', 'flaky recovered']);
+    expect(
+      run([
+        [[notice('failed')], 'failed'],
+        [[notice('recovered')], 'connected'],
+        [[], 'connected', STABLE_MS],
+      ]).words,
+    ).toEqual(['flaky failed', 'flaky recovered']);
+    expect(
+      run([
+        [[notice('failed')], 'failed'],
+        [[], 'connected'],
+        [[notice('recovered')], 'connected'],
+        [[], 'connected', STABLE_MS],
+      ]).words,
+    ).toEqual(['flaky failed', 'flaky recovered']);
     // Nothing was told, so no recovery either.
-    expect(run([[[notice('recovered')], 'connected'], [[], 'connected', STABLE_MS]]).words).toEqual([]);
+    expect(
+      run([
+        [[notice('recovered')], 'connected'],
+        [[], 'connected', STABLE_MS],
+      ]).words,
+    ).toEqual([]);
   });
 
   it('a server switched off or removed is forgotten, untold', () => {

@@ -33,7 +33,12 @@ export interface ToTell {
  * held `STABLE_MS` is one "keeps failing", then silence until it stayed up that long. Pure:
  * the tray passes the time and what it told before, and keeps what comes back.
  */
-export function toTell(told: ToldServers, notices: readonly Notice[], servers: readonly GlobalServerStatus[] | undefined, now: number): { tell: ToTell[]; told: ToldServers } {
+export function toTell(
+  told: ToldServers,
+  notices: readonly Notice[],
+  servers: readonly GlobalServerStatus[] | undefined,
+  now: number,
+): { tell: ToTell[]; told: ToldServers } {
   const next: Record<string, Told> = { ...told };
   const tell: ToTell[] = [];
   const recovered = (server: string, notice?: Notice) => {
@@ -88,7 +93,11 @@ export function toTell(told: ToldServers, notices: readonly Notice[], servers: r
     // Connected again with no recovery notice (fixed by an edit, a new daemon): it came back.
     if (state.since === undefined && status?.state === 'connected') recovered(server);
     const current = next[server]!;
-    if (current.since !== undefined && now - current.since >= STABLE_MS && (status === undefined || status.state === 'connected' || status.state === 'idle')) {
+    if (
+      current.since !== undefined &&
+      now - current.since >= STABLE_MS &&
+      (status === undefined || status.state === 'connected' || status.state === 'idle')
+    ) {
       // It held: a flapping server's end is told now; any other's was told when it came back.
       if (current.kind === 'keepsFailing') tell.push({ notice: recoveryNotice(server, now) });
       delete next[server];

@@ -2,11 +2,21 @@ import type { Notice } from '@blitz/client';
 import { describe, expect, it } from 'vitest';
 import { cleanMessage, noticeNotification, notificationsFor } from './notification-text.js';
 
-const notice = (id: number, kind: Notice['kind'], message = 'why'): Notice => ({ id, time: '2026-11-29T12:00:00.000Z', server: 'github', kind, message });
+const notice = (id: number, kind: Notice['kind'], message = 'why'): Notice => ({
+  id,
+  time: '2026-11-29T12:00:00.000Z',
+  server: 'github',
+  kind,
+  message,
+});
 
 describe('notifications for notices', () => {
   it('name the server and what happened, with the reason below', () => {
-    expect(noticeNotification(notice(1, 'failed', 'github failed: spawn npx ENOENT'))).toEqual({ title: 'Blitz: github failed', message: 'github failed: spawn npx ENOENT', error: true });
+    expect(noticeNotification(notice(1, 'failed', 'github failed: spawn npx ENOENT'))).toEqual({
+      title: 'Blitz: github failed',
+      message: 'github failed: spawn npx ENOENT',
+      error: true,
+    });
     expect(noticeNotification(notice(2, 'paused')).title).toBe('Blitz: github paused');
     expect(noticeNotification(notice(3, 'recovered')).title).toBe('Blitz: github recovered');
     expect(noticeNotification(notice(4, 'review')).title).toBe('Blitz: github tools held for review');
@@ -16,13 +26,21 @@ describe('notifications for notices', () => {
 
   it("say why and what to do in the daemon's words, naming the server only in the title (issue 29.2)", () => {
     const refused: Notice = {
-      ...notice(4, 'failed', 'MCP server remote-docs failed: connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url'),
+      ...notice(
+        4,
+        'failed',
+        'MCP server remote-docs failed: connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url',
+      ),
       server: 'remote-docs',
       causeCode: 'CONNECTION_REFUSED',
       cause: 'connection refused at 127.0.0.1:9',
       remedy: 'is the server running? Start it, or fix its url',
     };
-    expect(noticeNotification(refused)).toEqual({ title: 'Blitz: remote-docs failed', message: 'connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url', error: true });
+    expect(noticeNotification(refused)).toEqual({
+      title: 'Blitz: remote-docs failed',
+      message: 'connection refused at 127.0.0.1:9; is the server running? Start it, or fix its url',
+      error: true,
+    });
     // A recovery is no error: the normal icon.
     expect(noticeNotification(notice(5, 'recovered'))).not.toHaveProperty('error');
   });

@@ -24,7 +24,8 @@ export const MAX_NOTIFICATIONS_PER_POLL = 4;
  * sends only the message.
  */
 export function noticeNotification(notice: Notice, word: string = kindWord(notice.kind)): DesktopNotification {
-  const body = notice.cause === undefined ? notice.message : notice.remedy === undefined ? notice.cause : `${notice.cause}; ${notice.remedy}`;
+  const body =
+    notice.cause === undefined ? notice.message : notice.remedy === undefined ? notice.cause : `${notice.cause}; ${notice.remedy}`;
   // A notice of Blitz's own (its audit log, its pin file) names no server.
   const error = notice.kind === 'failed' || notice.kind === 'paused';
   return { title: `Blitz: ${[notice.server, word].filter(Boolean).join(' ')}`, message: cleanMessage(body), ...(error ? { error } : {}) };

@@ -60,6 +60,8 @@ describe.skipIf(process.platform === 'win32' || !NAME)('ensureHelperExecutable',
     const file = publishedHelper();
     fs.mkdirSync(path.join(cwd, 'state'));
     fs.writeFileSync(path.join(cwd, 'state', 'tray-helper'), 'a file where the folder would go');
-    expect(() => ensureHelperExecutable(process.platform, cwd, refused)).toThrow(`the tray helper ${file} is not executable and cannot be made so (EPERM; a copy at ${path.join(cwd, 'state', 'tray-helper', NAME!)} failed too: EEXIST): run chmod 755 "${file}"`);
+    expect(() => ensureHelperExecutable(process.platform, cwd, refused)).toThrow(
+      `the tray helper ${file} is not executable and cannot be made so (EPERM; a copy at ${path.join(cwd, 'state', 'tray-helper', NAME!)} failed too: EEXIST): run chmod 755 "${file}"`,
+    );
   });
 });

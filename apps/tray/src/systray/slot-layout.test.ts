@@ -4,7 +4,22 @@ import { changedItems, entryAt, initialMenu, serverSlots, slotItems } from './sl
 
 const NOW = 0;
 const up = (names: string[]) =>
-  buildMenu({ daemon: 'up', status: { version: '1', pid: 1, servers: names.map((name) => ({ name, enabled: true, transport: 'stdio', state: 'idle' })), problems: [], notices: [], lastNoticeId: 0, workspaces: 0 }, startAtLogin: true }, NOW);
+  buildMenu(
+    {
+      daemon: 'up',
+      status: {
+        version: '1',
+        pid: 1,
+        servers: names.map((name) => ({ name, enabled: true, transport: 'stdio', state: 'idle' })),
+        problems: [],
+        notices: [],
+        lastNoticeId: 0,
+        workspaces: 0,
+      },
+      startAtLogin: true,
+    },
+    NOW,
+  );
 const down = buildMenu({ daemon: 'down', starting: false, startAtLogin: true }, NOW);
 
 describe('laying the menu out on the helper’s fixed slots', () => {
@@ -51,7 +66,10 @@ describe('laying the menu out on the helper’s fixed slots', () => {
   });
 
   it('a click is mapped to the entry shown in its slot', () => {
-    expect(entryAt(up(['fs', 'git']), 8, 11)).toMatchObject({ key: 'server:git', action: { kind: 'toggleServer', server: 'git', enable: false } });
+    expect(entryAt(up(['fs', 'git']), 8, 11)).toMatchObject({
+      key: 'server:git',
+      action: { kind: 'toggleServer', server: 'git', enable: false },
+    });
     expect(entryAt(up(['fs']), 8, 11)).toBeUndefined();
     expect(entryAt(down, 8, 18)).toMatchObject({ action: { kind: 'startDaemon' } });
     expect(entryAt(down, 8, 99)).toBeUndefined();

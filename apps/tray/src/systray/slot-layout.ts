@@ -25,7 +25,9 @@ type Slot = { key: TopLevelKey } | { key: typeof SERVERS_KEY; index: number };
 
 /** The slots in systray2's id order: each top-level key, the servers' slots right after their submenu. */
 function slots(capacity: number): Slot[] {
-  return TOP_LEVEL_KEYS.flatMap((key): Slot[] => (key === SERVERS_KEY ? [{ key }, ...Array.from({ length: capacity }, (_, index) => ({ key, index }))] : [{ key }]));
+  return TOP_LEVEL_KEYS.flatMap((key): Slot[] =>
+    key === SERVERS_KEY ? [{ key }, ...Array.from({ length: capacity }, (_, index) => ({ key, index }))] : [{ key }],
+  );
 }
 
 /**
@@ -92,7 +94,9 @@ export function toItem(entry: MenuEntry | undefined, id: number, platform: NodeJ
     case 'button':
       return { ...base, title: entry.text, enabled: entry.enabled };
     case 'check':
-      return platform === 'linux' ? { ...base, title: `${entry.checked ? '☑' : '☐'} ${entry.text}` } : { ...base, title: entry.text, checked: entry.checked };
+      return platform === 'linux'
+        ? { ...base, title: `${entry.checked ? '☑' : '☐'} ${entry.text}` }
+        : { ...base, title: entry.text, checked: entry.checked };
     case 'submenu':
       return { ...base, title: entry.text };
     default: {

@@ -38,7 +38,13 @@ afterEach(async () => {
 });
 
 function open(actions: MenuAction[] = [], exits: Error[] = []): SystraySurface {
-  surface = new SystraySurface({ platform: 'linux', cwd, onAction: (a) => actions.push(a), onHelperExit: (e) => exits.push(e), readyTimeoutMs: 10_000 });
+  surface = new SystraySurface({
+    platform: 'linux',
+    cwd,
+    onAction: (a) => actions.push(a),
+    onHelperExit: (e) => exits.push(e),
+    readyTimeoutMs: 10_000,
+  });
   return surface;
 }
 
@@ -48,8 +54,27 @@ describe.runIf(process.platform === 'linux')('the systray surface with a fake he
     const s = open();
     await s.show(menu(['fs', 'github']));
     await waitFor(() => helper.sent().length >= 1, 'the menu');
-    expect(helper.titles()).toEqual(['Blitz — 2 servers connected', 'MCP servers', '☑ fs', '☑ github', 'Open settings', '☐ Start at login', 'Quit tray', 'Quit Blitz']);
-    const model = buildMenu({ daemon: 'up', status: { ...status(['fs', 'github']), servers: [...status(['fs']).servers, { name: 'github', enabled: false, transport: 'stdio', state: 'disabled' }] }, startAtLogin: false }, NOW);
+    expect(helper.titles()).toEqual([
+      'Blitz — 2 servers connected',
+      'MCP servers',
+      '☑ fs',
+      '☑ github',
+      'Open settings',
+      '☐ Start at login',
+      'Quit tray',
+      'Quit Blitz',
+    ]);
+    const model = buildMenu(
+      {
+        daemon: 'up',
+        status: {
+          ...status(['fs', 'github']),
+          servers: [...status(['fs']).servers, { name: 'github', enabled: false, transport: 'stdio', state: 'disabled' }],
+        },
+        startAtLogin: false,
+      },
+      NOW,
+    );
     await s.show(model);
     await waitFor(() => helper.sent().length >= 4, 'the updates');
     const updates = helper.sent().slice(1);
@@ -94,7 +119,10 @@ describe.runIf(process.platform === 'linux')('the systray surface with a fake he
     const started = Date.now();
     const error = await open()
       .show(menu([]))
-      .then(() => undefined, (err: unknown) => err);
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     expect(error).toBeInstanceOf(TrayHelperError);
     expect((error as Error).message).toMatch(/exited with code 1 before it was ready:\nGtk-WARNING: cannot open display/);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -105,7 +133,10 @@ describe.runIf(process.platform === 'linux')('the systray surface with a fake he
     fs.mkdirSync(path.join(cwd, 'traybin', 'tray_linux_release'), { recursive: true });
     const error = await open()
       .show(menu([]))
-      .then(() => undefined, (err: unknown) => err);
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
     expect(error).toBeInstanceOf(TrayHelperError);
     expect((error as Error).message).toMatch(/^the tray helper could not start: spawn .*tray_linux_release EACCES$/);
   });

@@ -57,7 +57,10 @@ export class SystraySurface implements TraySurface {
     const items = slotItems(model, capacity, this.#opts.platform);
     for (const item of changedItems(this.#items, items)) helper.send({ type: 'update-item', item, seq_id: -1 });
     if (previous.icon !== model.icon || previous.tooltip !== model.tooltip) {
-      helper.send({ type: 'update-menu', menu: { icon: trayIcon(model.icon, this.#opts.platform), title: '', tooltip: model.tooltip, items: [] } });
+      helper.send({
+        type: 'update-menu',
+        menu: { icon: trayIcon(model.icon, this.#opts.platform), title: '', tooltip: model.tooltip, items: [] },
+      });
     }
     this.#items = items;
     this.#model = model;
@@ -83,7 +86,10 @@ export class SystraySurface implements TraySurface {
     const outcome = await Promise.race([
       helper.ready.then(() => ({ ready: true as const })),
       exited.then((how) => ({ ready: false as const, why: `the tray helper ${how} before it was ready` })),
-      delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => ({ ready: false as const, why: `the tray helper was not ready within ${timeoutMs / 1000}s` })),
+      delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => ({
+        ready: false as const,
+        why: `the tray helper was not ready within ${timeoutMs / 1000}s`,
+      })),
     ])
       .catch((err: unknown) => ({ ready: false as const, why: `the tray helper could not start: ${(err as Error).message}` }))
       .finally(() => timeout.abort());
@@ -98,7 +104,10 @@ export class SystraySurface implements TraySurface {
     this.#items = slotItems(model, capacity, platform);
     helper.onClick((click) => this.#clicked(click));
     void exited.then((how) => {
-      if (this.#helper === helper && !this.#closed) this.#opts.onHelperExit(new TrayHelperError(`the tray helper ${how}${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`));
+      if (this.#helper === helper && !this.#closed)
+        this.#opts.onHelperExit(
+          new TrayHelperError(`the tray helper ${how}${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`),
+        );
     });
   }
 

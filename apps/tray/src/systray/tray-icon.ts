@@ -59,7 +59,12 @@ function drawPng([r, g, b]: readonly [number, number, number]): Buffer {
   header.writeUInt32BE(SIZE, 4);
   header[8] = 8; // bits per channel
   header[9] = 6; // RGBA
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function coverage(x: number, y: number): number {

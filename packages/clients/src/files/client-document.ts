@@ -29,7 +29,11 @@ export function serversOf(spec: ClientSpec, data: Record<string, unknown>, file:
   }
   if (node === undefined) return [];
   if (!isTable(node)) {
-    throw new BlitzError('FAILED_PRECONDITION', `${file}: ${spec.serversKey.join('.')} must be an object of servers by name; nothing was changed`, { reason: 'CLIENT_CONFIG_INVALID' });
+    throw new BlitzError(
+      'FAILED_PRECONDITION',
+      `${file}: ${spec.serversKey.join('.')} must be an object of servers by name; nothing was changed`,
+      { reason: 'CLIENT_CONFIG_INVALID' },
+    );
   }
   return Object.entries(node);
 }

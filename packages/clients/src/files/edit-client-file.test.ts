@@ -27,7 +27,8 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const connect = (options: Partial<Parameters<typeof connectClient>[2]> = {}) => connectClient(cursor, file, { launch: LAUNCH, blitzServers: [{ name: 'fs', command: 'npx', args: ['-y', 'fs'] }], store, ...options });
+const connect = (options: Partial<Parameters<typeof connectClient>[2]> = {}) =>
+  connectClient(cursor, file, { launch: LAUNCH, blitzServers: [{ name: 'fs', command: 'npx', args: ['-y', 'fs'] }], store, ...options });
 
 /** Another process writing the file, as an editor or the client itself would. */
 function writeFromAnotherProcess(target: string, text: string): void {
@@ -47,7 +48,9 @@ describe('files Blitz refuses to touch', () => {
     const toml = path.join(t.where.home, '.codex', 'config.toml');
     fs.mkdirSync(path.dirname(toml));
     fs.writeFileSync(toml, 'model = "o3"\n[mcp_servers.a\ncommand = "x"\n');
-    await expect(connectClient(codex, toml, { launch: LAUNCH, blitzServers: [], store })).rejects.toThrow(/config\.toml is not valid TOML \(line 2/);
+    await expect(connectClient(codex, toml, { launch: LAUNCH, blitzServers: [], store })).rejects.toThrow(
+      /config\.toml is not valid TOML \(line 2/,
+    );
   });
 
   it('a directory where the file should be', async () => {
@@ -139,7 +142,9 @@ describe('connect while another process writes the same file', () => {
   it('refuses, writing nothing, when the file keeps changing', async () => {
     fs.writeFileSync(file, CURSOR);
     let n = 0;
-    await expect(connect({ beforeWrite: () => writeFromAnotherProcess(file, CURSOR.replace('mine', `edit ${++n}`)) })).rejects.toThrow(/kept changing while Blitz was editing it.*nothing was written/);
+    await expect(connect({ beforeWrite: () => writeFromAnotherProcess(file, CURSOR.replace('mine', `edit ${++n}`)) })).rejects.toThrow(
+      /kept changing while Blitz was editing it.*nothing was written/,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe(CURSOR.replace('mine', `edit ${n}`));
     expect(await store.load('cursor', file)).toBeUndefined();
   });

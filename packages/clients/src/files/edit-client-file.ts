@@ -20,7 +20,9 @@ export interface EditClientFileOptions {
   readonly maxBytes?: number;
 }
 
-export type EditOutcome = { readonly changed: false; readonly text: string } | { readonly changed: true; readonly before: string | undefined; readonly text: string };
+export type EditOutcome =
+  | { readonly changed: false; readonly text: string }
+  | { readonly changed: true; readonly before: string | undefined; readonly text: string };
 
 /**
  * Edits a client's file safely: reads it (refusing what does not parse), computes the edit,
@@ -49,9 +51,13 @@ export async function editClientFile(
     await writeTextAtomic(file, change.after);
     return { changed: true, before: read.exists ? before : undefined, text: change.after };
   }
-  throw new BlitzError('FAILED_PRECONDITION', `${file} kept changing while Blitz was editing it (another program is writing it); nothing was written — try again, or close that program first`, {
-    reason: 'CLIENT_CONFIG_BUSY',
-  });
+  throw new BlitzError(
+    'FAILED_PRECONDITION',
+    `${file} kept changing while Blitz was editing it (another program is writing it); nothing was written — try again, or close that program first`,
+    {
+      reason: 'CLIENT_CONFIG_BUSY',
+    },
+  );
 }
 
 function verify(file: string, change: ClientEdit, parse: (text: string) => Record<string, unknown>): void {
@@ -62,9 +68,12 @@ function verify(file: string, change: ClientEdit, parse: (text: string) => Recor
     throw mismatch(file, `the edited text would not parse (${(err as Error).message})`);
   }
   const diff = firstDifference(change.intended, actual);
-  if (diff !== undefined) throw mismatch(file, `the edited text would not hold the intended content (${diff.replace(/: expected .*/, '')})`);
+  if (diff !== undefined)
+    throw mismatch(file, `the edited text would not hold the intended content (${diff.replace(/: expected .*/, '')})`);
 }
 
 function mismatch(file: string, why: string): BlitzError {
-  return new BlitzError('INTERNAL', `refusing to write ${file}: ${why}; the file was left unchanged — please report this`, { reason: 'CLIENT_EDIT_MISMATCH' });
+  return new BlitzError('INTERNAL', `refusing to write ${file}: ${why}; the file was left unchanged — please report this`, {
+    reason: 'CLIENT_EDIT_MISMATCH',
+  });
 }

@@ -1,5 +1,18 @@
 import { BlitzError } from '@blitz/core';
-import { applyEdits, createScanner, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, SyntaxKind, type Edit, type FormattingOptions, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  createScanner,
+  findNodeAtLocation,
+  format,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  SyntaxKind,
+  type Edit,
+  type FormattingOptions,
+  type ParseError,
+} from 'jsonc-parser';
 
 /**
  * JSON with comments, edited in place with jsonc-parser: only the bytes of the changed
@@ -21,20 +34,30 @@ export function parseJsonText(text: string, file: string): Record<string, unknow
   const deep = tooDeepAt(body);
   if (deep !== undefined) {
     const { line, column } = position(text, deep);
-    throw new BlitzError('FAILED_PRECONDITION', `${file} nests objects and arrays deeper than ${MAX_CLIENT_FILE_DEPTH} levels (line ${line}, column ${column}); it was not read — nothing was changed`, {
-      reason: 'CLIENT_CONFIG_INVALID',
-    });
+    throw new BlitzError(
+      'FAILED_PRECONDITION',
+      `${file} nests objects and arrays deeper than ${MAX_CLIENT_FILE_DEPTH} levels (line ${line}, column ${column}); it was not read — nothing was changed`,
+      {
+        reason: 'CLIENT_CONFIG_INVALID',
+      },
+    );
   }
   const data: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   const first = errors[0];
   if (first !== undefined) {
     const { line, column } = position(text, first.offset);
-    throw new BlitzError('FAILED_PRECONDITION', `${file} is not valid JSON (line ${line}, column ${column}: ${describe(printParseErrorCode(first.error))}); fix it by hand, then try again — nothing was changed`, {
-      reason: 'CLIENT_CONFIG_INVALID',
-    });
+    throw new BlitzError(
+      'FAILED_PRECONDITION',
+      `${file} is not valid JSON (line ${line}, column ${column}: ${describe(printParseErrorCode(first.error))}); fix it by hand, then try again — nothing was changed`,
+      {
+        reason: 'CLIENT_CONFIG_INVALID',
+      },
+    );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new BlitzError('FAILED_PRECONDITION', `${file} does not hold a JSON object at the top; nothing was changed`, { reason: 'CLIENT_CONFIG_INVALID' });
+    throw new BlitzError('FAILED_PRECONDITION', `${file} does not hold a JSON object at the top; nothing was changed`, {
+      reason: 'CLIENT_CONFIG_INVALID',
+    });
   }
   return data as Record<string, unknown>;
 }
@@ -49,7 +72,8 @@ export function setJsonValue(text: string, path: readonly string[], value: unkno
   if (oneLine) return applyEdits(text, edits);
   const [edit] = edits;
   // A new file is written whole, formatted.
-  if (text.trim() === '' || edit === undefined || edits.length > 1) return applyEdits(text, modify(text, [...path], value, { formattingOptions: formatting(text) }));
+  if (text.trim() === '' || edit === undefined || edits.length > 1)
+    return applyEdits(text, modify(text, [...path], value, { formattingOptions: formatting(text) }));
   const placed = afterLineComment(text, edit);
   return formattedEdit(placed.text, placed.edit);
 }
@@ -65,7 +89,11 @@ function afterLineComment(text: string, edit: Edit): { text: string; edit: Edit 
   return {
     text: `${text.slice(0, edit.offset)},${text.slice(edit.offset)}`,
     // On a line of its own: after a `//` comment, the rest of the line is the comment.
-    edit: { offset: edit.offset + 1 + comment[0].length, length: 0, content: `${/\r\n/.test(text) ? '\r\n' : '\n'}${edit.content.slice(1)}` },
+    edit: {
+      offset: edit.offset + 1 + comment[0].length,
+      length: 0,
+      content: `${/\r\n/.test(text) ? '\r\n' : '\n'}${edit.content.slice(1)}`,
+    },
   };
 }
 

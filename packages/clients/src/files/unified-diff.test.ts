@@ -12,7 +12,25 @@ describe('unifiedDiff', () => {
     const before = lines(20);
     const after = before.replace('line 2\n', 'line two\n').replace('line 18\n', '');
     expect(unifiedDiff(before, after, 'f')).toBe(
-      ['--- f', '+++ f (after)', '@@ -1,5 +1,5 @@', ' line 1', '-line 2', '+line two', ' line 3', ' line 4', ' line 5', '@@ -15,6 +15,5 @@', ' line 15', ' line 16', ' line 17', '-line 18', ' line 19', ' line 20', ''].join('\n'),
+      [
+        '--- f',
+        '+++ f (after)',
+        '@@ -1,5 +1,5 @@',
+        ' line 1',
+        '-line 2',
+        '+line two',
+        ' line 3',
+        ' line 4',
+        ' line 5',
+        '@@ -15,6 +15,5 @@',
+        ' line 15',
+        ' line 16',
+        ' line 17',
+        '-line 18',
+        ' line 19',
+        ' line 20',
+        '',
+      ].join('\n'),
     );
   });
 

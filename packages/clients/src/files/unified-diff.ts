@@ -32,7 +32,8 @@ function middle(a: readonly string[], b: readonly string[]): { op: string; line:
   // Past a few million cells the table costs more than a shorter diff is worth: all out, all in.
   if (n * m > 4_000_000) return [...a.map((line) => ({ op: '-', line })), ...b.map((line) => ({ op: '+', line }))];
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: { op: string; line: string }[] = [];
   let i = 0;
   let j = 0;
@@ -71,6 +72,9 @@ function hunks(ops: readonly { op: string; line: string }[]): string[] {
     const slice = ops.slice(start, Math.min(ops.length, last + CONTEXT + 1));
     const oldCount = slice.filter((o) => o.op !== '+').length;
     const newCount = slice.filter((o) => o.op !== '-').length;
-    return [`@@ -${oldCount === 0 ? at[start]!.old - 1 : at[start]!.old},${oldCount} +${newCount === 0 ? at[start]!.new - 1 : at[start]!.new},${newCount} @@`, ...slice.map((o) => `${o.op}${o.line}`)];
+    return [
+      `@@ -${oldCount === 0 ? at[start]!.old - 1 : at[start]!.old},${oldCount} +${newCount === 0 ? at[start]!.new - 1 : at[start]!.new},${newCount} @@`,
+      ...slice.map((o) => `${o.op}${o.line}`),
+    ];
   });
 }

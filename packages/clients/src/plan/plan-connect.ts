@@ -45,7 +45,8 @@ export function planConnect(servers: readonly ClientServer[], blitzServers: read
     const entry = server.mapping.entry;
     const as = inBlitz.get(fingerprint(entry));
     if (as !== undefined) remove.push({ name: server.name, as });
-    else if (blitzServers.some((e) => e.name === entry.name)) keep.push({ name: server.name, why: `Blitz has a different server named ${entry.name}; rename one of them, then import it` });
+    else if (blitzServers.some((e) => e.name === entry.name))
+      keep.push({ name: server.name, why: `Blitz has a different server named ${entry.name}; rename one of them, then import it` });
     else keep.push({ name: server.name, why: 'not in Blitz yet (blitz clients import adds it)' });
   }
   return { blitz, remove, keep };

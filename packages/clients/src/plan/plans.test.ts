@@ -7,10 +7,25 @@ import { planConnect, type ClientServer } from './plan-connect.js';
 import { planDisconnect } from './plan-disconnect.js';
 import { planImport, type FoundServer } from './plan-import.js';
 
-const stdio = (name: string, command = 'npx', args: string[] = ['-y', name], env?: Record<string, string>): ServerEntry => ({ name, command, args, ...(env ? { env } : {}) });
+const stdio = (name: string, command = 'npx', args: string[] = ['-y', name], env?: Record<string, string>): ServerEntry => ({
+  name,
+  command,
+  args,
+  ...(env ? { env } : {}),
+});
 const http = (name: string, url: string, headers?: Record<string, string>): ServerEntry => ({ name, url, ...(headers ? { headers } : {}) });
-const found = (client: ClientId, entry: ServerEntry): FoundServer => ({ client, file: `/${client}`, name: entry.name, entry, warnings: [] });
-const inClient = (entry: ServerEntry, raw: unknown = { x: entry.name }): ClientServer => ({ name: entry.name, raw, mapping: { kind: 'server', entry, warnings: [] } });
+const found = (client: ClientId, entry: ServerEntry): FoundServer => ({
+  client,
+  file: `/${client}`,
+  name: entry.name,
+  entry,
+  warnings: [],
+});
+const inClient = (entry: ServerEntry, raw: unknown = { x: entry.name }): ClientServer => ({
+  name: entry.name,
+  raw,
+  mapping: { kind: 'server', entry, warnings: [] },
+});
 
 describe('planImport', () => {
   it('imports a server found in several clients once, under its first name', () => {
@@ -26,7 +41,11 @@ describe('planImport', () => {
     const b = found('cursor', http('gh', 'https://g/mcp', { authorization: 'Bearer ${T}' }));
     const c = found('gemini', http('gh', 'https://g/mcp', { Authorization: 'Bearer ${OTHER}' }));
     const plan = planImport([a, b, c], []);
-    expect([plan.add, plan.duplicates.map((d) => d.found), plan.conflicts]).toEqual([[a], [b], [{ found: c, kept: { from: 'client', found: a } }]]);
+    expect([plan.add, plan.duplicates.map((d) => d.found), plan.conflicts]).toEqual([
+      [a],
+      [b],
+      [{ found: c, kept: { from: 'client', found: a } }],
+    ]);
   });
 
   it('a server Blitz has is present; a different one under a Blitz name is a conflict with both definitions', () => {
@@ -44,7 +63,11 @@ describe('planConnect', () => {
   const native = { command: '/b/blitz.js', args: ['connect'] };
 
   it('adds blitz, takes out what Blitz runs, keeps the rest with the reason', () => {
-    const servers = [inClient(stdio('fs')), inClient(stdio('new')), { name: 'old', raw: {}, mapping: { kind: 'skipped', reason: 'type: not SSE' } } as ClientServer];
+    const servers = [
+      inClient(stdio('fs')),
+      inClient(stdio('new')),
+      { name: 'old', raw: {}, mapping: { kind: 'skipped', reason: 'type: not SSE' } } as ClientServer,
+    ];
     expect(planConnect(servers, [stdio('files', 'npx', ['-y', 'fs'])], native)).toEqual({
       blitz: 'add',
       remove: [{ name: 'fs', as: 'files' }],
@@ -56,9 +79,13 @@ describe('planConnect', () => {
   });
 
   it('a server whose name Blitz uses for another server stays, and says so', () => {
-    expect(planConnect([inClient(stdio('git', 'uvx', ['mcp-server-git']))], [stdio('git', 'uvx', ['mcp-server-git', '--repository', '/r'])], native).keep).toEqual([
-      { name: 'git', why: 'Blitz has a different server named git; rename one of them, then import it' },
-    ]);
+    expect(
+      planConnect(
+        [inClient(stdio('git', 'uvx', ['mcp-server-git']))],
+        [stdio('git', 'uvx', ['mcp-server-git', '--repository', '/r'])],
+        native,
+      ).keep,
+    ).toEqual([{ name: 'git', why: 'Blitz has a different server named git; rename one of them, then import it' }]);
   });
 
   it('a second run changes nothing; a blitz entry that differs is updated', () => {
@@ -68,9 +95,13 @@ describe('planConnect', () => {
   });
 
   it('another entry that runs blitz connect is left alone', () => {
-    expect(planConnect([inClient(stdio('hub', '/usr/bin/blitz', ['connect', '--agent', 'x']))], [stdio('hub', '/usr/bin/blitz', ['connect', '--agent', 'x'])], native).keep).toEqual([
-      { name: 'hub', why: 'it runs blitz connect itself' },
-    ]);
+    expect(
+      planConnect(
+        [inClient(stdio('hub', '/usr/bin/blitz', ['connect', '--agent', 'x']))],
+        [stdio('hub', '/usr/bin/blitz', ['connect', '--agent', 'x'])],
+        native,
+      ).keep,
+    ).toEqual([{ name: 'hub', why: 'it runs blitz connect itself' }]);
   });
 });
 
@@ -105,6 +136,12 @@ describe('planDisconnect', () => {
   });
 
   it('otherwise undoes only its own changes, leaving a server the user put back', () => {
-    expect(planDisconnect(record, 'EDITED', ['blitz', 'gh', 'mine'])).toEqual({ kind: 'undo', removeBlitz: true, restoreBlitz: null, putBack: [record.removed[0]], present: ['gh'] });
+    expect(planDisconnect(record, 'EDITED', ['blitz', 'gh', 'mine'])).toEqual({
+      kind: 'undo',
+      removeBlitz: true,
+      restoreBlitz: null,
+      putBack: [record.removed[0]],
+      present: ['gh'],
+    });
   });
 });

@@ -41,11 +41,14 @@ export const claudeCode: ClientSpec = {
     keys: (dir) => claudeProjectKeys(dir).map((key) => ['projects', key, 'mcpServers']),
     projects: (data) =>
       isTable(data.projects)
-        ? Object.entries(data.projects).flatMap(([dir, p]) => (isTable(p) && isTable(p.mcpServers) && Object.keys(p.mcpServers).length > 0 ? [{ dir, names: Object.keys(p.mcpServers) }] : []))
+        ? Object.entries(data.projects).flatMap(([dir, p]) =>
+            isTable(p) && isTable(p.mcpServers) && Object.keys(p.mcpServers).length > 0 ? [{ dir, names: Object.keys(p.mcpServers) }] : [],
+          )
         : [],
   },
   // Claude Code expands ${VAR} and ${VAR:-default}, exactly as Blitz does.
-  fromClient: (name, raw) => mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', sse: 'sse' }, refs: keepRefs }),
+  fromClient: (name, raw) =>
+    mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', sse: 'sse' }, refs: keepRefs }),
   toClient: (launch) => ({ type: 'stdio', command: launch.command, args: [...launch.args], ...withEnv(launch) }),
   rewritesWhileRunning: {
     command: {

@@ -13,7 +13,8 @@ const FILE = 'claude_desktop_config.json';
 function files(where: Where): string[] {
   if (where.platform !== 'win32') return [join(where, appDataDir(where), 'Claude', FILE)];
   const packages = join(where, localAppDataDir(where), 'Packages');
-  const msix = where.listDir(packages)
+  const msix = where
+    .listDir(packages)
     .filter((name) => name.startsWith('Claude_'))
     .sort()
     .map((name) => join(where, packages, name, 'LocalCache', 'Roaming', 'Claude'))
@@ -29,6 +30,7 @@ export const claudeDesktop: ClientSpec = {
   serversKey: ['mcpServers'],
   userFiles: files,
   projectFiles: [],
-  fromClient: (name, raw) => mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', sse: 'sse' }, refs: keepRefs }),
+  fromClient: (name, raw) =>
+    mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', sse: 'sse' }, refs: keepRefs }),
   toClient: (launch) => ({ command: launch.command, args: [...launch.args], ...withEnv(launch) }),
 };

@@ -20,7 +20,8 @@ export const codex: ClientSpec = {
   projectFiles: ['.codex/config.toml'],
   fromClient: (name, raw) =>
     mapping(name, raw, (fields, entry, warn) => {
-      if (fields.has('command') && fields.has('url')) throw new SkipServer('has both command and url; a server is either a command (stdio) or a URL (HTTP)');
+      if (fields.has('command') && fields.has('url'))
+        throw new SkipServer('has both command and url; a server is either a command (stdio) or a URL (HTTP)');
       if (fields.has('command')) {
         readStdio(fields, entry);
         const passed = fields.strings('env_vars');
@@ -32,7 +33,8 @@ export const codex: ClientSpec = {
         entry.url = fields.string('url')!;
         const headers: Record<string, string> = { ...fields.stringMap('http_headers') };
         for (const [header, variable] of Object.entries(fields.stringMap('env_http_headers') ?? {})) {
-          if (!ENV_NAME.test(variable)) throw new SkipServer(`env_http_headers.${header}: ${JSON.stringify(variable)} is not a variable name`);
+          if (!ENV_NAME.test(variable))
+            throw new SkipServer(`env_http_headers.${header}: ${JSON.stringify(variable)} is not a variable name`);
           headers[header] = `\${${variable}}`;
         }
         const bearer = fields.string('bearer_token_env_var');

@@ -12,6 +12,11 @@ export const cursor: ClientSpec = {
   userFiles: (where) => [join(where, where.home, '.cursor', 'mcp.json')],
   projectFiles: ['.cursor/mcp.json'],
   // A URL without a type is streamable HTTP (Cursor falls back to SSE on its own).
-  fromClient: (name, raw) => mapJsonServer(name, raw, { urlKeys: ['url'], types: { stdio: 'stdio', http: 'http', streamableHttp: 'http', sse: 'sse' }, refs: editorRefs('Cursor') }),
+  fromClient: (name, raw) =>
+    mapJsonServer(name, raw, {
+      urlKeys: ['url'],
+      types: { stdio: 'stdio', http: 'http', streamableHttp: 'http', sse: 'sse' },
+      refs: editorRefs('Cursor'),
+    }),
   toClient: (launch) => ({ command: launch.command, args: [...launch.args], ...withEnv(launch) }),
 };

@@ -5,7 +5,8 @@ import { keepRefs, mapJsonServer, type RefConverter } from '../map-server.js';
 import { join } from '../where.js';
 
 /** Gemini expands `$VAR` and `${VAR}` in env values; Blitz knows only the braced form. */
-const geminiRefs: RefConverter = (text, field) => (field.startsWith('env.') || field.startsWith('headers.') ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '${$1}') : text);
+const geminiRefs: RefConverter = (text, field) =>
+  field.startsWith('env.') || field.startsWith('headers.') ? text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, '${$1}') : text;
 
 /**
  * Gemini CLI's `settings.json` (comments allowed): `httpUrl` (or `url` with `"type": "http"`)
@@ -31,7 +32,8 @@ export const gemini: ClientSpec = {
         if (timeout !== undefined) entry.timeout_seconds = Math.max(1, Math.ceil(timeout / 1000));
         const include = fields.strings('includeTools');
         if (include !== undefined) entry.tools = include;
-        if (fields.boolean('trust') === true) warn('trust: not imported; Blitz asks before tool calls unless the server has auto_approve = true');
+        if (fields.boolean('trust') === true)
+          warn('trust: not imported; Blitz asks before tool calls unless the server has auto_approve = true');
         fields.ignore('description');
       },
     });
@@ -40,7 +42,16 @@ export const gemini: ClientSpec = {
   rewritesWhileRunning: {
     command: {
       program: 'gemini',
-      add: (name, launch) => ['mcp', 'add', '--scope', 'user', ...Object.entries(launch.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), name, launch.command, ...launch.args],
+      add: (name, launch) => [
+        'mcp',
+        'add',
+        '--scope',
+        'user',
+        ...Object.entries(launch.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+        name,
+        launch.command,
+        ...launch.args,
+      ],
       remove: (name) => ['mcp', 'remove', '--scope', 'user', name],
     },
   },

@@ -32,14 +32,18 @@ describe('bad servers are skipped with the field named', () => {
 
 describe('client fields map to Blitz fields', () => {
   it('a VS Code input prompt becomes a variable, with a warning naming it', () => {
-    expect(map('vscode', { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } })).toEqual({
+    expect(
+      map('vscode', { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } }),
+    ).toEqual({
       kind: 'server',
       entry: { name: 's', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${API_KEY}' } },
-      warnings: [expect.stringMatching(/^headers\.Authorization holds \$\{input:api-key\}, a VS Code input prompt.*imported as \$\{API_KEY\}/)],
+      warnings: [
+        expect.stringMatching(/^headers\.Authorization holds \$\{input:api-key\}, a VS Code input prompt.*imported as \$\{API_KEY\}/),
+      ],
     });
   });
 
-  it("an editor's workspace folder in an argument becomes \".\", the folder Blitz runs the server in; its home becomes ${HOME}", () => {
+  it('an editor\'s workspace folder in an argument becomes ".", the folder Blitz runs the server in; its home becomes ${HOME}', () => {
     const m = map('vscode', { command: 'node', args: ['fs.js', '${workspaceFolder}', '${workspaceFolder}/src', '--home=${userHome}/x'] });
     // The home's variable is the platform's (editor-refs.test.ts): HOME, USERPROFILE on Windows.
     const home = process.platform === 'win32' ? '${USERPROFILE}' : '${HOME}';
@@ -78,16 +82,29 @@ describe('client fields map to Blitz fields', () => {
 
   it('unknown fields are named, never silently dropped', () => {
     const m = map('claude-code', { command: 'npx', alwaysAllow: ['x'], description: 'd' });
-    expect(m.kind === 'server' && m.warnings).toEqual(['alwaysAllow is not imported (Blitz has no such setting)', 'description is not imported (Blitz has no such setting)']);
+    expect(m.kind === 'server' && m.warnings).toEqual([
+      'alwaysAllow is not imported (Blitz has no such setting)',
+      'description is not imported (Blitz has no such setting)',
+    ]);
   });
 
   it('a name Blitz cannot use is made usable, and said so', () => {
     const m = map('cursor', { command: 'npx' }, 'My Server!');
-    expect(m.kind === 'server' && [m.entry.name, m.warnings[0]]).toEqual(['My-Server', expect.stringMatching(/"My Server!" is imported as "My-Server"/)]);
+    expect(m.kind === 'server' && [m.entry.name, m.warnings[0]]).toEqual([
+      'My-Server',
+      expect.stringMatching(/"My Server!" is imported as "My-Server"/),
+    ]);
   });
 
   it('Gemini: $VAR becomes ${VAR}, timeout ms becomes seconds, includeTools the allow-list', () => {
-    expect(map('gemini', { httpUrl: 'https://x.example.com/mcp', headers: { Authorization: 'Bearer $TOKEN' }, timeout: 1500, includeTools: ['a'] })).toMatchObject({
+    expect(
+      map('gemini', {
+        httpUrl: 'https://x.example.com/mcp',
+        headers: { Authorization: 'Bearer $TOKEN' },
+        timeout: 1500,
+        includeTools: ['a'],
+      }),
+    ).toMatchObject({
       entry: { url: 'https://x.example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' }, timeout_seconds: 2, tools: ['a'] },
     });
   });
@@ -99,6 +116,10 @@ describe('client fields map to Blitz fields', () => {
   });
 
   it('Zed: the older nested command', () => {
-    expect(map('zed', { command: { path: 'node', args: ['s.js'], env: { A: '1' } }, settings: {} })).toEqual({ kind: 'server', entry: { name: 's', command: 'node', args: ['s.js'], env: { A: '1' } }, warnings: [] });
+    expect(map('zed', { command: { path: 'node', args: ['s.js'], env: { A: '1' } }, settings: {} })).toEqual({
+      kind: 'server',
+      entry: { name: 's', command: 'node', args: ['s.js'], env: { A: '1' } },
+      warnings: [],
+    });
   });
 });

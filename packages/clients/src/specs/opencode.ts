@@ -31,7 +31,8 @@ export const opencode: ClientSpec = {
       const type = fields.string('type');
       if (type === 'local') {
         const command = fields.strings('command');
-        if (command === undefined || command.length === 0 || command[0]!.trim() === '') throw new SkipServer('command: must be a non-empty list (the program, then its arguments)');
+        if (command === undefined || command.length === 0 || command[0]!.trim() === '')
+          throw new SkipServer('command: must be a non-empty list (the program, then its arguments)');
         entry.command = command[0]!;
         if (command.length > 1) entry.args = command.slice(1);
         const env = fields.stringMap('environment');

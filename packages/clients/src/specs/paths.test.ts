@@ -6,7 +6,12 @@ import { CLIENTS } from './index.js';
 /** A machine of the given platform; `dirs` are the folders that exist there, with their names. */
 function machine(platform: NodeJS.Platform, env: Record<string, string>, dirs: Record<string, string[]> = {}): Where {
   const home = platform === 'win32' ? 'C:\\Users\\ada' : platform === 'darwin' ? '/Users/ada' : '/home/ada';
-  return { home, env: { ...(platform === 'win32' ? { USERPROFILE: home } : { HOME: home }), ...env }, platform, listDir: (dir) => dirs[dir] ?? [] };
+  return {
+    home,
+    env: { ...(platform === 'win32' ? { USERPROFILE: home } : { HOME: home }), ...env },
+    platform,
+    listDir: (dir) => dirs[dir] ?? [],
+  };
 }
 
 const files = (where: Where) => Object.fromEntries(CLIENTS.map((c) => [c.id, c.userFiles(where)]));
@@ -22,13 +27,23 @@ describe('user config files per platform', () => {
       codex: ['/home/ada/.codex/config.toml'],
       gemini: ['/home/ada/.gemini/settings.json'],
       zed: ['/home/ada/.config/zed/settings.json'],
-      opencode: ['/home/ada/.config/opencode/opencode.json', '/home/ada/.config/opencode/opencode.jsonc', '/home/ada/.config/opencode/config.json'],
+      opencode: [
+        '/home/ada/.config/opencode/opencode.json',
+        '/home/ada/.config/opencode/opencode.jsonc',
+        '/home/ada/.config/opencode/config.json',
+      ],
     });
   });
 
   it('Linux with XDG_CONFIG_HOME, CODEX_HOME and CLAUDE_CONFIG_DIR', () => {
     const f = files(machine('linux', { XDG_CONFIG_HOME: '/xdg', CODEX_HOME: '/codex', CLAUDE_CONFIG_DIR: '/claude' }));
-    expect([f['claude-code'], f.vscode, f.codex, f.zed, f.opencode![0]]).toEqual([['/claude/.claude.json'], ['/xdg/Code/User/mcp.json'], ['/codex/config.toml'], ['/xdg/zed/settings.json'], '/xdg/opencode/opencode.json']);
+    expect([f['claude-code'], f.vscode, f.codex, f.zed, f.opencode![0]]).toEqual([
+      ['/claude/.claude.json'],
+      ['/xdg/Code/User/mcp.json'],
+      ['/codex/config.toml'],
+      ['/xdg/zed/settings.json'],
+      '/xdg/opencode/opencode.json',
+    ]);
   });
 
   it('macOS', () => {
@@ -58,13 +73,15 @@ describe('user config files per platform', () => {
     const packages = 'C:\\Users\\ada\\AppData\\Local\\Packages';
     const launched = `${packages}\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming\\Claude`;
     const env = { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming', LOCALAPPDATA: 'C:\\Users\\ada\\AppData\\Local' };
-    const desktop = (dirs: Record<string, string[]>) => CLIENTS.find((c) => c.id === 'claude-desktop')!.userFiles(machine('win32', env, dirs));
-    expect(desktop({ [packages]: ['Claude_pzs8sxrjxfjjc', 'Microsoft.Other_1'], [launched]: ['claude_desktop_config.json', 'logs'] })).toEqual([
-      `${launched}\\claude_desktop_config.json`,
+    const desktop = (dirs: Record<string, string[]>) =>
+      CLIENTS.find((c) => c.id === 'claude-desktop')!.userFiles(machine('win32', env, dirs));
+    expect(
+      desktop({ [packages]: ['Claude_pzs8sxrjxfjjc', 'Microsoft.Other_1'], [launched]: ['claude_desktop_config.json', 'logs'] }),
+    ).toEqual([`${launched}\\claude_desktop_config.json`, 'C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json']);
+    // Installed but never started: its virtual folder does not exist yet, so %APPDATA% is it.
+    expect(desktop({ [packages]: ['Claude_pzs8sxrjxfjjc'] })).toEqual([
       'C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
     ]);
-    // Installed but never started: its virtual folder does not exist yet, so %APPDATA% is it.
-    expect(desktop({ [packages]: ['Claude_pzs8sxrjxfjjc'] })).toEqual(['C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json']);
   });
 });
 

@@ -15,10 +15,17 @@ export const zed: ClientSpec = {
   title: 'Zed',
   format: 'json',
   serversKey: ['context_servers'],
-  userFiles: (where) => [where.platform === 'win32' ? join(where, where.env.APPDATA ?? join(where, where.home, 'AppData', 'Roaming'), 'Zed', 'settings.json') : join(where, xdgConfigDir(where), 'zed', 'settings.json')],
+  userFiles: (where) => [
+    where.platform === 'win32'
+      ? join(where, where.env.APPDATA ?? join(where, where.home, 'AppData', 'Roaming'), 'Zed', 'settings.json')
+      : join(where, xdgConfigDir(where), 'zed', 'settings.json'),
+  ],
   projectFiles: ['.zed/settings.json'],
   fromClient: (name, raw) => {
-    if (isTable(raw) && (raw.source === 'extension' || (raw.command === undefined && raw.url === undefined && raw.settings !== undefined))) {
+    if (
+      isTable(raw) &&
+      (raw.source === 'extension' || (raw.command === undefined && raw.url === undefined && raw.settings !== undefined))
+    ) {
       return { kind: 'skipped', reason: 'is provided by a Zed extension, which only Zed can run' };
     }
     if (isTable(raw) && isTable(raw.command)) return mapNested(name, raw);

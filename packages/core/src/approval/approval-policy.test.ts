@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isBlitzError } from '../errors/blitz-error.js';
-import { approvalDetail, decide, howToAllow, patternMatches, permissionKey, promptPermissionKey, refuseIfDenied, resourcePermissionKey } from './approval-policy.js';
+import {
+  approvalDetail,
+  decide,
+  howToAllow,
+  patternMatches,
+  permissionKey,
+  promptPermissionKey,
+  refuseIfDenied,
+  resourcePermissionKey,
+} from './approval-policy.js';
 
 const none = { allow: [], ask: [], deny: [] };
 
@@ -30,12 +39,22 @@ describe('decide', () => {
     ['an ask rule beats an allow rule', { ...none, allow: ['mcp:github:create_issue'], ask: ['mcp:*'] }, false, 'ask'],
     ['another server’s rule does not apply', { ...none, allow: ['mcp:gitlab:*'] }, false, 'ask'],
   ] as const)('%s', (_, permissions, autoApprove, expected) => {
-    expect(decide({ allow: [...permissions.allow], ask: [...permissions.ask], deny: [...permissions.deny] }, key, autoApprove).kind).toBe(expected);
+    expect(decide({ allow: [...permissions.allow], ask: [...permissions.ask], deny: [...permissions.deny] }, key, autoApprove).kind).toBe(
+      expected,
+    );
   });
 
   it('says which rule denied or allowed (the audit log names it)', () => {
-    expect(decide({ ...none, deny: ['mcp:*:create_*'] }, key, false)).toEqual({ kind: 'deny', why: 'denied by the rule "mcp:*:create_*" in [permissions] deny', rule: 'mcp:*:create_*' });
-    expect(decide({ ...none, allow: ['mcp:github:*'] }, key, false)).toEqual({ kind: 'allow', why: 'allowed by the rule "mcp:github:*"', rule: 'mcp:github:*' });
+    expect(decide({ ...none, deny: ['mcp:*:create_*'] }, key, false)).toEqual({
+      kind: 'deny',
+      why: 'denied by the rule "mcp:*:create_*" in [permissions] deny',
+      rule: 'mcp:*:create_*',
+    });
+    expect(decide({ ...none, allow: ['mcp:github:*'] }, key, false)).toEqual({
+      kind: 'allow',
+      why: 'allowed by the rule "mcp:github:*"',
+      rule: 'mcp:github:*',
+    });
     expect(decide(none, key, true)).toEqual({ kind: 'allow', why: 'the server is auto_approve' });
   });
 });
@@ -48,7 +67,9 @@ describe('approvalDetail', () => {
   });
 
   it('shows what a caller wrote as one line each: line breaks, control and bidirectional characters escaped (issue 25.12)', () => {
-    expect(approvalDetail('run', 'sh', { cmd: 'ls\nRun echo (MCP server "sh")\r\tx\u0007\u202eevil\u2028' })).toBe('run (MCP server "sh")\ncmd=ls\\nRun echo (MCP server "sh")\\r\\tx\\u{7}\\u{202e}evil\\u{2028}');
+    expect(approvalDetail('run', 'sh', { cmd: 'ls\nRun echo (MCP server "sh")\r\tx\u0007\u202eevil\u2028' })).toBe(
+      'run (MCP server "sh")\ncmd=ls\\nRun echo (MCP server "sh")\\r\\tx\\u{7}\\u{202e}evil\\u{2028}',
+    );
     expect(approvalDetail('t\nx', 's\ny', { 'a\nb': 1 })).toBe('t\\nx (MCP server "s\\ny")\na\\nb=1');
   });
 
@@ -90,7 +111,10 @@ describe('the keys of what is not a tool call (issue 25.3)', () => {
   it("a resource read is its read_mcp_resource tool's; a prompt is mcp:<server>:prompt:<name>; mcp:<server>:* and mcp:<server> cover both", () => {
     expect([resourcePermissionKey('fx'), promptPermissionKey('fx', 'greet')]).toEqual(['mcp:fx:read_mcp_resource', 'mcp:fx:prompt:greet']);
     for (const pattern of ['mcp:fx:*', 'mcp:fx', 'mcp:*']) {
-      expect([patternMatches(pattern, resourcePermissionKey('fx')), patternMatches(pattern, promptPermissionKey('fx', 'greet'))]).toEqual([true, true]);
+      expect([patternMatches(pattern, resourcePermissionKey('fx')), patternMatches(pattern, promptPermissionKey('fx', 'greet'))]).toEqual([
+        true,
+        true,
+      ]);
     }
     expect(patternMatches('mcp:fx:prompt:*', promptPermissionKey('fx', 'greet'))).toBe(true);
     expect(patternMatches('mcp:fx:prompt:*', permissionKey('fx', 'echo'))).toBe(false);
@@ -105,7 +129,9 @@ describe('the keys of what is not a tool call (issue 25.3)', () => {
     } catch (err) {
       thrown = err;
     }
-    expect(isBlitzError(thrown, 'PERMISSION_DENIED') && thrown.message).toBe('prompt fx__greet (MCP server "fx") was refused: denied by the rule "mcp:fx:prompt:*" in [permissions] deny');
+    expect(isBlitzError(thrown, 'PERMISSION_DENIED') && thrown.message).toBe(
+      'prompt fx__greet (MCP server "fx") was refused: denied by the rule "mcp:fx:prompt:*" in [permissions] deny',
+    );
     expect(() => refuseIfDenied(permissions, resourcePermissionKey('fx'), 'x')).not.toThrow();
     expect(() => refuseIfDenied(undefined, resourcePermissionKey('fx'), 'x')).not.toThrow();
   });

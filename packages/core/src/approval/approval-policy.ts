@@ -38,7 +38,10 @@ export function denyingRule(permissions: Permissions, key: string): string | und
  */
 export function refuseIfDenied(permissions: Permissions | undefined, key: string, what: string): void {
   const rule = permissions && denyingRule(permissions, key);
-  if (rule !== undefined) throw new BlitzError('PERMISSION_DENIED', `${what} was refused: denied by the rule "${rule}" in [permissions] deny`, { reason: 'DENIED_BY_RULE' });
+  if (rule !== undefined)
+    throw new BlitzError('PERMISSION_DENIED', `${what} was refused: denied by the rule "${rule}" in [permissions] deny`, {
+      reason: 'DENIED_BY_RULE',
+    });
 }
 
 /** `*` matches any run of characters; `mcp:github` alone covers every tool of the server. */

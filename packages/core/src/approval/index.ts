@@ -1,1 +1,12 @@
-export { approvalDetail, decide, denyingRule, howToAllow, patternMatches, permissionKey, promptPermissionKey, refuseIfDenied, resourcePermissionKey, type Verdict } from './approval-policy.js';
+export {
+  approvalDetail,
+  decide,
+  denyingRule,
+  howToAllow,
+  patternMatches,
+  permissionKey,
+  promptPermissionKey,
+  refuseIfDenied,
+  resourcePermissionKey,
+  type Verdict,
+} from './approval-policy.js';

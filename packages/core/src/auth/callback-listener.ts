@@ -33,7 +33,11 @@ export async function startCallbackListener(opts: {
     server.listen(port, '127.0.0.1', () => resolve());
   }).catch((err: NodeJS.ErrnoException) => {
     throw err.code === 'EADDRINUSE'
-      ? new BlitzError('FAILED_PRECONDITION', `port ${port} on 127.0.0.1 (oauth.callback_port) is in use; free it or choose another callback_port`, { reason: 'CALLBACK_PORT_IN_USE' })
+      ? new BlitzError(
+          'FAILED_PRECONDITION',
+          `port ${port} on 127.0.0.1 (oauth.callback_port) is in use; free it or choose another callback_port`,
+          { reason: 'CALLBACK_PORT_IN_USE' },
+        )
       : err;
   });
   const actual = (server.address() as AddressInfo).port;

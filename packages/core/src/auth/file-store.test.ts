@@ -35,13 +35,18 @@ describe('fileSecretStore', () => {
     const file = path.join(dir, 'secrets.json');
     await Promise.all(Array.from({ length: 8 }, (_, i) => fileSecretStore(file).set(`k${i}`, `v${i}`)));
     const store = fileSecretStore(file);
-    expect(await Promise.all(Array.from({ length: 8 }, (_, i) => store.get(`k${i}`)))).toEqual(Array.from({ length: 8 }, (_, i) => `v${i}`));
+    expect(await Promise.all(Array.from({ length: 8 }, (_, i) => store.get(`k${i}`)))).toEqual(
+      Array.from({ length: 8 }, (_, i) => `v${i}`),
+    );
   });
 
   it('refuses to write over a file it cannot read, naming it', async () => {
     const file = path.join(dir, 'secrets.json');
     fs.writeFileSync(file, '{ nope', { mode: 0o600 });
-    await expect(fileSecretStore(file).set('a', 'x')).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringContaining(file) });
+    await expect(fileSecretStore(file).set('a', 'x')).rejects.toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: expect.stringContaining(file),
+    });
     expect(fs.readFileSync(file, 'utf8')).toBe('{ nope');
   });
 });

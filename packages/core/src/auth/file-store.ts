@@ -61,11 +61,17 @@ async function readSecrets(file: string): Promise<SecretsFile> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new BlitzError('FAILED_PRECONDITION', `${file} is not valid JSON; delete it and sign in again (blitz mcp login <name>)`, { reason: 'SECRETS_FILE_INVALID' });
+    throw new BlitzError('FAILED_PRECONDITION', `${file} is not valid JSON; delete it and sign in again (blitz mcp login <name>)`, {
+      reason: 'SECRETS_FILE_INVALID',
+    });
   }
   const secrets = (parsed as Partial<SecretsFile> | null)?.secrets;
   if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) {
-    throw new BlitzError('FAILED_PRECONDITION', `${file} is not a Blitz secrets file; delete it and sign in again (blitz mcp login <name>)`, { reason: 'SECRETS_FILE_INVALID' });
+    throw new BlitzError(
+      'FAILED_PRECONDITION',
+      `${file} is not a Blitz secrets file; delete it and sign in again (blitz mcp login <name>)`,
+      { reason: 'SECRETS_FILE_INVALID' },
+    );
   }
   const clean = Object.fromEntries(Object.entries(secrets).filter((e): e is [string, string] => typeof e[1] === 'string'));
   return { version: 1, secrets: clean };

@@ -1,4 +1,15 @@
-export { accountFor, describeClientSource, matchesServerUrl, needsRefresh, parseStoredCredentials, REFRESH_AHEAD_MS, SECRET_SERVICE, secretsOf, type ClientSource, type StoredCredentials } from './stored-credentials.js';
+export {
+  accountFor,
+  describeClientSource,
+  matchesServerUrl,
+  needsRefresh,
+  parseStoredCredentials,
+  REFRESH_AHEAD_MS,
+  SECRET_SERVICE,
+  secretsOf,
+  type ClientSource,
+  type StoredCredentials,
+} from './stored-credentials.js';
 export type { SecretStore, SecretStoreKind } from './secret-store.js';
 export { keychainStore, KEYCHAIN_TIMEOUT_MS } from './keychain-store.js';
 export { probeKeychain, PROBE_TIMEOUT_MS, type KeychainProbe } from './keychain-probe.js';

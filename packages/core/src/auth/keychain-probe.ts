@@ -32,11 +32,15 @@ export async function probeKeychain(opts: { timeoutMs?: number; env?: NodeJS.Pro
   ].join('\n');
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-e', `try {\n${script}\n} catch (err) { process.stderr.write(String(err && err.message || err)); process.exit(2); }`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env,
-      windowsHide: true,
-    });
+    const child = spawn(
+      process.execPath,
+      ['-e', `try {\n${script}\n} catch (err) { process.stderr.write(String(err && err.message || err)); process.exit(2); }`],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env,
+        windowsHide: true,
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let timedOut = false;
@@ -51,7 +55,8 @@ export async function probeKeychain(opts: { timeoutMs?: number; env?: NodeJS.Pro
     // 'close', not 'exit': the child is reaped and its pipes drained before we answer.
     child.once('close', (code) => {
       timer.cancel();
-      if (timedOut) resolve({ ok: false, reason: `it did not answer within ${timeoutMs / 1000}s (locked, or waiting for a password prompt?)` });
+      if (timedOut)
+        resolve({ ok: false, reason: `it did not answer within ${timeoutMs / 1000}s (locked, or waiting for a password prompt?)` });
       else if (code === 0) resolve({ ok: true });
       else resolve({ ok: false, reason: firstLine(stderr) || `the probe exited with code ${code}` });
     });
@@ -59,5 +64,11 @@ export async function probeKeychain(opts: { timeoutMs?: number; env?: NodeJS.Pro
 }
 
 function firstLine(text: string): string {
-  return text.trim().split('\n')[0]?.replace(/^Error:\s*/, '').slice(0, 300) ?? '';
+  return (
+    text
+      .trim()
+      .split('\n')[0]
+      ?.replace(/^Error:\s*/, '')
+      .slice(0, 300) ?? ''
+  );
 }

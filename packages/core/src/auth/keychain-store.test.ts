@@ -17,7 +17,10 @@ describe('keychainCall', () => {
     clock.advance(1);
     const err = (await call) as BlitzError;
     expect(err).toBeInstanceOf(BlitzError);
-    expect({ code: err.code, message: err.message }).toEqual({ code: 'TIMEOUT', message: 'the OS keychain did not answer a read within 5s (is it locked?)' });
+    expect({ code: err.code, message: err.message }).toEqual({
+      code: 'TIMEOUT',
+      message: 'the OS keychain did not answer a read within 5s (is it locked?)',
+    });
     expect(signal?.aborted).toBe(true);
   });
 
@@ -25,8 +28,13 @@ describe('keychainCall', () => {
     const clock = new FakeClock();
     expect(await keychainCall('read', { timeoutMs: 5_000, clock }, async () => 'value')).toBe('value');
     expect(clock.pendingTimers()).toBe(0);
-    const err = (await keychainCall('write', { timeoutMs: 5_000, clock }, () => Promise.reject(new Error('no such collection'))).catch((e: unknown) => e)) as BlitzError;
-    expect({ code: err.code, message: err.message }).toEqual({ code: 'SERVER_UNAVAILABLE', message: 'the OS keychain refused a write: no such collection' });
+    const err = (await keychainCall('write', { timeoutMs: 5_000, clock }, () => Promise.reject(new Error('no such collection'))).catch(
+      (e: unknown) => e,
+    )) as BlitzError;
+    expect({ code: err.code, message: err.message }).toEqual({
+      code: 'SERVER_UNAVAILABLE',
+      message: 'the OS keychain refused a write: no such collection',
+    });
     expect(clock.pendingTimers()).toBe(0);
   });
 });

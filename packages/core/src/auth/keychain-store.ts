@@ -58,7 +58,11 @@ export function keychainStore(opts: KeychainOptions = {}): SecretStore {
  * Runs a keychain call with an abort signal and, in case the native call ignores it, a
  * timer of our own: a locked keychain waiting for a password prompt must not hang Blitz.
  */
-export async function keychainCall<T>(what: string, bound: Required<KeychainOptions>, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function keychainCall<T>(
+  what: string,
+  bound: Required<KeychainOptions>,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const { timeoutMs, clock } = bound;
   const abort = new AbortController();
   let timer: Timer | undefined;

@@ -161,7 +161,8 @@ export class LoginProvider implements OAuthClientProvider {
     const tokens = this.#tokens;
     const client = this.clientInformation();
     const discovery = this.#discovery;
-    if (!tokens || !client || !discovery) throw new BlitzError('INTERNAL', `sign-in to MCP server ${this.#opts.server} finished without tokens`);
+    if (!tokens || !client || !discovery)
+      throw new BlitzError('INTERNAL', `sign-in to MCP server ${this.#opts.server} finished without tokens`);
     const kept: OAuthClientInformationMixed = { ...client };
     if (this.#opts.preRegistered) delete kept.client_secret;
     const resource = discovery.resourceMetadata?.resource;

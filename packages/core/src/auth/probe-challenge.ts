@@ -36,12 +36,24 @@ export async function probeChallenge(name: string, url: string, headers: Record<
     return (list && challengeOf(list)) ?? {};
   } finally {
     // A stateful server gets its session back; whether it takes it does not matter.
-    if (session) await fetchFn(url, { method: 'DELETE', headers: next }).then((r) => r.body?.cancel(), () => undefined).catch(() => undefined);
+    if (session)
+      await fetchFn(url, { method: 'DELETE', headers: next })
+        .then(
+          (r) => r.body?.cancel(),
+          () => undefined,
+        )
+        .catch(() => undefined);
   }
 }
 
 /** The answer with its body discarded; undefined when the server redirected (no challenge there: sign in through discovery). */
-async function send(name: string, url: string, fetchFn: FetchLike, headers: Record<string, string>, body: unknown): Promise<Response | undefined> {
+async function send(
+  name: string,
+  url: string,
+  fetchFn: FetchLike,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<Response | undefined> {
   let response: Response;
   try {
     response = await fetchFn(url, { method: 'POST', headers, body: JSON.stringify(body) });

@@ -59,7 +59,10 @@ export function judgeRedirect(params: RedirectParams, expectedState: string): Re
     };
   }
   if (params.error !== undefined) {
-    return { kind: 'denied', message: `the authorization server refused the sign-in: ${params.error}${params.errorDescription ? ` (${params.errorDescription})` : ''}` };
+    return {
+      kind: 'denied',
+      message: `the authorization server refused the sign-in: ${params.error}${params.errorDescription ? ` (${params.errorDescription})` : ''}`,
+    };
   }
   if (params.code === undefined || params.code === '') return { kind: 'refused', message: 'that address carries no authorization code' };
   return { kind: 'code', code: params.code };

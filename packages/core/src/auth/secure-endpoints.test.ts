@@ -4,18 +4,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertSecureDiscovery, noRedirectFetch } from './secure-endpoints.js';
 
 describe('assertSecureDiscovery', () => {
-  const metadata = (token: string) => ({ issuer: 'https://auth.example.com', authorization_endpoint: 'https://auth.example.com/authorize', token_endpoint: token, response_types_supported: ['code'] });
+  const metadata = (token: string) => ({
+    issuer: 'https://auth.example.com',
+    authorization_endpoint: 'https://auth.example.com/authorize',
+    token_endpoint: token,
+    response_types_supported: ['code'],
+  });
 
   it('accepts https, and plain http to loopback', () => {
-    expect(() => assertSecureDiscovery('docs', { authorizationServerUrl: 'https://auth.example.com', authorizationServerMetadata: metadata('https://auth.example.com/token') })).not.toThrow();
-    expect(() => assertSecureDiscovery('docs', { authorizationServerUrl: 'http://127.0.0.1:9/', authorizationServerMetadata: metadata('http://localhost:9/token') })).not.toThrow();
+    expect(() =>
+      assertSecureDiscovery('docs', {
+        authorizationServerUrl: 'https://auth.example.com',
+        authorizationServerMetadata: metadata('https://auth.example.com/token'),
+      }),
+    ).not.toThrow();
+    expect(() =>
+      assertSecureDiscovery('docs', {
+        authorizationServerUrl: 'http://127.0.0.1:9/',
+        authorizationServerMetadata: metadata('http://localhost:9/token'),
+      }),
+    ).not.toThrow();
   });
 
   it('refuses plain http elsewhere and credentials in a URL, naming the endpoint', () => {
-    expect(() => assertSecureDiscovery('docs', { authorizationServerUrl: 'https://auth.example.com', authorizationServerMetadata: metadata('http://auth.example.com/token') })).toThrow(
-      /the token endpoint of MCP server docs uses plain http to auth\.example\.com/,
+    expect(() =>
+      assertSecureDiscovery('docs', {
+        authorizationServerUrl: 'https://auth.example.com',
+        authorizationServerMetadata: metadata('http://auth.example.com/token'),
+      }),
+    ).toThrow(/the token endpoint of MCP server docs uses plain http to auth\.example\.com/);
+    expect(() => assertSecureDiscovery('docs', { authorizationServerUrl: 'https://user:pw@auth.example.com' })).toThrow(
+      /authorization server of MCP server docs must not contain credentials/,
     );
-    expect(() => assertSecureDiscovery('docs', { authorizationServerUrl: 'https://user:pw@auth.example.com' })).toThrow(/authorization server of MCP server docs must not contain credentials/);
   });
 });
 

@@ -20,7 +20,9 @@ export function assertSecureDiscovery(server: string, state: OAuthDiscoveryState
     if (url === undefined) continue;
     const problem = urlProblem(url);
     if (problem) {
-      throw new BlitzError('FAILED_PRECONDITION', `the ${what} of MCP server ${server} ${problem}; Blitz will not sign in there`, { reason: 'INSECURE_OAUTH_ENDPOINT' });
+      throw new BlitzError('FAILED_PRECONDITION', `the ${what} of MCP server ${server} ${problem}; Blitz will not sign in there`, {
+        reason: 'INSECURE_OAUTH_ENDPOINT',
+      });
     }
   }
 }
@@ -40,9 +42,13 @@ export function noRedirectFetch(base: FetchLike): FetchLike {
     if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
       await response.body?.cancel().catch(() => {});
       const where = new URL(String(url));
-      throw new BlitzError('FAILED_PRECONDITION', `${where.origin}${where.pathname} answered with a redirect (HTTP ${response.status}); Blitz follows no redirect while signing in`, {
-        reason: 'OAUTH_REDIRECT_REFUSED',
-      });
+      throw new BlitzError(
+        'FAILED_PRECONDITION',
+        `${where.origin}${where.pathname} answered with a redirect (HTTP ${response.status}); Blitz follows no redirect while signing in`,
+        {
+          reason: 'OAUTH_REDIRECT_REFUSED',
+        },
+      );
     }
     return response;
   };

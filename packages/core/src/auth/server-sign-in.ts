@@ -6,7 +6,15 @@ import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CredentialStore } from './credential-store.js';
 import { describeOAuthError, isRejectedGrant } from './describe-oauth-error.js';
-import { isExpired, matchesServerUrl, needsRefresh, scopeUnion, secretsOf, withNewTokens, type StoredCredentials } from './stored-credentials.js';
+import {
+  isExpired,
+  matchesServerUrl,
+  needsRefresh,
+  scopeUnion,
+  secretsOf,
+  withNewTokens,
+  type StoredCredentials,
+} from './stored-credentials.js';
 
 export interface ServerSignInDeps {
   /** The store, opened (keychain probed) once and shared. */
@@ -119,7 +127,8 @@ export class ServerSignIn {
       const creds = await this.#read();
       // A refresh that finished while we read is newer than what we read; a sign-out during
       // the read (a new generation) makes what we read stale.
-      if (this.#cached.kind === 'unknown' && generation === this.#generation) this.#cached = creds ? { kind: 'some', creds } : { kind: 'none' };
+      if (this.#cached.kind === 'unknown' && generation === this.#generation)
+        this.#cached = creds ? { kind: 'some', creds } : { kind: 'none' };
       else if (generation !== this.#generation) return undefined;
     }
     return this.#cached.kind === 'some' ? this.#cached.creds : undefined;
@@ -131,7 +140,9 @@ export class ServerSignIn {
     try {
       creds = await (await this.#deps.store()).read(this.name);
     } catch (err) {
-      throw new BlitzError('SERVER_UNAVAILABLE', `cannot read the sign-in of MCP server ${this.name}: ${(err as Error).message}`, { cause: err });
+      throw new BlitzError('SERVER_UNAVAILABLE', `cannot read the sign-in of MCP server ${this.name}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (!creds || this.#config.transport.kind !== 'http' || !matchesServerUrl(creds, this.#config.transport.url)) return undefined;
     this.#deps.onSecrets(secretsOf(creds));
@@ -216,7 +227,8 @@ export class ServerSignIn {
   /** A pre-registered client's secret comes from the settings' environment reference, never from the store. */
   #client(creds: StoredCredentials): OAuthClientInformationMixed {
     const oauth = this.#config.oauth;
-    if (oauth?.clientId && oauth.clientId === creds.client.client_id && oauth.clientSecret) return { ...creds.client, client_secret: oauth.clientSecret };
+    if (oauth?.clientId && oauth.clientId === creds.client.client_id && oauth.clientSecret)
+      return { ...creds.client, client_secret: oauth.clientSecret };
     return creds.client;
   }
 }

@@ -65,7 +65,10 @@ describe('signIn', () => {
 
   it('refuses a plain-http authorization server override before any request', async () => {
     const config = httpServer(fixture.url, { authorizationServer: 'http://auth.example.com' });
-    await expect(start(new FakeClock(), config).done).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'INSECURE_OAUTH_ENDPOINT' });
+    await expect(start(new FakeClock(), config).done).rejects.toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      reason: 'INSECURE_OAUTH_ENDPOINT',
+    });
     expect(fixture.log()).toEqual([]);
   });
 });
@@ -86,10 +89,19 @@ describe('signIn asks for the least it needs', () => {
   }
 
   it('a server that lets initialize through and challenges tools/list: asks for the scope that challenge names', async () => {
-    guarded = await startOAuthServer({ openInitialize: true, requiredScopes: ['mcp:basic'], scopesSupported: ['mcp:basic', 'mcp:admin', 'files:write'] });
+    guarded = await startOAuthServer({
+      openInitialize: true,
+      requiredScopes: ['mcp:basic'],
+      scopesSupported: ['mcp:basic', 'mcp:admin', 'files:write'],
+    });
     expect(await scopesAskedFor(httpServer(guarded.url))).toEqual({ asked: 'mcp:basic', authorized: ['mcp:basic'] });
     // Probed as a client starts: initialize answered, tools/list challenged, both without a token.
-    expect(guarded.log().filter((e) => e.kind === 'mcp').slice(0, 3)).toEqual([
+    expect(
+      guarded
+        .log()
+        .filter((e) => e.kind === 'mcp')
+        .slice(0, 3),
+    ).toEqual([
       { kind: 'mcp', method: 'initialize', status: 200, authorization: 'none' },
       { kind: 'mcp', method: 'notifications/initialized', status: 202, authorization: 'none' },
       { kind: 'mcp', method: 'tools/list', status: 401, authorization: 'none' },
@@ -99,7 +111,12 @@ describe('signIn asks for the least it needs', () => {
   it('a challenge to initialize itself is the one used, and nothing more is probed', async () => {
     guarded = await startOAuthServer({ requiredScopes: ['mcp:basic'], scopesSupported: ['mcp:basic', 'mcp:admin'] });
     expect((await scopesAskedFor(httpServer(guarded.url))).asked).toBe('mcp:basic');
-    expect(guarded.log().filter((e) => e.kind === 'mcp').map((e) => e.kind === 'mcp' && e.method)).toEqual(['initialize']);
+    expect(
+      guarded
+        .log()
+        .filter((e) => e.kind === 'mcp')
+        .map((e) => e.kind === 'mcp' && e.method),
+    ).toEqual(['initialize']);
   });
 
   it('with no scope in any challenge, falls back to the resource metadata scopes_supported', async () => {

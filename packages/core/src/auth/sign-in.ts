@@ -49,20 +49,29 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
   const { config } = opts;
   const name = config.name;
   if (config.transport.kind !== 'http') {
-    throw new BlitzError('FAILED_PRECONDITION', `MCP server ${name} is a stdio server; only HTTP servers sign in`, { reason: 'NOT_AN_HTTP_SERVER' });
+    throw new BlitzError('FAILED_PRECONDITION', `MCP server ${name} is a stdio server; only HTTP servers sign in`, {
+      reason: 'NOT_AN_HTTP_SERVER',
+    });
   }
   const serverUrl = config.transport.url;
   const problem = urlProblem(serverUrl);
-  if (problem) throw new BlitzError('FAILED_PRECONDITION', `the url of MCP server ${name} ${problem}`, { reason: 'INSECURE_OAUTH_ENDPOINT' });
+  if (problem)
+    throw new BlitzError('FAILED_PRECONDITION', `the url of MCP server ${name} ${problem}`, { reason: 'INSECURE_OAUTH_ENDPOINT' });
   const override = config.oauth?.authorizationServer;
   const overrideProblem = override === undefined ? undefined : urlProblem(override);
-  if (overrideProblem) throw new BlitzError('FAILED_PRECONDITION', `oauth.authorization_server of MCP server ${name} ${overrideProblem}`, { reason: 'INSECURE_OAUTH_ENDPOINT' });
+  if (overrideProblem)
+    throw new BlitzError('FAILED_PRECONDITION', `oauth.authorization_server of MCP server ${name} ${overrideProblem}`, {
+      reason: 'INSECURE_OAUTH_ENDPOINT',
+    });
   const clock = opts.clock ?? systemClock;
   const timeoutMs = opts.timeoutMs ?? SIGN_IN_TIMEOUT_MS;
   const proxy = opts.fetch ? undefined : createProxyFetch();
   const fetchFn = noRedirectFetch(opts.fetch ?? proxy!.fetch);
 
-  let judge: (params: RedirectParams, from: 'browser' | 'pasted') => { ok: boolean; message: string } = () => ({ ok: false, message: 'no sign-in is waiting for this address' });
+  let judge: (params: RedirectParams, from: 'browser' | 'pasted') => { ok: boolean; message: string } = () => ({
+    ok: false,
+    message: 'no sign-in is waiting for this address',
+  });
   const listener = await startCallbackListener({
     ...(config.oauth?.callbackPort === undefined ? {} : { port: config.oauth.callbackPort }),
     onRedirect: (params) => judge(params, 'browser'),
@@ -76,7 +85,9 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
       redirectUrl: listener.redirectUrl,
       now: () => clock.now(),
       ...(oauth?.scopes ? { scopes: oauth.scopes } : {}),
-      ...(oauth?.clientId ? { preRegistered: { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) } } : {}),
+      ...(oauth?.clientId
+        ? { preRegistered: { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) } }
+        : {}),
       ...(oauth?.authorizationServer ? { authorizationServer: oauth.authorizationServer } : {}),
       ...(metadataUrl ? { clientMetadataUrl: metadataUrl } : {}),
     });
@@ -109,14 +120,23 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
       );
     } else if (!opts.noBrowser) {
       const opened = await (opts.openBrowser ?? systemBrowserOpener(opts.platform))(url.href);
-      opts.print(opened ? 'Opened it in your browser; waiting for you to finish there…' : 'Could not start a browser: open the address above yourself.');
+      opts.print(
+        opened
+          ? 'Opened it in your browser; waiting for you to finish there…'
+          : 'Could not start a browser: open the address above yourself.',
+      );
     } else {
       opts.print('Open the address above in a browser; waiting for you to finish there…');
     }
 
     const code = await new Promise<string>((resolve, reject) => {
       const timer = clock.setTimeout(() => {
-        reject(new BlitzError('TIMEOUT', `sign-in to MCP server ${name} timed out: no answer from the browser within ${formatDelay(timeoutMs)}; run blitz mcp login ${name} again`));
+        reject(
+          new BlitzError(
+            'TIMEOUT',
+            `sign-in to MCP server ${name} timed out: no answer from the browser within ${formatDelay(timeoutMs)}; run blitz mcp login ${name} again`,
+          ),
+        );
       }, timeoutMs);
       const finish = (fn: () => void) => {
         timer.cancel();
@@ -130,7 +150,13 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
             finish(() => resolve(verdict.code));
             return { ok: true, message: `Blitz received the sign-in for MCP server ${name}. You can close this tab.` };
           case 'denied':
-            finish(() => reject(new BlitzError('PERMISSION_DENIED', `sign-in to MCP server ${name} was refused: ${verdict.message}`, { reason: 'SIGN_IN_DENIED' })));
+            finish(() =>
+              reject(
+                new BlitzError('PERMISSION_DENIED', `sign-in to MCP server ${name} was refused: ${verdict.message}`, {
+                  reason: 'SIGN_IN_DENIED',
+                }),
+              ),
+            );
             return { ok: false, message: verdict.message };
           case 'refused':
             opts.print(`Refused ${from === 'browser' ? 'a redirect' : 'the pasted address'}: ${verdict.message}.`);
@@ -174,6 +200,8 @@ async function runAuth(name: string, step: () => Promise<unknown>): Promise<void
     await step();
   } catch (err) {
     if (isBlitzError(err)) throw err;
-    throw new BlitzError('FAILED_PRECONDITION', `sign-in to MCP server ${name} failed: ${describeOAuthError(err)}`, { reason: 'SIGN_IN_FAILED' });
+    throw new BlitzError('FAILED_PRECONDITION', `sign-in to MCP server ${name} failed: ${describeOAuthError(err)}`, {
+      reason: 'SIGN_IN_FAILED',
+    });
   }
 }

@@ -49,12 +49,13 @@ describe('parseStoredCredentials', () => {
     expect(parseStoredCredentials(JSON.stringify(creds(1000)))).toEqual(creds(1000));
   });
 
-  it.each([['not json', '{'], ['another version', JSON.stringify({ ...creds(1), version: 2 })], ['no access token', JSON.stringify({ ...creds(1), tokens: { token_type: 'Bearer' } })]])(
-    'treats %s as absent',
-    (_name, text) => {
-      expect(parseStoredCredentials(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['not json', '{'],
+    ['another version', JSON.stringify({ ...creds(1), version: 2 })],
+    ['no access token', JSON.stringify({ ...creds(1), tokens: { token_type: 'Bearer' } })],
+  ])('treats %s as absent', (_name, text) => {
+    expect(parseStoredCredentials(text)).toBeUndefined();
+  });
 });
 
 describe('matchesServerUrl', () => {

@@ -83,7 +83,11 @@ export function isExpired(creds: StoredCredentials, now: number): boolean {
 
 /** The credentials after a token response: a refresh that returns no new refresh token keeps the old one. */
 export function withNewTokens(creds: StoredCredentials, tokens: OAuthTokens, now: number): StoredCredentials {
-  const next: StoredCredentials = { ...creds, tokens: { ...tokens, refresh_token: tokens.refresh_token ?? creds.tokens.refresh_token }, obtainedAt: now };
+  const next: StoredCredentials = {
+    ...creds,
+    tokens: { ...tokens, refresh_token: tokens.refresh_token ?? creds.tokens.refresh_token },
+    obtainedAt: now,
+  };
   if (next.tokens.refresh_token === undefined) delete next.tokens.refresh_token;
   if (tokens.expires_in === undefined) delete next.expiresAt;
   else next.expiresAt = now + tokens.expires_in * 1000;

@@ -34,10 +34,7 @@ export type BreakerState =
 export type BreakerEvent = { kind: 'success' } | { kind: 'failure' };
 
 /** What the user hears (MCP-33): each once per failing spell. */
-export type BreakerEffect =
-  | { kind: 'failed' }
-  | { kind: 'paused'; retryInMs: number }
-  | { kind: 'recovered' };
+export type BreakerEffect = { kind: 'failed' } | { kind: 'paused'; retryInMs: number } | { kind: 'recovered' };
 
 export interface Transition {
   state: BreakerState;
@@ -78,12 +75,7 @@ export function admit(state: BreakerState, now: number): Admission {
  * a dead server must not repeat it every few minutes (the driver still reports each failure
  * for the log).
  */
-export function next(
-  state: BreakerState,
-  event: BreakerEvent,
-  now: number,
-  policy: BreakerPolicy = DEFAULT_BREAKER_POLICY,
-): Transition {
+export function next(state: BreakerState, event: BreakerEvent, now: number, policy: BreakerPolicy = DEFAULT_BREAKER_POLICY): Transition {
   switch (event.kind) {
     case 'success':
       return onSuccess(state);

@@ -5,8 +5,20 @@ import { offersTools, sameStatus, toStatus, type BreakerStatus } from './breaker
 describe('toStatus', () => {
   it.each<[string, BreakerState, number, BreakerStatus, boolean]>([
     ['closed', { kind: 'closed', failures: 1 }, 0, { kind: 'closed' }, true],
-    ['cooling down', { kind: 'open', until: 15_000, cooldownMs: 15_000 }, 5_000, { kind: 'open', retryAt: 15_000, retryInMs: 10_000 }, false],
-    ['cooldown over, waiting for the trial', { kind: 'open', until: 15_000, cooldownMs: 15_000 }, 15_000, { kind: 'halfOpen', trialInFlight: false }, true],
+    [
+      'cooling down',
+      { kind: 'open', until: 15_000, cooldownMs: 15_000 },
+      5_000,
+      { kind: 'open', retryAt: 15_000, retryInMs: 10_000 },
+      false,
+    ],
+    [
+      'cooldown over, waiting for the trial',
+      { kind: 'open', until: 15_000, cooldownMs: 15_000 },
+      15_000,
+      { kind: 'halfOpen', trialInFlight: false },
+      true,
+    ],
     ['trial in flight', { kind: 'halfOpen', cooldownMs: 15_000 }, 20_000, { kind: 'halfOpen', trialInFlight: true }, true],
   ])('%s', (_name, state, now, status, listed) => {
     expect(toStatus(state, now)).toEqual(status);
@@ -15,7 +27,11 @@ describe('toStatus', () => {
 
   it.each<[string, BreakerState, BreakerStatus]>([
     ['closed after a failure', { kind: 'closed', failures: 1 }, { kind: 'closed', lastFailure: 'timed out' }],
-    ['cooling down', { kind: 'open', until: 15_000, cooldownMs: 15_000 }, { kind: 'open', retryAt: 15_000, retryInMs: 10_000, lastFailure: 'timed out' }],
+    [
+      'cooling down',
+      { kind: 'open', until: 15_000, cooldownMs: 15_000 },
+      { kind: 'open', retryAt: 15_000, retryInMs: 10_000, lastFailure: 'timed out' },
+    ],
   ])('carries the last failure: %s', (_name, state, status) => {
     expect(toStatus(state, 5_000, 'timed out')).toEqual(status);
   });

@@ -11,9 +11,7 @@ import type { BreakerState } from './breaker-policy.js';
  * until a call succeeds, even while the breaker is still closed.
  */
 export type BreakerStatus = (
-  | { kind: 'closed' }
-  | { kind: 'open'; retryAt: number; retryInMs: number }
-  | { kind: 'halfOpen'; trialInFlight: boolean }
+  { kind: 'closed' } | { kind: 'open'; retryAt: number; retryInMs: number } | { kind: 'halfOpen'; trialInFlight: boolean }
 ) & { lastFailure?: string; lastCause?: ServerCause };
 
 export function toStatus(state: BreakerState, now: number, lastFailure?: string, lastCause?: ServerCause): BreakerStatus {

@@ -9,7 +9,12 @@ const T0 = 1_700_000_000_000;
 function setup() {
   const clock = new FakeClock(T0);
   const updates: (BreakerUpdate | { type: 'trialDue' })[] = [];
-  const breaker = new Breaker({ server: 'github', clock, onUpdate: (u) => updates.push(u), onCooldownEnd: () => updates.push({ type: 'trialDue' }) });
+  const breaker = new Breaker({
+    server: 'github',
+    clock,
+    onUpdate: (u) => updates.push(u),
+    onCooldownEnd: () => updates.push({ type: 'trialDue' }),
+  });
   /** Returns the updates since the last call, so each step asserts exactly what it caused. */
   const take = () => updates.splice(0);
   return { clock, breaker, take };
@@ -55,7 +60,11 @@ describe('Breaker', () => {
     breaker.record('failure', 'process exited with code 1');
     expect(take()).toEqual([
       failure('process exited with code 1'),
-      notice('paused', 'MCP server github is paused after repeated failures (process exited with code 1); retrying in 15s', 'process exited with code 1'),
+      notice(
+        'paused',
+        'MCP server github is paused after repeated failures (process exited with code 1); retrying in 15s',
+        'process exited with code 1',
+      ),
       status({ kind: 'open', retryAt: T0 + 15_000, retryInMs: 15_000, lastFailure: 'process exited with code 1' }),
     ]);
 

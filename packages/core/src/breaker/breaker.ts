@@ -117,7 +117,6 @@ export class Breaker {
     }
   }
 
-
   /**
    * The outcome of an admitted call. A tool result with `isError` is a success: only
    * transport failures (timeout, process exit, connection error) count against the server.

@@ -25,7 +25,13 @@ function open(maxEntries?: number): CatalogCache {
 }
 
 function listing(server: string, ...tools: string[]): StartListing {
-  return { server, tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })), capabilities: { tools: { listChanged: true } }, instructions: `${server} says hi`, serverInfo: { name: server, version: '1.0.0' } };
+  return {
+    server,
+    tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
+    capabilities: { tools: { listChanged: true } },
+    instructions: `${server} says hi`,
+    serverInfo: { name: server, version: '1.0.0' },
+  };
 }
 
 describe('CatalogCache', () => {
@@ -50,7 +56,13 @@ describe('CatalogCache', () => {
     await cache.flush();
     fs.rmSync(file);
     const same = listing('alpha', 'echo');
-    cache.put('k1', { serverInfo: same.serverInfo!, instructions: same.instructions!, capabilities: same.capabilities, tools: [{ inputSchema: { type: 'object' }, name: 'echo' }], server: 'alpha' });
+    cache.put('k1', {
+      serverInfo: same.serverInfo!,
+      instructions: same.instructions!,
+      capabilities: same.capabilities,
+      tools: [{ inputSchema: { type: 'object' }, name: 'echo' }],
+      server: 'alpha',
+    });
     cache.putList('k1', 'resources', [{ name: 'a', uri: 'file:///a' }]);
     await cache.flush();
     expect(fs.existsSync(file)).toBe(false);
@@ -59,10 +71,14 @@ describe('CatalogCache', () => {
     const at = clock.now();
     cache.put('k1', listing('alpha', 'echo', 'added'));
     await cache.flush();
-    expect(open().get('k1')).toMatchObject({ tools: [{ name: 'echo' }, { name: 'added' }], resources: [{ uri: 'file:///a' }], savedAt: at });
+    expect(open().get('k1')).toMatchObject({
+      tools: [{ name: 'echo' }, { name: 'added' }],
+      resources: [{ uri: 'file:///a' }],
+      savedAt: at,
+    });
   });
 
-  it("writes nothing when a start lists, as the SDK parses them, the tools read back from the file: a field the SDK leaves undefined is no change", async () => {
+  it('writes nothing when a start lists, as the SDK parses them, the tools read back from the file: a field the SDK leaves undefined is no change', async () => {
     const cache = open();
     cache.put('k1', listing('alpha', 'echo'));
     await cache.flush();
@@ -94,14 +110,21 @@ describe('CatalogCache', () => {
 
     cache.put('k1', listing('alpha', 'echo'));
     await cache.flush();
-    expect(open().get('k1')?.tools.map((t) => t.name)).toEqual(['echo']);
+    expect(
+      open()
+        .get('k1')
+        ?.tools.map((t) => t.name),
+    ).toEqual(['echo']);
   });
 
   it('ignores a file of another version or with an entry that is not a cached catalog', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ version: 2, entries: {} }));
     expect(open().get('k1')).toBeUndefined();
-    fs.writeFileSync(file, JSON.stringify({ version: 1, entries: { k1: { ...listing('alpha', 'echo'), savedAt: 0 }, k2: { server: 'beta', tools: 'echo' } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, entries: { k1: { ...listing('alpha', 'echo'), savedAt: 0 }, k2: { server: 'beta', tools: 'echo' } } }),
+    );
     expect(open().get('k1')).toBeUndefined();
     expect(warnings.map((w) => w.replaceAll(file, 'F'))).toEqual([
       'catalog cache F ignored: not a version 1 catalog cache; set aside as F.corrupt, every server is listed afresh',
@@ -145,28 +168,52 @@ describe('CatalogCache', () => {
 });
 
 describe('catalogCacheKey', () => {
-  const secretEnv = serverConfig('alpha', { transport: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'sk-very-secret-1' } } });
-  const secretHeader = serverConfig('web', { transport: { kind: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer hdr-secret-2' } } });
+  const secretEnv = serverConfig('alpha', {
+    transport: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'sk-very-secret-1' } },
+  });
+  const secretHeader = serverConfig('web', {
+    transport: { kind: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer hdr-secret-2' } },
+  });
 
   it('changes with anything that decides what the server lists', () => {
     const base = catalogCacheKey(secretEnv, '/ws');
     const variants = [
-      catalogCacheKey({ ...secretEnv, transport: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'sk-very-secret-X' } } }, '/ws'),
-      catalogCacheKey({ ...secretEnv, transport: { kind: 'stdio', command: 'node', args: ['server.js', '--more'], env: { API_TOKEN: 'sk-very-secret-1' } } }, '/ws'),
-      catalogCacheKey({ ...secretEnv, transport: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'sk-very-secret-1' }, cwd: '/elsewhere' } }, '/ws'),
+      catalogCacheKey(
+        { ...secretEnv, transport: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'sk-very-secret-X' } } },
+        '/ws',
+      ),
+      catalogCacheKey(
+        {
+          ...secretEnv,
+          transport: { kind: 'stdio', command: 'node', args: ['server.js', '--more'], env: { API_TOKEN: 'sk-very-secret-1' } },
+        },
+        '/ws',
+      ),
+      catalogCacheKey(
+        {
+          ...secretEnv,
+          transport: { kind: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'sk-very-secret-1' }, cwd: '/elsewhere' },
+        },
+        '/ws',
+      ),
       catalogCacheKey(secretEnv, '/other-ws'),
       catalogCacheKey({ ...secretEnv, sampling: true }, '/ws'),
       catalogCacheKey({ ...secretEnv, roots: false }, '/ws'),
       catalogCacheKey({ ...secretEnv, name: 'renamed' }, '/ws'),
       catalogCacheKey(secretHeader, '/ws'),
-      catalogCacheKey({ ...secretHeader, transport: { kind: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer other' } } }, '/ws'),
+      catalogCacheKey(
+        { ...secretHeader, transport: { kind: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer other' } } },
+        '/ws',
+      ),
     ];
     expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
   });
 
   it('does not change with how the tools are shown (prefix, allow-list, exposure, approval, timeouts)', () => {
     const base = catalogCacheKey(secretEnv, '/ws');
-    expect(catalogCacheKey({ ...secretEnv, prefix: 'p', tools: ['echo'], exposure: 'deferred', autoApprove: true, timeoutSeconds: 5 }, '/ws')).toBe(base);
+    expect(
+      catalogCacheKey({ ...secretEnv, prefix: 'p', tools: ['echo'], exposure: 'deferred', autoApprove: true, timeoutSeconds: 5 }, '/ws'),
+    ).toBe(base);
   });
 
   it('puts no env or header value in the file, only hashes', async () => {

@@ -119,7 +119,8 @@ export class CatalogCache {
     try {
       text = fs.readFileSync(this.#opts.file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#opts.warn(`catalog cache ${this.#opts.file} not read (${(err as Error).message}); starting without it`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.#opts.warn(`catalog cache ${this.#opts.file} not read (${(err as Error).message}); starting without it`);
       return;
     }
     const problem = this.#parse(text);
@@ -132,7 +133,9 @@ export class CatalogCache {
     } catch {
       moved = false;
     }
-    this.#opts.warn(`catalog cache ${this.#opts.file} ignored: ${problem}; ${moved ? `set aside as ${aside}, ` : ''}every server is listed afresh`);
+    this.#opts.warn(
+      `catalog cache ${this.#opts.file} ignored: ${problem}; ${moved ? `set aside as ${aside}, ` : ''}every server is listed afresh`,
+    );
   }
 
   /** Fills the entries from the file's text; what is wrong with it, if anything. */
@@ -174,5 +177,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function isEntry(value: unknown): value is CachedCatalog {
   if (!isObject(value)) return false;
   const lists = ['prompts', 'resources', 'resourceTemplates'].every((k) => value[k] === undefined || Array.isArray(value[k]));
-  return typeof value.server === 'string' && Array.isArray(value.tools) && isObject(value.capabilities) && typeof value.savedAt === 'number' && lists;
+  return (
+    typeof value.server === 'string' &&
+    Array.isArray(value.tools) &&
+    isObject(value.capabilities) &&
+    typeof value.savedAt === 'number' &&
+    lists
+  );
 }

@@ -45,38 +45,67 @@ describe('buildCatalog', () => {
       'a tool shadowing a built-in is skipped, with advice to use a prefix',
       [server('a', ['read_mcp_resource', 'x'])],
       ['a:x→x'],
-      { a: ['tool "read_mcp_resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a'] },
+      {
+        a: [
+          'tool "read_mcp_resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a',
+        ],
+      },
     ],
-    ['a prefix avoids shadowing a built-in', [server('a', ['read_mcp_resource'], { prefix: 'a' })], ['a:read_mcp_resource→a__read_mcp_resource'], {}],
+    [
+      'a prefix avoids shadowing a built-in',
+      [server('a', ['read_mcp_resource'], { prefix: 'a' })],
+      ['a:read_mcp_resource→a__read_mcp_resource'],
+      {},
+    ],
     [
       'a name that shadows a built-in only once sanitized is skipped too',
       [server('a', ['read.mcp.resource'])],
       [],
-      { a: ['tool "read.mcp.resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a'] },
+      {
+        a: [
+          'tool "read.mcp.resource" is skipped: "read_mcp_resource" is a built-in tool; give server "a" a prefix to offer it: blitz mcp set a --prefix a',
+        ],
+      },
     ],
     [
       'the same name from two servers: the first in settings order wins',
       [server('a', ['search']), server('b', ['search', 'other'])],
       ['a:search→search', 'b:other→other'],
-      { b: ['tool "search" is skipped: server "a" already offers "search"; give server "b" a prefix to offer it: blitz mcp set b --prefix b'] },
+      {
+        b: [
+          'tool "search" is skipped: server "a" already offers "search"; give server "b" a prefix to offer it: blitz mcp set b --prefix b',
+        ],
+      },
     ],
     [
       "a project's server is told where its prefix goes, not a command that edits settings.toml",
       [server('a', ['search']), server('my.proj', ['search'], { project: true })],
       ['a:search→search'],
-      { 'my.proj': ['tool "search" is skipped: server "a" already offers "search"; give server "my.proj" a prefix in its .mcp.json to offer it'] },
+      {
+        'my.proj': [
+          'tool "search" is skipped: server "a" already offers "search"; give server "my.proj" a prefix in its .mcp.json to offer it',
+        ],
+      },
     ],
     [
       'the advice gives a prefix the server name makes, with only the characters a prefix may use',
       [server('a', ['search']), server('my.srv', ['search'])],
       ['a:search→search'],
-      { 'my.srv': ['tool "search" is skipped: server "a" already offers "search"; give server "my.srv" a prefix to offer it: blitz mcp set my.srv --prefix my_srv'] },
+      {
+        'my.srv': [
+          'tool "search" is skipped: server "a" already offers "search"; give server "my.srv" a prefix to offer it: blitz mcp set my.srv --prefix my_srv',
+        ],
+      },
     ],
     [
       'settings order decides, not names',
       [server('b', ['search']), server('a', ['search'])],
       ['b:search→search'],
-      { a: ['tool "search" is skipped: server "b" already offers "search"; give server "a" a prefix to offer it: blitz mcp set a --prefix a'] },
+      {
+        a: [
+          'tool "search" is skipped: server "b" already offers "search"; give server "a" a prefix to offer it: blitz mcp set a --prefix a',
+        ],
+      },
     ],
     [
       'a prefix on the later server avoids the clash',
@@ -121,7 +150,10 @@ describe('buildCatalog', () => {
       ['c:x→x', 'b:ok→ok'],
       {
         c: ['tool "x" is offered twice; the first is kept'],
-        a: ['tool "x" is skipped: server "c" already offers "x"; give server "a" a prefix to offer it: blitz mcp set a --prefix a', 'tools lists "gone", which the server does not offer'],
+        a: [
+          'tool "x" is skipped: server "c" already offers "x"; give server "a" a prefix to offer it: blitz mcp set a --prefix a',
+          'tools lists "gone", which the server does not offer',
+        ],
       },
     ],
   ])('%s', (_title, servers, entries, warnings) => {
@@ -154,34 +186,52 @@ describe('buildCatalog', () => {
 });
 
 describe('buildCatalog exposure (issue 16)', () => {
-  const exposures = (servers: ServerTools[]): string[] => buildCatalog(servers, BUILT_INS).entries.map((e) => `${e.exposedName}:${e.exposure}`);
+  const exposures = (servers: ServerTools[]): string[] =>
+    buildCatalog(servers, BUILT_INS).entries.map((e) => `${e.exposedName}:${e.exposure}`);
 
   it('marks each tool by its server and its overrides, unset as default', () => {
-    expect(exposures([server('a', ['x']), server('b', ['issue_get', 'issue_list', 'code'], { exposure: 'deferred', toolExposure: { 'issue_*': 'direct', code: 'direct' } })])).toEqual([
-      'x:default',
-      'issue_get:direct',
-      'issue_list:direct',
-      'code:direct',
-    ]);
+    expect(
+      exposures([
+        server('a', ['x']),
+        server('b', ['issue_get', 'issue_list', 'code'], { exposure: 'deferred', toolExposure: { 'issue_*': 'direct', code: 'direct' } }),
+      ]),
+    ).toEqual(['x:default', 'issue_get:direct', 'issue_list:direct', 'code:direct']);
   });
 
   it('leaves hidden tools out, and an override can expose one tool of a hidden server', () => {
-    expect(exposures([server('a', ['x', 'y', 'z'], { exposure: 'hidden', toolExposure: { y: 'deferred' } }), server('b', ['w'], { toolExposure: { w: 'hidden' } })])).toEqual(['y:deferred']);
+    expect(
+      exposures([
+        server('a', ['x', 'y', 'z'], { exposure: 'hidden', toolExposure: { y: 'deferred' } }),
+        server('b', ['w'], { toolExposure: { w: 'hidden' } }),
+      ]),
+    ).toEqual(['y:deferred']);
   });
 
   it('finds a tools entry and an override that match no tool, once the server has listed its tools; their warnings name where they are written when known', () => {
     const { warnings, unmatched } = buildCatalog(
-      [server('a', ['x'], { allow: ['x', 'gone'], toolExposure: { 'pr_*': 'hidden', x: 'direct' } }), server('b', [], { allow: ['w'], toolExposure: { y: 'direct' } })],
+      [
+        server('a', ['x'], { allow: ['x', 'gone'], toolExposure: { 'pr_*': 'hidden', x: 'direct' } }),
+        server('b', [], { allow: ['w'], toolExposure: { y: 'direct' } }),
+      ],
       BUILT_INS,
     );
     const [gone, pr] = unmatched.get('a') ?? [];
-    expect(Object.fromEntries(unmatched)).toEqual({ a: [{ kind: 'tools', name: 'gone' }, { kind: 'tool_exposure', key: 'pr_*' }] });
+    expect(Object.fromEntries(unmatched)).toEqual({
+      a: [
+        { kind: 'tools', name: 'gone' },
+        { kind: 'tool_exposure', key: 'pr_*' },
+      ],
+    });
     expect(Object.fromEntries(warnings)).toEqual({});
     expect(unmatchedSettingWarning(pr!)).toBe('tool_exposure "pr_*" matches no tool the server offers');
-    expect(unmatchedSettingWarning(pr!, '/home/u/.blitz/settings.toml', 11)).toBe('tool_exposure "pr_*" matches no tool the server offers (/home/u/.blitz/settings.toml:11)');
+    expect(unmatchedSettingWarning(pr!, '/home/u/.blitz/settings.toml', 11)).toBe(
+      'tool_exposure "pr_*" matches no tool the server offers (/home/u/.blitz/settings.toml:11)',
+    );
     expect(unmatchedSettingWarning(pr!, '/w/.mcp.json')).toBe('tool_exposure "pr_*" matches no tool the server offers (/w/.mcp.json)');
     expect(unmatchedSettingWarning(gone!)).toBe('tools lists "gone", which the server does not offer');
-    expect(unmatchedSettingWarning(gone!, '/home/u/.blitz/settings.toml', 9)).toBe('tools lists "gone", which the server does not offer (/home/u/.blitz/settings.toml:9)');
+    expect(unmatchedSettingWarning(gone!, '/home/u/.blitz/settings.toml', 9)).toBe(
+      'tools lists "gone", which the server does not offer (/home/u/.blitz/settings.toml:9)',
+    );
     expect(unmatchedSettingWarning(gone!, '/w/.mcp.json')).toBe('tools lists "gone", which the server does not offer (/w/.mcp.json)');
   });
 });

@@ -56,7 +56,11 @@ export function buildCatalog(servers: readonly ServerTools[], builtIns: readonly
   for (const s of servers) {
     // Before the server has answered, every name and pattern would look unmatched.
     if (s.tools.length === 0) continue;
-    const found = unmatchedSettings(s.tools.map((t) => t.name), s.allow, s.toolExposure);
+    const found = unmatchedSettings(
+      s.tools.map((t) => t.name),
+      s.allow,
+      s.toolExposure,
+    );
     if (found.length > 0) unmatched.set(s.server, found);
   }
   const kept: CatalogEntry[] = [];

@@ -8,7 +8,12 @@ const server = (name: string, uris: string[]): ServerResources => ({ server: nam
 describe('buildResourceCatalog', () => {
   it.each<[string, ServerResources[], string[], Record<string, string[]>]>([
     ['no servers', [], [], {}],
-    ['resources keep their URIs, in settings order', [server('a', ['file:///x', 'file:///y']), server('b', ['db://t'])], ['a:file:///x', 'a:file:///y', 'b:db://t'], {}],
+    [
+      'resources keep their URIs, in settings order',
+      [server('a', ['file:///x', 'file:///y']), server('b', ['db://t'])],
+      ['a:file:///x', 'a:file:///y', 'b:db://t'],
+      {},
+    ],
     [
       'a URI two servers offer: the first wins',
       [server('a', ['file:///x']), server('b', ['file:///x', 'file:///z'])],

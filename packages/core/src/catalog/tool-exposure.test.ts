@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { exposureOverride, toolExposure, unusedOverrides } from './tool-exposure.js';
 
 describe('toolExposure', () => {
-  const overrides = { 'issue_*': 'deferred', search_code: 'direct', '*_code': 'hidden', 'issue_get*': 'direct', 'issue_ge*': 'hidden' } as const;
+  const overrides = {
+    'issue_*': 'deferred',
+    search_code: 'direct',
+    '*_code': 'hidden',
+    'issue_get*': 'direct',
+    'issue_ge*': 'hidden',
+  } as const;
 
   it('takes the exact name first', () => {
     expect(toolExposure('search_code', 'hidden', overrides)).toBe('direct');
@@ -30,6 +36,8 @@ describe('toolExposure', () => {
 
 describe('unusedOverrides', () => {
   it('names the keys that match no tool, not the ones a longer key outranks', () => {
-    expect(unusedOverrides(['issue_get', 'issue_list'], { 'issue_*': 'deferred', issue_get: 'direct', 'pr_*': 'hidden', gone: 'direct' })).toEqual(['pr_*', 'gone']);
+    expect(
+      unusedOverrides(['issue_get', 'issue_list'], { 'issue_*': 'deferred', issue_get: 'direct', 'pr_*': 'hidden', gone: 'direct' }),
+    ).toEqual(['pr_*', 'gone']);
   });
 });

@@ -14,7 +14,10 @@ function matches(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
   let regex = compiled.get(pattern);
   if (!regex) {
-    const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const source = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
     regex = new RegExp(`^${source}$`);
     compiled.set(pattern, regex);
   }

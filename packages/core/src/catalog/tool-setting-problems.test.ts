@@ -25,7 +25,11 @@ describe('toolSettingProblems', () => {
     const { settings, serverLine } = parseSettings(text, FILE);
     const server = settings.servers[0]!;
     expect(serverLine('nobody', 'tool_exposure')).toBeUndefined();
-    expect(toolSettingProblems(server, ['x'], (field) => serverLine('gh', field)).map(formatProblem)).toEqual([`${FILE}:4: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`]);
-    expect(toolSettingProblems(server, ['x']).map(formatProblem)).toEqual([`${FILE}: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`]);
+    expect(toolSettingProblems(server, ['x'], (field) => serverLine('gh', field)).map(formatProblem)).toEqual([
+      `${FILE}:4: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`,
+    ]);
+    expect(toolSettingProblems(server, ['x']).map(formatProblem)).toEqual([
+      `${FILE}: warning: server "gh", field "tool_exposure.pr_*": matches no tool the server offers`,
+    ]);
   });
 });

@@ -7,10 +7,21 @@ import { unmatchedField, unmatchedMessage, unmatchedSettings } from './unmatched
  * has listed them): a `tools` entry it does not offer, a `tool_exposure` key matching none.
  * `line` finds a field's line in the server's file, when the caller has its text.
  */
-export function toolSettingProblems(config: ServerConfig, offered: readonly string[], line: (field: string) => number | undefined = () => undefined): Problem[] {
+export function toolSettingProblems(
+  config: ServerConfig,
+  offered: readonly string[],
+  line: (field: string) => number | undefined = () => undefined,
+): Problem[] {
   return unmatchedSettings(offered, config.tools, config.toolExposure).map((setting) => {
     const field = unmatchedField(setting);
     const at = line(field);
-    return { severity: 'warning', file: config.source.file, ...(at === undefined ? {} : { line: at }), server: config.name, field, message: unmatchedMessage(setting) };
+    return {
+      severity: 'warning',
+      file: config.source.file,
+      ...(at === undefined ? {} : { line: at }),
+      server: config.name,
+      field,
+      message: unmatchedMessage(setting),
+    };
   });
 }

@@ -29,7 +29,9 @@ export function unmatchedField(setting: UnmatchedSetting): string {
 
 /** What is wrong with it, said after the field's name. */
 export function unmatchedMessage(setting: UnmatchedSetting): string {
-  return setting.kind === 'tools' ? `lists ${JSON.stringify(setting.name)}, which the server does not offer` : 'matches no tool the server offers';
+  return setting.kind === 'tools'
+    ? `lists ${JSON.stringify(setting.name)}, which the server does not offer`
+    : 'matches no tool the server offers';
 }
 
 /** The server warning of it, naming the file (and line) it is written in when known. */

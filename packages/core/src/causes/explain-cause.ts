@@ -13,7 +13,8 @@ export interface Explanation {
 
 /** The one vocabulary of causes and remedies: every surface shows these words, none makes its own. */
 export function explainCause(server: string, cause: ServerCause): Explanation {
-  const say = (text: string, remedy?: string): Explanation => (remedy === undefined ? { code: cause.code, cause: text } : { code: cause.code, cause: text, remedy });
+  const say = (text: string, remedy?: string): Explanation =>
+    remedy === undefined ? { code: cause.code, cause: text } : { code: cause.code, cause: text, remedy };
   switch (cause.code) {
     case 'COMMAND_NOT_FOUND':
       return cause.command.includes('/') || cause.command.includes('\\')
@@ -28,7 +29,10 @@ export function explainCause(server: string, cause: ServerCause): Explanation {
     case 'EXITED':
       return say(cause.line ? `it ${cause.how}: ${cause.line}` : `it ${cause.how}`, `see its output: blitz mcp get ${server}`);
     case 'START_TIMEOUT':
-      return say(`it did not answer ${cause.phase} within ${cause.after}`, 'check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds');
+      return say(
+        `it did not answer ${cause.phase} within ${cause.after}`,
+        'check that it is an MCP server; if it is slow to start, raise startup_timeout_seconds',
+      );
     case 'CALL_TIMEOUT':
       return say(`it did not answer within ${cause.after}`, 'if its calls take long, raise timeout_seconds');
     case 'CONNECTION_REFUSED':
@@ -42,7 +46,10 @@ export function explainCause(server: string, cause: ServerCause): Explanation {
     case 'NEEDS_SIGN_IN':
       return say('it needs you to sign in', `run blitz mcp login ${server}`);
     case 'NEEDS_MORE_ACCESS':
-      return say(`your sign-in lacks access it needs${cause.scope ? ` (scope "${cause.scope}")` : ''}`, `run blitz mcp login ${server} to ask for it`);
+      return say(
+        `your sign-in lacks access it needs${cause.scope ? ` (scope "${cause.scope}")` : ''}`,
+        `run blitz mcp login ${server} to ask for it`,
+      );
     case 'OTHER':
       return say(ownWords(server, cause.message));
     default: {

@@ -61,9 +61,17 @@ export function systemCause(error: unknown): ServerCause | undefined {
   switch (found.code) {
     case 'ENOENT':
     case 'EACCES':
-      return typeof found.syscall === 'string' && found.syscall.startsWith('spawn') && typeof found.path === 'string' ? { code: 'COMMAND_NOT_FOUND', command: found.path } : undefined;
+      return typeof found.syscall === 'string' && found.syscall.startsWith('spawn') && typeof found.path === 'string'
+        ? { code: 'COMMAND_NOT_FOUND', command: found.path }
+        : undefined;
     case 'ECONNREFUSED':
-      return { code: 'CONNECTION_REFUSED', where: typeof found.address === 'string' ? `${found.address.includes(':') ? `[${found.address}]` : found.address}${found.port === undefined ? '' : `:${String(found.port)}`}` : 'its address' };
+      return {
+        code: 'CONNECTION_REFUSED',
+        where:
+          typeof found.address === 'string'
+            ? `${found.address.includes(':') ? `[${found.address}]` : found.address}${found.port === undefined ? '' : `:${String(found.port)}`}`
+            : 'its address',
+      };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return { code: 'HOST_NOT_FOUND', host: typeof found.hostname === 'string' ? found.hostname : 'its host' };

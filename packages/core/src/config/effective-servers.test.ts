@@ -11,13 +11,22 @@ function server(name: string, command: string, kind: 'global' | 'project' = 'glo
   });
 }
 
-const project: ProjectConfig = { root: '/p', files: ['/p/.mcp.json'], servers: [server('b', 'project-b', 'project'), server('c', 'c', 'project')], problems: [], hash: 'h', serverLine: () => undefined };
+const project: ProjectConfig = {
+  root: '/p',
+  files: ['/p/.mcp.json'],
+  servers: [server('b', 'project-b', 'project'), server('c', 'c', 'project')],
+  problems: [],
+  hash: 'h',
+  serverLine: () => undefined,
+};
 const global = [server('a', 'a'), server('b', 'global-b')];
 
 describe('effectiveServers', () => {
   it('a trusted project replaces a global server of the same name entirely, in its place', () => {
     const result = effectiveServers(global, { config: project, trusted: true }, {});
-    expect(result.servers.map((s) => [s.config.name, s.config.source.kind, s.config.transport.kind === 'stdio' && s.config.transport.command])).toEqual([
+    expect(
+      result.servers.map((s) => [s.config.name, s.config.source.kind, s.config.transport.kind === 'stdio' && s.config.transport.command]),
+    ).toEqual([
       ['a', 'global', 'a'],
       ['b', 'project', 'project-b'],
       ['c', 'project', 'c'],

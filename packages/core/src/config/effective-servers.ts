@@ -25,7 +25,11 @@ export interface EffectiveServers {
  * a trusted project's server of the same name; the project's other servers follow, with only
  * the powers their trust grants (project-grants.ts).
  */
-export function effectiveServers(global: readonly ServerConfig[], project: ProjectInput | undefined, env: Readonly<Record<string, string | undefined>>): EffectiveServers {
+export function effectiveServers(
+  global: readonly ServerConfig[],
+  project: ProjectInput | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): EffectiveServers {
   const withheld: EffectiveServers['withheld'] = [];
   const projectServers = (project?.trusted ? project.config.servers : []).map((s) => {
     const granted = withGrants(s, project!.config.root, project!.allowed ?? new Set());

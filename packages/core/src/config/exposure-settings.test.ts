@@ -6,19 +6,22 @@ const FILE = '/home/u/.config/blitz/settings.toml';
 const problemsOf = (text: string): string[] => parseSettings(text, FILE).problems.map(formatProblem);
 
 describe('exposure settings (issue 16)', () => {
-  it('reads a server\'s exposure and tool_exposure, and leaves exposure unset by default', () => {
+  it("reads a server's exposure and tool_exposure, and leaves exposure unset by default", () => {
     const { settings, problems } = parseSettings(
       '[[mcp.servers]]\nname = "gh"\ncommand = "x"\nexposure = "deferred"\ntool_exposure = { "issue_*" = "hidden", search_code = "direct" }\n\n[[mcp.servers]]\nname = "fs"\ncommand = "y"\n',
       FILE,
     );
     expect(problems).toEqual([]);
-    expect(settings.servers[0]).toEqual(expect.objectContaining({ exposure: 'deferred', toolExposure: { 'issue_*': 'hidden', search_code: 'direct' } }));
+    expect(settings.servers[0]).toEqual(
+      expect.objectContaining({ exposure: 'deferred', toolExposure: { 'issue_*': 'hidden', search_code: 'direct' } }),
+    );
     expect(settings.servers[1]!.exposure).toBeUndefined();
     expect(settings.servers[1]!.toolExposure).toBeUndefined();
   });
 
   it('names file, line, server and field for an unknown exposure and a bad pattern, and keeps no server', () => {
-    const text = '[[mcp.servers]]\nname = "gh"\ncommand = "x"\nexposure = "lazy"\n\n[[mcp.servers]]\nname = "fs"\ncommand = "y"\n[mcp.servers.tool_exposure]\n"read file" = "direct"\nwrite = "soon"\n';
+    const text =
+      '[[mcp.servers]]\nname = "gh"\ncommand = "x"\nexposure = "lazy"\n\n[[mcp.servers]]\nname = "fs"\ncommand = "y"\n[mcp.servers.tool_exposure]\n"read file" = "direct"\nwrite = "soon"\n';
     expect(problemsOf(text)).toEqual([
       `${FILE}:4: server "gh", field "exposure": "lazy" is not an exposure: use "direct", "deferred" or "hidden"`,
       `${FILE}:10: server "fs", field "tool_exposure.read file": "read file" is not a tool name or pattern: use letters, digits, ".", "-", "_" and * for any run of characters`,
@@ -30,13 +33,20 @@ describe('exposure settings (issue 16)', () => {
   it('reads [hub] deferred, max_tools and per-client limits; defaults are auto and 100', () => {
     const defaults = parseSettings('', FILE).settings.hub;
     expect([defaults.deferred, defaults.maxTools, defaults.clients]).toEqual(['auto', 100, {}]);
-    const { settings, problems } = parseSettings('[hub]\ndeferred = "always"\nmax_tools = 40\n\n[hub.clients."Visual Studio Code"]\nmax_tools = 64\n', FILE);
+    const { settings, problems } = parseSettings(
+      '[hub]\ndeferred = "always"\nmax_tools = 40\n\n[hub.clients."Visual Studio Code"]\nmax_tools = 64\n',
+      FILE,
+    );
     expect(problems).toEqual([]);
-    expect(settings.hub).toEqual(expect.objectContaining({ deferred: 'always', maxTools: 40, clients: { 'Visual Studio Code': { maxTools: 64 } } }));
+    expect(settings.hub).toEqual(
+      expect.objectContaining({ deferred: 'always', maxTools: 40, clients: { 'Visual Studio Code': { maxTools: 64 } } }),
+    );
   });
 
   it('refuses an unknown mode and a limit below 1, naming the line', () => {
-    expect(problemsOf('[hub]\ndeferred = "sometimes"\nmax_tools = 0\n\n[hub.clients."windsurf-client"]\nmax_tools = -3\ncolour = "red"\n')).toEqual([
+    expect(
+      problemsOf('[hub]\ndeferred = "sometimes"\nmax_tools = 0\n\n[hub.clients."windsurf-client"]\nmax_tools = -3\ncolour = "red"\n'),
+    ).toEqual([
       `${FILE}:2: field "hub.deferred": "sometimes" is not a mode: use "auto", "always" or "never"`,
       `${FILE}:3: field "hub.max_tools": must be at least 1, not 0`,
       `${FILE}:6: field "hub.clients."windsurf-client".max_tools": must be at least 1, not -3`,

@@ -1,4 +1,3 @@
-
 /**
  * Reads typed fields out of a parsed table and records a problem for each wrong type, so
  * validation can collect every problem in one pass instead of stopping at the first.

@@ -11,7 +11,8 @@ export function expandHome(p: string, home: string = os.homedir()): string {
 /** Why a path setting cannot be used, or undefined: it must be absolute once `~` is expanded. */
 export function absolutePathProblem(p: string): string | undefined {
   if (p.trim() === '') return 'has an empty path';
-  if (p.startsWith('~') && !/^~($|[/\\])/.test(p)) return `${JSON.stringify(p)}: only "~" and "~/…" (your home) are expanded, not another user's home`;
+  if (p.startsWith('~') && !/^~($|[/\\])/.test(p))
+    return `${JSON.stringify(p)}: only "~" and "~/…" (your home) are expanded, not another user's home`;
   if (!path.isAbsolute(expandHome(p, '/home'))) return `${JSON.stringify(p)} is not an absolute path (start it with "/" or "~/")`;
   return undefined;
 }

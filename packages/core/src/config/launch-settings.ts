@@ -23,5 +23,9 @@ export function launchSettings(config: ServerConfig) {
 
 /** Two resolved servers run the same process (or session) when this matches; a disabled or unavailable one runs none. */
 export function launchFingerprint(resolved: ResolvedServer): string {
-  return JSON.stringify({ ...launchSettings(resolved.config), disabled: resolved.config.disabled, unavailable: resolved.unavailable ?? null });
+  return JSON.stringify({
+    ...launchSettings(resolved.config),
+    disabled: resolved.config.disabled,
+    unavailable: resolved.unavailable ?? null,
+  });
 }

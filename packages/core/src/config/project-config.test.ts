@@ -39,7 +39,9 @@ describe('readProjectConfig', () => {
   });
 
   it('skips sse, neither, both and invalid entries, saying why', () => {
-    write('.mcp.json', `{
+    write(
+      '.mcp.json',
+      `{
   "mcpServers": {
     "old": { "type": "sse", "url": "https://old.example/sse" },
     "none": { "args": ["x"] },
@@ -48,7 +50,8 @@ describe('readProjectConfig', () => {
     "badtype": { "command": "x", "args": "y" },
     "ok": { "command": "x" }
   }
-}`);
+}`,
+    );
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => s.name)).toEqual(['ok']);
     const file = path.join(root, '.mcp.json');
@@ -62,19 +65,26 @@ describe('readProjectConfig', () => {
   });
 
   it("skips the entry that runs blitz connect (the clients' own way to Blitz, as the README writes it for Claude Code): Blitz would run a second Blitz inside itself", () => {
-    write('.mcp.json', `{
+    write(
+      '.mcp.json',
+      `{
   "mcpServers": {
     "blitz": { "command": "blitz", "args": ["connect"] },
     "hub": { "command": "/usr/bin/node", "args": ["/opt/blitz/bin/blitz.cjs", "connect", "--workspace", "."] },
     "blitz-cli": { "command": "npx", "args": ["blitz-cli", "connect"] },
     "ok": { "command": "x" }
   }
-}`);
+}`,
+    );
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => s.name)).toEqual(['blitz-cli', 'ok']);
     const file = path.join(root, '.mcp.json');
-    const why = 'skipped: runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here';
-    expect(project.problems.map(formatProblem)).toEqual([`${file}:3: warning: server "blitz", field "command": ${why}`, `${file}:4: warning: server "hub", field "command": ${why}`]);
+    const why =
+      'skipped: runs Blitz itself (blitz connect), the entry for the clients that read this file; Blitz offers the other servers here';
+    expect(project.problems.map(formatProblem)).toEqual([
+      `${file}:3: warning: server "blitz", field "command": ${why}`,
+      `${file}:4: warning: server "hub", field "command": ${why}`,
+    ]);
   });
 
   it('reads .agents/mcp_config.json too; the first file defining a name wins', () => {
@@ -100,10 +110,14 @@ describe('readProjectConfig', () => {
     fs.writeFileSync(secret, 'root:*:20251:0:99999:7:::\ndaemon:*:20251:0:99999:7:::\n');
     fs.symlinkSync(secret, path.join(root, '.mcp.json'));
     const project = readProjectConfig(root);
-    expect(project.problems.map(formatProblem)).toEqual([`${path.join(root, '.mcp.json')}:1: not valid JSON: expected a value at line 1, column 1`]);
+    expect(project.problems.map(formatProblem)).toEqual([
+      `${path.join(root, '.mcp.json')}:1: not valid JSON: expected a value at line 1, column 1`,
+    ]);
     expect(JSON.stringify(project.problems)).not.toMatch(/root:|20251|daemon/);
     write('.agents/mcp_config.json', '{\n  "mcpServers": {\n    "a": { "command": "secret-value-9f3" "args": [] }\n  }\n}\n');
-    expect(formatProblem(readProjectConfig(root).problems[1]!)).toBe(`${path.join(root, '.agents', 'mcp_config.json')}:3: not valid JSON: expected "," or "}" at line 3, column 42`);
+    expect(formatProblem(readProjectConfig(root).problems[1]!)).toBe(
+      `${path.join(root, '.agents', 'mcp_config.json')}:3: not valid JSON: expected "," or "}" at line 3, column 42`,
+    );
   });
 
   it('reads a file that starts with a UTF-8 byte order mark, as client files are read', () => {
@@ -112,11 +126,16 @@ describe('readProjectConfig', () => {
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => s.name)).toEqual(['b']);
     // Lines are still the file's own.
-    expect(project.problems.map(formatProblem)).toEqual([expect.stringMatching(/\.mcp\.json:3: server "a", field "tool_exposure\.p\*": skipped: /)]);
+    expect(project.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/\.mcp\.json:3: server "a", field "tool_exposure\.p\*": skipped: /),
+    ]);
   });
 
   it('warns of a key written twice, naming the file and both lines; JSON.parse keeps the last', () => {
-    write('.mcp.json', '{\n  "mcpServers": {\n    "a": { "command": "safe" },\n    "a": {\n      "command": "other",\n      "command": "last"\n    }\n  }\n}\n');
+    write(
+      '.mcp.json',
+      '{\n  "mcpServers": {\n    "a": { "command": "safe" },\n    "a": {\n      "command": "other",\n      "command": "last"\n    }\n  }\n}\n',
+    );
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => s.transport.kind === 'stdio' && s.transport.command)).toEqual(['last']);
     const file = path.join(root, '.mcp.json');
@@ -126,7 +145,7 @@ describe('readProjectConfig', () => {
     ]);
   });
 
-  it('a server left out for one field is that server\'s error, not a warning', () => {
+  it("a server left out for one field is that server's error, not a warning", () => {
     write('.mcp.json', '{\n  "mcpServers": {\n    "evil": { "command": "sh", "sandbox": false, "sandbox_write": ["/tmp"] }\n  }\n}\n');
     const project = readProjectConfig(root);
     expect(project.servers).toEqual([]);
@@ -143,7 +162,10 @@ describe('readProjectConfig', () => {
   });
 
   it('reads exposure and tool_exposure as settings.toml does; a value Blitz refuses skips its server, named by file, line, server and field (issue 16)', () => {
-    write('.mcp.json', '{\n  "mcpServers": {\n    "docs": { "command": "x", "exposure": "deferred", "tool_exposure": { "search_*": "direct" } },\n    "odd": { "command": "y", "exposure": "lazy" }\n  }\n}\n');
+    write(
+      '.mcp.json',
+      '{\n  "mcpServers": {\n    "docs": { "command": "x", "exposure": "deferred", "tool_exposure": { "search_*": "direct" } },\n    "odd": { "command": "y", "exposure": "lazy" }\n  }\n}\n',
+    );
     const project = readProjectConfig(root);
     expect(project.servers.map((s) => [s.name, s.exposure, s.toolExposure])).toEqual([['docs', 'deferred', { 'search_*': 'direct' }]]);
     expect(project.problems.map(formatProblem)).toEqual([
@@ -155,8 +177,10 @@ describe('readProjectConfig', () => {
     expect(readProjectConfig(root)).toMatchObject({ root, files: [], servers: [], problems: [] });
   });
 
-  it('names the line of a problem\'s field, and serverLine finds a field\'s line (its alias too) for warnings found once the server runs', () => {
-    write('.mcp.json', `{
+  it("names the line of a problem's field, and serverLine finds a field's line (its alias too) for warnings found once the server runs", () => {
+    write(
+      '.mcp.json',
+      `{
   "mcpServers": {
     "gh": {
       "command": "gh-mcp",
@@ -171,7 +195,8 @@ describe('readProjectConfig', () => {
       "timeout_seconds": 0
     }
   }
-}`);
+}`,
+    );
     const project = readProjectConfig(root);
     const file = path.join(root, '.mcp.json');
     expect(project.problems.map(formatProblem)).toEqual([

@@ -82,7 +82,13 @@ export function readProjectConfig(root: string, options: ProjectReadOptions = {}
     lines.set(file, serverLine);
     for (const server of servers) {
       if (result.servers.some((s) => s.name === server.name)) {
-        result.problems.push({ severity: 'warning', file, ...lineField(serverLine(server.name)), server: server.name, message: `skipped: already defined in ${result.servers.find((s) => s.name === server.name)!.source.file}` });
+        result.problems.push({
+          severity: 'warning',
+          file,
+          ...lineField(serverLine(server.name)),
+          server: server.name,
+          message: `skipped: already defined in ${result.servers.find((s) => s.name === server.name)!.source.file}`,
+        });
       } else {
         result.servers.push(server);
       }
@@ -108,20 +114,38 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
   }
   const at = new JsonLocator(json);
   for (const d of at.duplicates) {
-    problems.push({ severity: 'warning', file, line: d.line, message: `key ${JSON.stringify(d.key)} is written twice (first on line ${d.firstLine}); the last one is used` });
+    problems.push({
+      severity: 'warning',
+      file,
+      line: d.line,
+      message: `key ${JSON.stringify(d.key)} is written twice (first on line ${d.firstLine}); the last one is used`,
+    });
   }
   const serverLine: ServerLines = (name, field) => fieldLine(at, name, field);
   const servers = isTable(doc) ? doc.mcpServers : undefined;
   if (servers === undefined) return none;
   if (!isTable(servers)) {
-    problems.push({ severity: 'error', file, ...lineField(at.line(['mcpServers'])), field: 'mcpServers', message: 'must be an object of servers by name' });
+    problems.push({
+      severity: 'error',
+      file,
+      ...lineField(at.line(['mcpServers'])),
+      field: 'mcpServers',
+      message: 'must be an object of servers by name',
+    });
     return none;
   }
   const out: ServerConfig[] = [];
   for (const [name, raw] of Object.entries(servers)) {
     // An entry not used is its server's error, not a field's warning: `blitz trust` must not say "no MCP servers" and leave it there.
     const skip = (message: string, field?: string) =>
-      problems.push({ severity: 'error', file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message: `skipped: ${message}` });
+      problems.push({
+        severity: 'error',
+        file,
+        ...lineField(serverLine(name, field)),
+        server: name,
+        ...(field === undefined ? {} : { field }),
+        message: `skipped: ${message}`,
+      });
     if (!isTable(raw)) {
       skip('must be an object');
       continue;
@@ -156,9 +180,19 @@ export function parseProjectFile(text: string, file: string, problems: Problem[]
     const clientsOwn = typeof entry.command === 'string' && runsBlitzConnect(entry.command, args);
     const reasons: Problem[] = [];
     const config = parseServerEntry(entry, { kind: 'project', file }, (field, message, severity = 'error') =>
-      reasons.push({ severity, file, ...lineField(serverLine(name, field)), server: name, ...(field === undefined ? {} : { field }), message }),
+      reasons.push({
+        severity,
+        file,
+        ...lineField(serverLine(name, field)),
+        server: name,
+        ...(field === undefined ? {} : { field }),
+        message,
+      }),
     );
-    for (const p of reasons) problems.push(p.severity === 'error' ? { ...p, ...(clientsOwn ? { severity: 'warning' } : {}), message: `skipped: ${p.message}` } : p);
+    for (const p of reasons)
+      problems.push(
+        p.severity === 'error' ? { ...p, ...(clientsOwn ? { severity: 'warning' } : {}), message: `skipped: ${p.message}` } : p,
+      );
     if (config) out.push(config);
   }
   return { servers: out, serverLine };

@@ -13,7 +13,12 @@ describe('withGrants', () => {
     ['auto_approve', { autoApprove: true }, ['auto_approve'], { autoApprove: false }],
     ['sandbox = false', { sandbox: false }, ['sandbox'], { sandbox: true }],
     ['sandbox_write outside', { sandboxWrite: ['/etc', `${root}/build`] }, ['sandbox_write'], { sandboxWrite: undefined }],
-    ['sandbox_write inside only (already writable; a link there could point out)', { sandboxWrite: [`${root}/build`, '~/x/../../..' + root] }, [], { sandboxWrite: undefined }],
+    [
+      'sandbox_write inside only (already writable; a link there could point out)',
+      { sandboxWrite: [`${root}/build`, '~/x/../../..' + root] },
+      [],
+      { sandboxWrite: undefined },
+    ],
     ['roots outside', { roots: ['~/.ssh', `${root}/src`] }, ['roots'], { roots: [`${root}/src`] }],
     ['roots all outside: the workspace again', { roots: ['/', `${root}/../other`] }, ['roots'], { roots: undefined }],
     ['roots = false (fewer powers)', { roots: false }, [], { roots: false }],
@@ -34,7 +39,9 @@ describe('withGrants', () => {
   });
 
   it('an HTTP server has no sandbox to leave', () => {
-    expect(askedGrants(project({ transport: { kind: 'http', url: 'https://x.example/mcp', headers: {} }, sandbox: false }), root)).toEqual([]);
+    expect(askedGrants(project({ transport: { kind: 'http', url: 'https://x.example/mcp', headers: {} }, sandbox: false }), root)).toEqual(
+      [],
+    );
   });
 
   it('a path in the home is outside unless it is under the project', () => {

@@ -75,7 +75,10 @@ export function withGrants(config: ServerConfig, root: string, allowed: Readonly
 }
 
 /** What a trusted project's server runs without, as the notice the workspace shows (its status, the log, `config show`). */
-export function withheldProblems(project: ProjectConfig, withheld: ReadonlyArray<{ server: ServerConfig; grants: readonly ProjectGrant[] }>): Problem[] {
+export function withheldProblems(
+  project: ProjectConfig,
+  withheld: ReadonlyArray<{ server: ServerConfig; grants: readonly ProjectGrant[] }>,
+): Problem[] {
   return withheld.map(({ server, grants }) => {
     const line = project.serverLine(server, grants[0]);
     return {

@@ -6,17 +6,25 @@ import type { ServerConfig } from './server-config.js';
 import { serverConfig } from '../testing/server-config.js';
 
 function server(over: Partial<ServerConfig>): ServerConfig {
-  return serverConfig('s', { transport: { kind: 'stdio', command: 'x', args: [], env: {} }, source: { kind: 'global', file: '/s.toml' }, ...over });
+  return serverConfig('s', {
+    transport: { kind: 'stdio', command: 'x', args: [], env: {} },
+    source: { kind: 'global', file: '/s.toml' },
+    ...over,
+  });
 }
 
 describe('resolveServer', () => {
   it('expands command, args, env values and cwd', () => {
     const resolved = resolveServer(
-      server({ transport: { kind: 'stdio', command: '${BIN}/srv', args: ['--root', '${ROOT:-/tmp}'], env: { KEY: '${KEY}' }, cwd: '${HOME}' } }),
+      server({
+        transport: { kind: 'stdio', command: '${BIN}/srv', args: ['--root', '${ROOT:-/tmp}'], env: { KEY: '${KEY}' }, cwd: '${HOME}' },
+      }),
       { BIN: '/opt', KEY: 'k', HOME: '/home/u' },
     );
     expect(resolved).toEqual({
-      config: expect.objectContaining({ transport: { kind: 'stdio', command: '/opt/srv', args: ['--root', '/tmp'], env: { KEY: 'k' }, cwd: '/home/u' } }),
+      config: expect.objectContaining({
+        transport: { kind: 'stdio', command: '/opt/srv', args: ['--root', '/tmp'], env: { KEY: 'k' }, cwd: '/home/u' },
+      }),
     });
   });
 
@@ -30,7 +38,10 @@ describe('resolveServer', () => {
 
   it('expands url, header values and the oauth client secret', () => {
     const resolved = resolveServer(
-      server({ transport: { kind: 'http', url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, oauth: { clientSecret: '${SECRET}' } }),
+      server({
+        transport: { kind: 'http', url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+        oauth: { clientSecret: '${SECRET}' },
+      }),
       { HOST: 'h.example', TOKEN: 't', SECRET: 'sec' },
     );
     expect(resolved.unavailable).toBeUndefined();

@@ -29,7 +29,13 @@ export function resolveServer(config: ServerConfig, env: Env): ResolvedServer {
   const t = config.transport;
   const transport: ServerTransport =
     t.kind === 'stdio'
-      ? { kind: 'stdio', command: expand(t.command), args: t.args.map(expand), env: expandMap(t.env), ...(t.cwd === undefined ? {} : { cwd: expand(t.cwd) }) }
+      ? {
+          kind: 'stdio',
+          command: expand(t.command),
+          args: t.args.map(expand),
+          env: expandMap(t.env),
+          ...(t.cwd === undefined ? {} : { cwd: expand(t.cwd) }),
+        }
       : { kind: 'http', url: expand(t.url), headers: expandMap(t.headers) };
   const resolved: ServerConfig = { ...config, transport };
   if (config.roots) resolved.roots = config.roots.map((p) => expandHome(p));
@@ -43,7 +49,10 @@ export function resolveServer(config: ServerConfig, env: Env): ResolvedServer {
   if (missing.size > 0) {
     const names = [...missing].sort();
     const list = names.map((n) => `\${${n}}`).join(', ');
-    return { config: resolved, unavailable: `environment variable${names.length > 1 ? 's' : ''} ${list} ${names.length > 1 ? 'are' : 'is'} not set` };
+    return {
+      config: resolved,
+      unavailable: `environment variable${names.length > 1 ? 's' : ''} ${list} ${names.length > 1 ? 'are' : 'is'} not set`,
+    };
   }
   if (transport.kind === 'http' && t.kind === 'http' && transport.url !== t.url) {
     const problem = urlProblem(transport.url);

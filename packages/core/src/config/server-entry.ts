@@ -28,7 +28,12 @@ export type UnknownFieldFn = (field: string) => void;
  * Validates one raw `[[mcp.servers]]` table. Every problem goes to `report`; a config is
  * returned only when the entry has no errors.
  */
-export function parseServerEntry(raw: unknown, source: ServerSource, report: ReportFn, unknown: UnknownFieldFn = (field) => report(field, 'is not a known field and is ignored', 'warning')): ServerConfig | undefined {
+export function parseServerEntry(
+  raw: unknown,
+  source: ServerSource,
+  report: ReportFn,
+  unknown: UnknownFieldFn = (field) => report(field, 'is not a known field and is ignored', 'warning'),
+): ServerConfig | undefined {
   if (!isTable(raw)) {
     report(undefined, 'each [[mcp.servers]] entry must be a table');
     return undefined;
@@ -42,7 +47,8 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
 
   const name = r.string('name');
   if (!r.has('name') || name?.trim() === '') error('name', 'is required');
-  else if (name !== undefined && !SERVER_NAME.test(name)) error('name', `${JSON.stringify(name)} may use only letters, digits, ".", "-" and "_"`);
+  else if (name !== undefined && !SERVER_NAME.test(name))
+    error('name', `${JSON.stringify(name)} may use only letters, digits, ".", "-" and "_"`);
   // As a path segment of the control API (/v1/config/mcp-servers/NAME) these name no server.
   else if (name === '.' || name === '..') error('name', `${JSON.stringify(name)} is not a name: use a letter, digit, "-" or "_" too`);
 
@@ -52,7 +58,8 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   const cwd = r.string('cwd');
   const url = r.string('url');
   const headers = r.stringMap('headers');
-  if (r.has('command') && r.has('url')) error(undefined, 'has both command and url; a server is either a command (stdio) or a url (streamable HTTP)');
+  if (r.has('command') && r.has('url'))
+    error(undefined, 'has both command and url; a server is either a command (stdio) or a url (streamable HTTP)');
   if (!r.has('command') && !r.has('url')) error(undefined, 'needs a command (stdio) or a url (streamable HTTP)');
   if (command !== undefined && command.trim() === '') error('command', 'must not be empty');
   // A client's way to Blitz: run by Blitz, it would be a second Blitz inside the first.
@@ -100,7 +107,10 @@ export function parseServerEntry(raw: unknown, source: ServerSource, report: Rep
   }
   if (share) {
     for (const [field, value] of workspaceDependentFields(command, args, env, cwd, url, headers)) {
-      error(field, `uses ${value}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference`);
+      error(
+        field,
+        `uses ${value}, which differs by workspace, so the server cannot be shared (share = true runs one copy for every workspace); remove share or the reference`,
+      );
     }
   }
   const pin = r.boolean('pin');
@@ -146,14 +156,20 @@ function parseExposure(value: string | undefined, field: string, error: (f: stri
 }
 
 /** `tool_exposure = { "issue_*" = "deferred", … }`: keys are original tool names or `*` patterns. */
-function parseToolExposure(table: Record<string, string> | undefined, error: (f: string, m: string) => void): Record<string, Exposure> | undefined {
+function parseToolExposure(
+  table: Record<string, string> | undefined,
+  error: (f: string, m: string) => void,
+): Record<string, Exposure> | undefined {
   if (table === undefined) return undefined;
   const result: Record<string, Exposure> = {};
   let ok = true;
   for (const [key, value] of Object.entries(table)) {
     const field = `tool_exposure.${key}`;
     if (!TOOL_EXPOSURE_KEY.test(key)) {
-      error(field, `${JSON.stringify(key)} is not a tool name or pattern: use letters, digits, ".", "-", "_" and * for any run of characters`);
+      error(
+        field,
+        `${JSON.stringify(key)} is not a tool name or pattern: use letters, digits, ".", "-", "_" and * for any run of characters`,
+      );
       ok = false;
     }
     const exposure = parseExposure(value, field, error);
@@ -213,7 +229,11 @@ function workspaceDependentFields(
 }
 
 /** A server field's other spelling, as Codex writes it: either may be written, not both. */
-const FIELD_ALIASES = { tools: 'enabled_tools', timeout_seconds: 'tool_timeout_sec', startup_timeout_seconds: 'startup_timeout_sec' } as const;
+const FIELD_ALIASES = {
+  tools: 'enabled_tools',
+  timeout_seconds: 'tool_timeout_sec',
+  startup_timeout_seconds: 'startup_timeout_sec',
+} as const;
 
 /**
  * How a server field (`tools`, `tool_exposure.pr_*`) may be written in its entry: as itself,
@@ -224,7 +244,12 @@ export function fieldSpellings(field: string): string[] {
   return alias === undefined ? [field] : [field, alias];
 }
 
-function exclusive<T>(r: FieldReader, field: keyof typeof FIELD_ALIASES, error: (f: string, m: string) => void, read: (k: string) => T | undefined): T | undefined {
+function exclusive<T>(
+  r: FieldReader,
+  field: keyof typeof FIELD_ALIASES,
+  error: (f: string, m: string) => void,
+  read: (k: string) => T | undefined,
+): T | undefined {
   const alias = FIELD_ALIASES[field];
   if (r.has(field) && r.has(alias)) {
     error(alias, `is an alias of ${field}; use only one of them`);
@@ -233,7 +258,11 @@ function exclusive<T>(r: FieldReader, field: keyof typeof FIELD_ALIASES, error: 
   return read(r.has(alias) ? alias : field);
 }
 
-function parseOAuth(raw: Record<string, unknown> | undefined, error: (f: string, m: string) => void, unknown: UnknownFieldFn): OAuthConfig | undefined {
+function parseOAuth(
+  raw: Record<string, unknown> | undefined,
+  error: (f: string, m: string) => void,
+  unknown: UnknownFieldFn,
+): OAuthConfig | undefined {
   if (raw === undefined) return undefined;
   const r = new FieldReader(raw, (field, message) => error(`oauth.${field}`, message));
   const oauth: OAuthConfig = {};

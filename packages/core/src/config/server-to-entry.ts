@@ -1,8 +1,4 @@
-import {
-  DEFAULT_STARTUP_TIMEOUT_SECONDS,
-  DEFAULT_TIMEOUT_SECONDS,
-  type ServerConfig,
-} from './server-config.js';
+import { DEFAULT_STARTUP_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, type ServerConfig } from './server-config.js';
 import type { ServerEntry, TomlValue } from './toml-edit/index.js';
 import { maskArgs } from '../redact/mask-server-secrets.js';
 import { maskUrl } from '../redact/url-secrets.js';

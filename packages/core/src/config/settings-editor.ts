@@ -69,7 +69,10 @@ export class SettingsEditor {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     await this.#edit((_found, text) => {
       const changes = disabledChanges(text, name, !enabled, this.file);
-      return { edit: (t) => setServerFields(t, name, changes, this.file), intended: (doc) => withServerFields(doc, name, changes, this.file) };
+      return {
+        edit: (t) => setServerFields(t, name, changes, this.file),
+        intended: (doc) => withServerFields(doc, name, changes, this.file),
+      };
     });
   }
 
@@ -88,9 +91,12 @@ export class SettingsEditor {
   async setFields(name: string, changes: FieldChanges): Promise<void> {
     await this.#edit((found, text) => {
       const next = withServerFields(parseTomlText(text, this.file), name, changes, this.file);
-      const entry = ((next['mcp'] as { servers: Array<Record<string, unknown>> }).servers).find((s) => s['name'] === name) as ServerEntry;
+      const entry = (next['mcp'] as { servers: Array<Record<string, unknown>> }).servers.find((s) => s['name'] === name) as ServerEntry;
       this.#assertSavable(entry, found, name);
-      return { edit: (t) => setServerFields(t, name, changes, this.file), intended: (doc) => withServerFields(doc, name, changes, this.file) };
+      return {
+        edit: (t) => setServerFields(t, name, changes, this.file),
+        intended: (doc) => withServerFields(doc, name, changes, this.file),
+      };
     });
   }
 
@@ -115,7 +121,10 @@ export class SettingsEditor {
     await this.#edit((found) => {
       const next = typeof entry === 'function' ? entry(this.#current(found, name)) : entry;
       this.#assertSavable(next, found, name);
-      return { edit: (text) => replaceServerEntry(text, name, next, this.file), intended: (doc) => withServerReplaced(doc, name, next, this.file) };
+      return {
+        edit: (text) => replaceServerEntry(text, name, next, this.file),
+        intended: (doc) => withServerReplaced(doc, name, next, this.file),
+      };
     });
   }
 
@@ -151,9 +160,15 @@ export class SettingsEditor {
     const problems = problemsIn(entry, found, this.file, replacing);
     if (problems.length === 0) return;
     if (problems.every((p) => p.reason === 'MCP_SERVER_EXISTS')) {
-      throw new BlitzError('ALREADY_EXISTS', problems[0]!.message, { reason: 'MCP_SERVER_EXISTS', problems: problems.map(formatEntryProblem) });
+      throw new BlitzError('ALREADY_EXISTS', problems[0]!.message, {
+        reason: 'MCP_SERVER_EXISTS',
+        problems: problems.map(formatEntryProblem),
+      });
     }
-    throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, { reason: 'INVALID_MCP_SERVER', problems: problems.map(formatEntryProblem) });
+    throw new BlitzError('INVALID_ARGUMENT', `MCP server "${entry.name}" is not valid`, {
+      reason: 'INVALID_MCP_SERVER',
+      problems: problems.map(formatEntryProblem),
+    });
   }
 
   /** The server `name` as the file holds it; an edit must not start from settings that do not parse. */

@@ -133,38 +133,154 @@ tool_exposure = { "pr_*" = "hidden" }
   });
 
   it.each([
-    ['wrong type', 'name = "a"\ncommand = "x"\nargs = "--flag"', 'settings.toml:5: server "a", field "args": must be an array of strings, not the string "--flag"'],
-    ['wrong type in env', 'name = "a"\ncommand = "x"\nenv = { K = 1 }', 'settings.toml:5: server "a", field "env.K": must be a string, not the number 1'],
-    ['number as string', 'name = "a"\ncommand = "x"\ntimeout_seconds = "30"', 'settings.toml:5: server "a", field "timeout_seconds": must be a number, not the string "30"'],
-    ['zero timeout', 'name = "a"\ncommand = "x"\ntimeout_seconds = 0', 'settings.toml:5: server "a", field "timeout_seconds": must be at least 1, not 0'],
+    [
+      'wrong type',
+      'name = "a"\ncommand = "x"\nargs = "--flag"',
+      'settings.toml:5: server "a", field "args": must be an array of strings, not the string "--flag"',
+    ],
+    [
+      'wrong type in env',
+      'name = "a"\ncommand = "x"\nenv = { K = 1 }',
+      'settings.toml:5: server "a", field "env.K": must be a string, not the number 1',
+    ],
+    [
+      'number as string',
+      'name = "a"\ncommand = "x"\ntimeout_seconds = "30"',
+      'settings.toml:5: server "a", field "timeout_seconds": must be a number, not the string "30"',
+    ],
+    [
+      'zero timeout',
+      'name = "a"\ncommand = "x"\ntimeout_seconds = 0',
+      'settings.toml:5: server "a", field "timeout_seconds": must be at least 1, not 0',
+    ],
     ['neither', 'name = "a"', 'settings.toml:2: server "a": needs a command (stdio) or a url (streamable HTTP)'],
-    ['both', 'name = "a"\ncommand = "x"\nurl = "https://h/mcp"', 'settings.toml:2: server "a": has both command and url; a server is either a command (stdio) or a url (streamable HTTP)'],
-    ['bad name', 'name = "a b"\ncommand = "x"', 'settings.toml:3: server "a b", field "name": "a b" may use only letters, digits, ".", "-" and "_"'],
-    ['name "."', 'name = "."\ncommand = "x"', 'settings.toml:3: server ".", field "name": "." is not a name: use a letter, digit, "-" or "_" too'],
-    ['name ".."', 'name = ".."\ncommand = "x"', 'settings.toml:3: server "..", field "name": ".." is not a name: use a letter, digit, "-" or "_" too'],
+    [
+      'both',
+      'name = "a"\ncommand = "x"\nurl = "https://h/mcp"',
+      'settings.toml:2: server "a": has both command and url; a server is either a command (stdio) or a url (streamable HTTP)',
+    ],
+    [
+      'bad name',
+      'name = "a b"\ncommand = "x"',
+      'settings.toml:3: server "a b", field "name": "a b" may use only letters, digits, ".", "-" and "_"',
+    ],
+    [
+      'name "."',
+      'name = "."\ncommand = "x"',
+      'settings.toml:3: server ".", field "name": "." is not a name: use a letter, digit, "-" or "_" too',
+    ],
+    [
+      'name ".."',
+      'name = ".."\ncommand = "x"',
+      'settings.toml:3: server "..", field "name": ".." is not a name: use a letter, digit, "-" or "_" too',
+    ],
     ['missing name', 'command = "x"', 'settings.toml:2: server "#1", field "name": is required'],
-    ['bad prefix', 'name = "a"\ncommand = "x"\nprefix = "a.b"', 'settings.toml:5: server "a", field "prefix": "a.b" may use only letters, digits, "-" and "_"'],
-    ['credentials in url', 'name = "a"\nurl = "https://u:p@h.example/mcp"', 'settings.toml:4: server "a", field "url": must not contain credentials; put them in headers or use OAuth (blitz mcp login)'],
-    ['plain http', 'name = "a"\nurl = "http://mcp.example.com/mcp"', 'settings.toml:4: server "a", field "url": uses plain http to mcp.example.com; use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])'],
-    ['not a url', 'name = "a"\nurl = "mcp.example.com"', 'settings.toml:4: server "a", field "url": needs http:// or https:// in front, such as https://mcp.example.com'],
-    ['a url without its scheme', 'name = "a"\nurl = "localhost:3000/mcp"', 'settings.toml:4: server "a", field "url": needs http:// or https:// in front, such as http://localhost:3000/mcp'],
+    [
+      'bad prefix',
+      'name = "a"\ncommand = "x"\nprefix = "a.b"',
+      'settings.toml:5: server "a", field "prefix": "a.b" may use only letters, digits, "-" and "_"',
+    ],
+    [
+      'credentials in url',
+      'name = "a"\nurl = "https://u:p@h.example/mcp"',
+      'settings.toml:4: server "a", field "url": must not contain credentials; put them in headers or use OAuth (blitz mcp login)',
+    ],
+    [
+      'plain http',
+      'name = "a"\nurl = "http://mcp.example.com/mcp"',
+      'settings.toml:4: server "a", field "url": uses plain http to mcp.example.com; use https (plain http is allowed only to localhost, 127.0.0.1 or [::1])',
+    ],
+    [
+      'not a url',
+      'name = "a"\nurl = "mcp.example.com"',
+      'settings.toml:4: server "a", field "url": needs http:// or https:// in front, such as https://mcp.example.com',
+    ],
+    [
+      'a url without its scheme',
+      'name = "a"\nurl = "localhost:3000/mcp"',
+      'settings.toml:4: server "a", field "url": needs http:// or https:// in front, such as http://localhost:3000/mcp',
+    ],
     ['an empty name', 'name = ""\ncommand = "x"', 'settings.toml:3: server "", field "name": is required'],
-    ['args on url', 'name = "a"\nurl = "https://h/mcp"\nargs = ["x"]', 'settings.toml:5: server "a", field "args": is only for command (stdio) servers'],
-    ['headers on command', 'name = "a"\ncommand = "x"\nheaders = { A = "b" }', 'settings.toml:5: server "a", field "headers": is only for url (streamable HTTP) servers'],
-    ['alias twice', 'name = "a"\ncommand = "x"\ntools = []\nenabled_tools = []', 'settings.toml:6: server "a", field "enabled_tools": is an alias of tools; use only one of them'],
-    ['contradiction', 'name = "a"\ncommand = "x"\ndisabled = true\nenabled = true', 'settings.toml:6: server "a", field "enabled": contradicts disabled = true; keep one of them'],
-    ['oauth with static auth', 'name = "a"\nurl = "https://h/mcp"\nheaders = { Authorization = "Bearer x" }\noauth = { client_id = "c" }', 'settings.toml:5: server "a", field "headers": a static Authorization header cannot be combined with oauth; remove one of them'],
-    ['literal client secret', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_secret = "s3cr3t" }', 'settings.toml:5: server "a", field "oauth.client_secret": must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself'],
-    ['a client metadata document over http', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_metadata_url = "http://blitz.example/client.json" }', 'settings.toml:5: server "a", field "oauth.client_metadata_url": must be an https URL (the address of your client ID metadata document), not http:'],
-    ['a client metadata document without a path', 'name = "a"\nurl = "https://h/mcp"\noauth = { client_metadata_url = "https://blitz.example" }', 'settings.toml:5: server "a", field "oauth.client_metadata_url": must have a path, such as https://example.com/blitz/client.json'],
-    ['roots = true', 'name = "a"\ncommand = "x"\nroots = true', 'settings.toml:5: server "a", field "roots": must be false (roots are not offered to the server) or an array of paths; leave it out for the workspace'],
-    ['a relative root', 'name = "a"\ncommand = "x"\nroots = ["/data", "src"]', 'settings.toml:5: server "a", field "roots": "src" is not an absolute path (start it with "/" or "~/")'],
-    ['another user\'s home', 'name = "a"\ncommand = "x"\nroots = ["~bob/src"]', 'settings.toml:5: server "a", field "roots": "~bob/src": only "~" and "~/…" (your home) are expanded, not another user\'s home'],
-    ['a root that is a number', 'name = "a"\ncommand = "x"\nroots = 3', 'settings.toml:5: server "a", field "roots": must be an array of strings, not the number 3'],
-    ['a relative writable path', 'name = "a"\ncommand = "x"\nsandbox_write = ["data"]', 'settings.toml:5: server "a", field "sandbox_write": "data" is not an absolute path (start it with "/" or "~/")'],
-    ['sandbox_write on a url', 'name = "a"\nurl = "https://h/mcp"\nsandbox_write = ["/d"]', 'settings.toml:5: server "a", field "sandbox_write": is only for command (stdio) servers'],
-    ['sandbox_write without the sandbox', 'name = "a"\ncommand = "x"\nsandbox = false\nsandbox_write = ["/d"]', 'settings.toml:6: server "a", field "sandbox_write": has no effect with sandbox = false; keep one of them'],
-    ['share not a boolean', 'name = "a"\ncommand = "x"\nshare = "yes"', 'settings.toml:5: server "a", field "share": must be true or false, not the string "yes"'],
+    [
+      'args on url',
+      'name = "a"\nurl = "https://h/mcp"\nargs = ["x"]',
+      'settings.toml:5: server "a", field "args": is only for command (stdio) servers',
+    ],
+    [
+      'headers on command',
+      'name = "a"\ncommand = "x"\nheaders = { A = "b" }',
+      'settings.toml:5: server "a", field "headers": is only for url (streamable HTTP) servers',
+    ],
+    [
+      'alias twice',
+      'name = "a"\ncommand = "x"\ntools = []\nenabled_tools = []',
+      'settings.toml:6: server "a", field "enabled_tools": is an alias of tools; use only one of them',
+    ],
+    [
+      'contradiction',
+      'name = "a"\ncommand = "x"\ndisabled = true\nenabled = true',
+      'settings.toml:6: server "a", field "enabled": contradicts disabled = true; keep one of them',
+    ],
+    [
+      'oauth with static auth',
+      'name = "a"\nurl = "https://h/mcp"\nheaders = { Authorization = "Bearer x" }\noauth = { client_id = "c" }',
+      'settings.toml:5: server "a", field "headers": a static Authorization header cannot be combined with oauth; remove one of them',
+    ],
+    [
+      'literal client secret',
+      'name = "a"\nurl = "https://h/mcp"\noauth = { client_secret = "s3cr3t" }',
+      'settings.toml:5: server "a", field "oauth.client_secret": must be an environment reference such as "${MY_CLIENT_SECRET}", never the secret itself',
+    ],
+    [
+      'a client metadata document over http',
+      'name = "a"\nurl = "https://h/mcp"\noauth = { client_metadata_url = "http://blitz.example/client.json" }',
+      'settings.toml:5: server "a", field "oauth.client_metadata_url": must be an https URL (the address of your client ID metadata document), not http:',
+    ],
+    [
+      'a client metadata document without a path',
+      'name = "a"\nurl = "https://h/mcp"\noauth = { client_metadata_url = "https://blitz.example" }',
+      'settings.toml:5: server "a", field "oauth.client_metadata_url": must have a path, such as https://example.com/blitz/client.json',
+    ],
+    [
+      'roots = true',
+      'name = "a"\ncommand = "x"\nroots = true',
+      'settings.toml:5: server "a", field "roots": must be false (roots are not offered to the server) or an array of paths; leave it out for the workspace',
+    ],
+    [
+      'a relative root',
+      'name = "a"\ncommand = "x"\nroots = ["/data", "src"]',
+      'settings.toml:5: server "a", field "roots": "src" is not an absolute path (start it with "/" or "~/")',
+    ],
+    [
+      "another user's home",
+      'name = "a"\ncommand = "x"\nroots = ["~bob/src"]',
+      'settings.toml:5: server "a", field "roots": "~bob/src": only "~" and "~/…" (your home) are expanded, not another user\'s home',
+    ],
+    [
+      'a root that is a number',
+      'name = "a"\ncommand = "x"\nroots = 3',
+      'settings.toml:5: server "a", field "roots": must be an array of strings, not the number 3',
+    ],
+    [
+      'a relative writable path',
+      'name = "a"\ncommand = "x"\nsandbox_write = ["data"]',
+      'settings.toml:5: server "a", field "sandbox_write": "data" is not an absolute path (start it with "/" or "~/")',
+    ],
+    [
+      'sandbox_write on a url',
+      'name = "a"\nurl = "https://h/mcp"\nsandbox_write = ["/d"]',
+      'settings.toml:5: server "a", field "sandbox_write": is only for command (stdio) servers',
+    ],
+    [
+      'sandbox_write without the sandbox',
+      'name = "a"\ncommand = "x"\nsandbox = false\nsandbox_write = ["/d"]',
+      'settings.toml:6: server "a", field "sandbox_write": has no effect with sandbox = false; keep one of them',
+    ],
+    [
+      'share not a boolean',
+      'name = "a"\ncommand = "x"\nshare = "yes"',
+      'settings.toml:5: server "a", field "share": must be true or false, not the string "yes"',
+    ],
     [
       'shared with the workspace in args',
       'name = "a"\ncommand = "x"\nargs = ["--root", "${WORKSPACE}"]\nshare = true',
@@ -214,13 +330,16 @@ tool_exposure = { "pr_*" = "hidden" }
   });
 
   it('a header inside a multi-line string is not a header', () => {
-    const text = '[[mcp.servers]]\nname = "a"\ncommand = "x"\nargs = ["""\n[[mcp.servers]]\n"""]\n[[mcp.servers]]\nname = "b"\ncommand = 1\n';
+    const text =
+      '[[mcp.servers]]\nname = "a"\ncommand = "x"\nargs = ["""\n[[mcp.servers]]\n"""]\n[[mcp.servers]]\nname = "b"\ncommand = 1\n';
     expect(problemsOf(text)).toEqual([`${FILE}:9: server "b", field "command": must be a string, not the number 1`]);
   });
 
   it('validates permissions, daemon and hub', () => {
     expect(
-      problemsOf('[permissions]\nallow = ["mcp:github:*"]\ndeny = ["github:*", 3]\n[daemon]\nport = 70000\nworkspace_idle_minutes = -1\n[hub]\nmax_result_mb = 0\n'),
+      problemsOf(
+        '[permissions]\nallow = ["mcp:github:*"]\ndeny = ["github:*", 3]\n[daemon]\nport = 70000\nworkspace_idle_minutes = -1\n[hub]\nmax_result_mb = 0\n',
+      ),
     ).toEqual([
       `${FILE}:3: field "permissions.deny": must be an array of strings, not an array`,
       `${FILE}:5: field "daemon.port": must be between 0 and 65535, not 70000`,
@@ -256,10 +375,18 @@ tool_exposure = { "pr_*" = "hidden" }
     expect(parseSettings('[hub]\nlist_wait_ms = 12000\n', FILE).settings.hub.listWaitMs).toBe(12000);
     expect(parseSettings('', FILE).settings.hub.catalogCache).toBe(true);
     expect(parseSettings('[hub]\ncatalog_cache = false\n', FILE).settings.hub.catalogCache).toBe(false);
-    expect(parseSettings('[hub]\ncatalog_cache = "no"\n', FILE).problems).toContainEqual(expect.objectContaining({ severity: 'error', field: 'hub.catalog_cache' }));
-    expect(problemsOf('[hub]\nmax_result_mb = 2\nlist_wait_ms = -1\n')).toEqual([`${FILE}:3: field "hub.list_wait_ms": must be between 0 and 600000, not -1`]);
-    expect(problemsOf('[hub]\nlist_wait_ms = 1.5\n')).toEqual([`${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the number 1.5`]);
-    expect(problemsOf('[hub]\nlist_wait_ms = "5s"\n')).toEqual([`${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the string "5s"`]);
+    expect(parseSettings('[hub]\ncatalog_cache = "no"\n', FILE).problems).toContainEqual(
+      expect.objectContaining({ severity: 'error', field: 'hub.catalog_cache' }),
+    );
+    expect(problemsOf('[hub]\nmax_result_mb = 2\nlist_wait_ms = -1\n')).toEqual([
+      `${FILE}:3: field "hub.list_wait_ms": must be between 0 and 600000, not -1`,
+    ]);
+    expect(problemsOf('[hub]\nlist_wait_ms = 1.5\n')).toEqual([
+      `${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the number 1.5`,
+    ]);
+    expect(problemsOf('[hub]\nlist_wait_ms = "5s"\n')).toEqual([
+      `${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the string "5s"`,
+    ]);
   });
 
   it('max_result_mb defaults below what SDK stdio clients read in one message, and warns when set above it', () => {

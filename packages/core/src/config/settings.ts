@@ -99,7 +99,17 @@ export function emptySettings(): Settings {
     servers: [],
     permissions: { allow: [], ask: [], deny: [] },
     daemon: { port: DEFAULT_DAEMON_PORT, workspaceIdleMinutes: DEFAULT_WORKSPACE_IDLE_MINUTES },
-    hub: { maxResultMb: DEFAULT_MAX_RESULT_MB, deferred: 'auto', maxTools: DEFAULT_MAX_TOOLS, clients: {}, listWaitMs: DEFAULT_LIST_WAIT_MS, catalogCache: true, pinReview: 'hide', auditArguments: false, auditMaxMb: DEFAULT_AUDIT_MAX_MB },
+    hub: {
+      maxResultMb: DEFAULT_MAX_RESULT_MB,
+      deferred: 'auto',
+      maxTools: DEFAULT_MAX_TOOLS,
+      clients: {},
+      listWaitMs: DEFAULT_LIST_WAIT_MS,
+      catalogCache: true,
+      pinReview: 'hide',
+      auditArguments: false,
+      auditMaxMb: DEFAULT_AUDIT_MAX_MB,
+    },
     oauth: {},
   };
 }
@@ -127,7 +137,13 @@ export function parseSettings(text: string, file: string): ParsedSettings {
   const mcp = top.table('mcp') ?? {};
   const rawServers = mcp.servers;
   if (rawServers !== undefined && !Array.isArray(rawServers)) {
-    problems.push({ severity: 'error', file, line: at.table('mcp', 'servers'), field: 'mcp.servers', message: 'must be an array of tables: write each server as [[mcp.servers]]' });
+    problems.push({
+      severity: 'error',
+      file,
+      line: at.table('mcp', 'servers'),
+      field: 'mcp.servers',
+      message: 'must be an array of tables: write each server as [[mcp.servers]]',
+    });
   }
   const names = new Map<string, number>();
   (Array.isArray(rawServers) ? rawServers : []).forEach((raw, index) => {
@@ -150,17 +166,32 @@ export function parseSettings(text: string, file: string): ParsedSettings {
     if (config) settings.servers.push(config);
   });
   for (const key of Object.keys(mcp)) {
-    if (key !== 'servers') problems.push({ severity: 'warning', file, line: at.table('mcp', key), field: `mcp.${key}`, message: 'is not a known setting and is ignored' });
+    if (key !== 'servers')
+      problems.push({
+        severity: 'warning',
+        file,
+        line: at.table('mcp', key),
+        field: `mcp.${key}`,
+        message: 'is not a known setting and is ignored',
+      });
   }
 
   const perms = top.table('permissions');
   if (perms) {
-    const r = new FieldReader(perms, (field, message) => problems.push({ severity: 'error', file, line: at.table('permissions', field), field: `permissions.${field}`, message }));
+    const r = new FieldReader(perms, (field, message) =>
+      problems.push({ severity: 'error', file, line: at.table('permissions', field), field: `permissions.${field}`, message }),
+    );
     for (const kind of ['allow', 'ask', 'deny'] as const) {
       const patterns = r.strings(kind) ?? [];
       for (const pattern of patterns) {
         if (!PERMISSION_PATTERN.test(pattern)) {
-          problems.push({ severity: 'error', file, line: at.table('permissions', kind), field: `permissions.${kind}`, message: `${JSON.stringify(pattern)} is not a pattern of the form mcp:<server>:<tool> or mcp:<server>:prompt:<prompt> (* matches anything)` });
+          problems.push({
+            severity: 'error',
+            file,
+            line: at.table('permissions', kind),
+            field: `permissions.${kind}`,
+            message: `${JSON.stringify(pattern)} is not a pattern of the form mcp:<server>:<tool> or mcp:<server>:prompt:<prompt> (* matches anything)`,
+          });
         }
       }
       settings.permissions[kind] = patterns;
@@ -170,7 +201,9 @@ export function parseSettings(text: string, file: string): ParsedSettings {
 
   const daemon = top.table('daemon');
   if (daemon) {
-    const r = new FieldReader(daemon, (field, message) => problems.push({ severity: 'error', file, line: at.table('daemon', field), field: `daemon.${field}`, message }));
+    const r = new FieldReader(daemon, (field, message) =>
+      problems.push({ severity: 'error', file, line: at.table('daemon', field), field: `daemon.${field}`, message }),
+    );
     settings.daemon.port = r.number('port', { min: 0, max: 65535, integer: true }) ?? settings.daemon.port;
     settings.daemon.workspaceIdleMinutes = r.number('workspace_idle_minutes', { min: 0 }) ?? settings.daemon.workspaceIdleMinutes;
     warnUnread(r, 'daemon', at, file, problems);
@@ -178,9 +211,18 @@ export function parseSettings(text: string, file: string): ParsedSettings {
 
   const hub = top.table('hub');
   if (hub) {
-    const r = new FieldReader(hub, (field, message) => problems.push({ severity: 'error', file, line: at.table('hub', field), field: `hub.${field}`, message }));
+    const r = new FieldReader(hub, (field, message) =>
+      problems.push({ severity: 'error', file, line: at.table('hub', field), field: `hub.${field}`, message }),
+    );
     const mb = r.number('max_result_mb', { min: 0 });
-    if (mb === 0) problems.push({ severity: 'error', file, line: at.table('hub', 'max_result_mb'), field: 'hub.max_result_mb', message: 'must be more than 0' });
+    if (mb === 0)
+      problems.push({
+        severity: 'error',
+        file,
+        line: at.table('hub', 'max_result_mb'),
+        field: 'hub.max_result_mb',
+        message: 'must be more than 0',
+      });
     else settings.hub.maxResultMb = mb ?? settings.hub.maxResultMb;
     if (mb !== undefined && mb > SDK_STDIO_SAFE_RESULT_MB) {
       problems.push({
@@ -193,28 +235,54 @@ export function parseSettings(text: string, file: string): ParsedSettings {
     }
     const deferred = r.string('deferred');
     if (deferred !== undefined && !(DEFERRED_MODES as readonly string[]).includes(deferred)) {
-      problems.push({ severity: 'error', file, line: at.table('hub', 'deferred'), field: 'hub.deferred', message: `${JSON.stringify(deferred)} is not a mode: use "auto", "always" or "never"` });
+      problems.push({
+        severity: 'error',
+        file,
+        line: at.table('hub', 'deferred'),
+        field: 'hub.deferred',
+        message: `${JSON.stringify(deferred)} is not a mode: use "auto", "always" or "never"`,
+      });
     } else if (deferred !== undefined) settings.hub.deferred = deferred as DeferredMode;
     settings.hub.maxTools = r.number('max_tools', { min: 1, integer: true }) ?? settings.hub.maxTools;
     const clients = r.table('clients');
     for (const [name, raw] of Object.entries(clients ?? {})) {
       const table = `hub.clients.${name}`;
-      const c = new FieldReader(isTable(raw) ? raw : {}, (field, message) => problems.push({ severity: 'error', file, line: at.table(table, field), field: `hub.clients."${name}".${field}`, message }));
+      const c = new FieldReader(isTable(raw) ? raw : {}, (field, message) =>
+        problems.push({ severity: 'error', file, line: at.table(table, field), field: `hub.clients."${name}".${field}`, message }),
+      );
       if (!isTable(raw)) {
-        problems.push({ severity: 'error', file, line: at.table(table), field: `hub.clients."${name}"`, message: 'must be a table: write it as [hub.clients."<clientInfo.name>"]' });
+        problems.push({
+          severity: 'error',
+          file,
+          line: at.table(table),
+          field: `hub.clients."${name}"`,
+          message: 'must be a table: write it as [hub.clients."<clientInfo.name>"]',
+        });
         continue;
       }
       const maxTools = c.number('max_tools', { min: 1, integer: true });
       settings.hub.clients[name] = maxTools === undefined ? {} : { maxTools };
       for (const key of c.unread()) {
-        problems.push({ severity: 'warning', file, line: at.table(table, key), field: `hub.clients."${name}".${key}`, message: 'is not a known setting and is ignored' });
+        problems.push({
+          severity: 'warning',
+          file,
+          line: at.table(table, key),
+          field: `hub.clients."${name}".${key}`,
+          message: 'is not a known setting and is ignored',
+        });
       }
     }
     settings.hub.listWaitMs = r.number('list_wait_ms', { min: 0, max: 600_000, integer: true }) ?? settings.hub.listWaitMs;
     settings.hub.catalogCache = r.boolean('catalog_cache') ?? settings.hub.catalogCache;
     const pinReview = r.string('pin_review');
     if (pinReview !== undefined && !(PIN_REVIEW_MODES as readonly string[]).includes(pinReview)) {
-      problems.push({ severity: 'error', file, line: at.table('hub', 'pin_review'), field: 'hub.pin_review', message: `${JSON.stringify(pinReview)} is not a mode: use "hide" or "ask"` });
+      problems.push({
+        severity: 'error',
+        file,
+        line: at.table('hub', 'pin_review'),
+        field: 'hub.pin_review',
+        message: `${JSON.stringify(pinReview)} is not a mode: use "hide" or "ask"`,
+      });
     } else if (pinReview !== undefined) settings.hub.pinReview = pinReview as PinReviewMode;
     settings.hub.auditArguments = r.boolean('audit_arguments') ?? settings.hub.auditArguments;
     settings.hub.auditMaxMb = r.number('audit_max_mb', { min: 0.001 }) ?? settings.hub.auditMaxMb;
@@ -223,10 +291,19 @@ export function parseSettings(text: string, file: string): ParsedSettings {
 
   const oauth = top.table('oauth');
   if (oauth) {
-    const r = new FieldReader(oauth, (field, message) => problems.push({ severity: 'error', file, line: at.table('oauth', field), field: `oauth.${field}`, message }));
+    const r = new FieldReader(oauth, (field, message) =>
+      problems.push({ severity: 'error', file, line: at.table('oauth', field), field: `oauth.${field}`, message }),
+    );
     const url = r.string('client_metadata_url');
     const problem = url === undefined ? undefined : clientMetadataUrlProblem(url);
-    if (problem) problems.push({ severity: 'error', file, line: at.table('oauth', 'client_metadata_url'), field: 'oauth.client_metadata_url', message: problem });
+    if (problem)
+      problems.push({
+        severity: 'error',
+        file,
+        line: at.table('oauth', 'client_metadata_url'),
+        field: 'oauth.client_metadata_url',
+        message: problem,
+      });
     else if (url !== undefined) settings.oauth.clientMetadataUrl = url;
     warnUnread(r, 'oauth', at, file, problems);
   }
@@ -249,6 +326,12 @@ export function parseSettings(text: string, file: string): ParsedSettings {
 
 function warnUnread(r: FieldReader, table: string, at: TomlLocator, file: string, problems: Problem[]): void {
   for (const key of r.unread()) {
-    problems.push({ severity: 'warning', file, line: at.table(table, key), field: `${table}.${key}`, message: 'is not a known setting and is ignored' });
+    problems.push({
+      severity: 'warning',
+      file,
+      line: at.table(table, key),
+      field: `${table}.${key}`,
+      message: 'is not a known setting and is ignored',
+    });
   }
 }

@@ -7,7 +7,11 @@ import type { ServerConfig } from './server-config.js';
  * sees which file replaced which server, since sign-ins are kept by name (its sign-in is
  * still sent only to the URL it was made for, never to the project's).
  */
-export function shadowedProblems(global: readonly ServerConfig[], project: ProjectConfig, globalLine: (config: ServerConfig) => number | undefined): Problem[] {
+export function shadowedProblems(
+  global: readonly ServerConfig[],
+  project: ProjectConfig,
+  globalLine: (config: ServerConfig) => number | undefined,
+): Problem[] {
   return project.servers.flatMap((server) => {
     const replaced = global.find((g) => g.name === server.name);
     if (!replaced) return [];

@@ -63,7 +63,9 @@ describe('TrustStore', async () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     plant(file);
     const before = fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : undefined;
-    expect(() => store.isTrusted(read(project))).toThrow(expect.objectContaining({ code: 'FAILED_PRECONDITION', reason: 'TRUST_FILE_UNUSABLE', message: expect.stringMatching(says) }));
+    expect(() => store.isTrusted(read(project))).toThrow(
+      expect.objectContaining({ code: 'FAILED_PRECONDITION', reason: 'TRUST_FILE_UNUSABLE', message: expect.stringMatching(says) }),
+    );
     await expect(store.trust(read(project))).rejects.toThrow(says);
     expect(fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : undefined).toBe(before);
   });

@@ -55,7 +55,9 @@ export class TrustStore {
   trustOf(project: ProjectConfig): Trust | undefined {
     const entry = this.#read().projects[canonicalProject(project.root)];
     if (entry === undefined || entry.hash !== project.hash) return undefined;
-    const allow = Array.isArray(entry.allow) ? entry.allow.filter((a): a is ProjectGrant => typeof a === 'string' && isProjectGrant(a)) : [];
+    const allow = Array.isArray(entry.allow)
+      ? entry.allow.filter((a): a is ProjectGrant => typeof a === 'string' && isProjectGrant(a))
+      : [];
     return { allowed: new Set(allow) };
   }
 
@@ -64,7 +66,11 @@ export class TrustStore {
     const root = canonicalProject(project.root);
     const data = this.#read();
     const allow = PROJECT_GRANTS.filter((g) => options.allow?.includes(g));
-    data.projects[root] = { hash: project.hash, trustedAt: (options.now ?? new Date()).toISOString(), ...(allow.length > 0 ? { allow } : {}) };
+    data.projects[root] = {
+      hash: project.hash,
+      trustedAt: (options.now ?? new Date()).toISOString(),
+      ...(allow.length > 0 ? { allow } : {}),
+    };
     await this.#write(data);
     return root;
   }
@@ -106,9 +112,13 @@ export class TrustStore {
   }
 
   #unusable(why: string): BlitzError {
-    return new BlitzError('FAILED_PRECONDITION', `${this.#file} ${why}; no project counts as trusted until it is fixed or deleted (then trust projects again)`, {
-      reason: 'TRUST_FILE_UNUSABLE',
-    });
+    return new BlitzError(
+      'FAILED_PRECONDITION',
+      `${this.#file} ${why}; no project counts as trusted until it is fixed or deleted (then trust projects again)`,
+      {
+        reason: 'TRUST_FILE_UNUSABLE',
+      },
+    );
   }
 
   #write(data: TrustFile): Promise<void> {

@@ -21,7 +21,8 @@ export function clientMetadataUrlProblem(text: string): string | undefined {
 /** Why a server URL is unacceptable, or undefined when it is fine. */
 export function urlProblem(text: string): string | undefined {
   // "localhost:3000/mcp" parses, as scheme "localhost:": say what is missing instead.
-  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(text.trim())) return `needs http:// or https:// in front, such as ${isLoopbackHost(text.split(/[:/]/)[0] ?? '') ? 'http' : 'https'}://${text.trim()}`;
+  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(text.trim()))
+    return `needs http:// or https:// in front, such as ${isLoopbackHost(text.split(/[:/]/)[0] ?? '') ? 'http' : 'https'}://${text.trim()}`;
   const url = parseUrl(text);
   if (typeof url === 'string') return url;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must be an http or https URL, not ${url.protocol}`;

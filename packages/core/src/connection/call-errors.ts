@@ -23,22 +23,50 @@ export function classifyFailure(
   if (err instanceof McpError) {
     if (err.code === RpcErrorCode.RequestTimeout) {
       const after = formatDelay(what.timeoutMs);
-      return { error: new BlitzError('TIMEOUT', `${what.label} timed out after ${after}`, { cause: err, serverCause: { code: 'CALL_TIMEOUT', after } }), transportFailure: true };
+      return {
+        error: new BlitzError('TIMEOUT', `${what.label} timed out after ${after}`, {
+          cause: err,
+          serverCause: { code: 'CALL_TIMEOUT', after },
+        }),
+        transportFailure: true,
+      };
     }
     // Our stdio transport answers requests in flight this way when the server process ends.
     const data = err.data as { code?: unknown; serverCause?: ServerCause } | undefined;
     // Our stdio transport answers this way for a message past `[hub] max_result_mb`; the server is fine.
-    if (data?.code === 'RESULT_TOO_LARGE') return { error: new BlitzError('RESULT_TOO_LARGE', err.message.replace(/^MCP error -?\d+: /, ''), { cause: err }), transportFailure: false };
+    if (data?.code === 'RESULT_TOO_LARGE')
+      return {
+        error: new BlitzError('RESULT_TOO_LARGE', err.message.replace(/^MCP error -?\d+: /, ''), { cause: err }),
+        transportFailure: false,
+      };
     if (err.code === RpcErrorCode.ConnectionClosed && (data?.code === 'SERVER_EXITED' || data?.code === 'SERVER_UNAVAILABLE')) {
       const serverCause = data.serverCause;
-      return { error: new BlitzError(data.code, err.message.replace(/^MCP error -?\d+: /, ''), { cause: err, ...(serverCause ? { serverCause } : {}) }), transportFailure: true };
+      return {
+        error: new BlitzError(data.code, err.message.replace(/^MCP error -?\d+: /, ''), {
+          cause: err,
+          ...(serverCause ? { serverCause } : {}),
+        }),
+        transportFailure: true,
+      };
     }
     if (err.code === RpcErrorCode.ConnectionClosed) {
-      return { error: new BlitzError('SERVER_UNAVAILABLE', `MCP server ${what.server} closed the connection during ${what.label}`, { cause: err, serverCause: { code: 'CONNECTION_CLOSED' } }), transportFailure: true };
+      return {
+        error: new BlitzError('SERVER_UNAVAILABLE', `MCP server ${what.server} closed the connection during ${what.label}`, {
+          cause: err,
+          serverCause: { code: 'CONNECTION_CLOSED' },
+        }),
+        transportFailure: true,
+      };
     }
     return { error: err, transportFailure: false };
   }
   const message = err instanceof Error ? err.message : String(err);
   const serverCause = systemCause(err);
-  return { error: new BlitzError('SERVER_UNAVAILABLE', `failed to call MCP server ${what.server}: ${message}`, { cause: err, ...(serverCause ? { serverCause } : {}) }), transportFailure: true };
+  return {
+    error: new BlitzError('SERVER_UNAVAILABLE', `failed to call MCP server ${what.server}: ${message}`, {
+      cause: err,
+      ...(serverCause ? { serverCause } : {}),
+    }),
+    transportFailure: true,
+  };
 }

@@ -48,7 +48,12 @@ export function toView(state: ConnectionState): ConnectionView {
       return { kind: 'failed', message: state.error.message, cause: causeOf(state.error) };
     case 'needsSignIn':
       // Refused at connect (initialize or tools/list) for want of a scope: the sign-in must ask for it.
-      return { kind: 'needsSignIn', message: state.error.message, cause: causeOf(state.error), ...(state.error instanceof NeedsMoreAccess ? { scope: state.error.scope } : {}) };
+      return {
+        kind: 'needsSignIn',
+        message: state.error.message,
+        cause: causeOf(state.error),
+        ...(state.error instanceof NeedsMoreAccess ? { scope: state.error.scope } : {}),
+      };
     default: {
       const _exhaustive: never = state;
       return _exhaustive;

@@ -32,7 +32,11 @@ export interface ConnectorDeps {
 /** The production connector: an owned (sandboxed, or pid-namespaced) process for stdio servers, streamable HTTP for URLs. */
 export function createConnector(deps: ConnectorDeps): Connector {
   const containment = createContainment({ warn: deps.warn });
-  const sandbox = createSandbox({ blitzHome: deps.blitzHome, warn: deps.warn, ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }) });
+  const sandbox = createSandbox({
+    blitzHome: deps.blitzHome,
+    warn: deps.warn,
+    ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }),
+  });
   return (config, opts) => {
     switch (config.transport.kind) {
       case 'stdio':

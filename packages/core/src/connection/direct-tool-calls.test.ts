@@ -1,6 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { CallCancellation } from './call-signal.js';
@@ -17,7 +23,16 @@ async function connected(answer: (request: JSONRPCRequest, send: (m: JSONRPCMess
   serverSide.onmessage = (m) => {
     received.push(m);
     if (!('method' in m) || !('id' in m)) return;
-    if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'scripted', version: '1' } } });
+    if (m.method === 'initialize')
+      send({
+        jsonrpc: '2.0',
+        id: m.id,
+        result: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: { listChanged: true } },
+          serverInfo: { name: 'scripted', version: '1' },
+        },
+      });
     else answer(m, send);
   };
   await serverSide.start();
@@ -45,16 +60,27 @@ describe('DirectToolCalls', () => {
       },
       { structuredContent: { only: true } },
     ];
-    const { direct, calls } = await connected((request, send) => send({ jsonrpc: '2.0', id: request.id, result: results[calls().length - 1]! }));
+    const { direct, calls } = await connected((request, send) =>
+      send({ jsonrpc: '2.0', id: request.id, result: results[calls().length - 1]! }),
+    );
     expect(await direct.call('echo', { message: 'm' }, { timeoutMs: 1000 })).toEqual(results[0]);
     expect(await direct.call('echo', {}, { timeoutMs: 1000 })).toEqual({ structuredContent: { only: true }, content: [] });
-    expect(calls()[0]).toEqual({ jsonrpc: '2.0', id: expect.any(Number), method: 'tools/call', params: { name: 'echo', arguments: { message: 'm' } } });
+    expect(calls()[0]).toEqual({
+      jsonrpc: '2.0',
+      id: expect.any(Number),
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'm' } },
+    });
   });
 
   it('takes the progress of its call, without the token, before the result; other messages still reach the SDK client', async () => {
     const { client, direct, send, clientErrors } = await connected((request, reply) => {
       const token = (request.params as { _meta?: { progressToken?: number } })._meta?.progressToken;
-      reply({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token!, progress: 1, total: 2, message: 'half' } });
+      reply({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token!, progress: 1, total: 2, message: 'half' },
+      });
       reply({ jsonrpc: '2.0', id: request.id, result: { content: [] } });
     });
     let listChanged = false;
@@ -69,7 +95,9 @@ describe('DirectToolCalls', () => {
   });
 
   it('rejects an error answer with its McpError: code, message and data as sent', async () => {
-    const { direct } = await connected((request, send) => send({ jsonrpc: '2.0', id: request.id, error: { code: -32602, message: 'bad args', data: { field: 'x' } } }));
+    const { direct } = await connected((request, send) =>
+      send({ jsonrpc: '2.0', id: request.id, error: { code: -32602, message: 'bad args', data: { field: 'x' } } }),
+    );
     const error = await direct.call('t', {}, { timeoutMs: 1000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect(error).toMatchObject({ code: -32602, message: 'MCP error -32602: bad args', data: { field: 'x' } });
@@ -81,7 +109,9 @@ describe('DirectToolCalls', () => {
     await expect.poll(() => calls().length).toBe(1);
     clock.advance(5000);
     await expect(call).rejects.toMatchObject({ code: ErrorCode.RequestTimeout, data: { timeout: 5000 } });
-    await expect.poll(() => received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: calls()[0]!.id, reason: 'Request timed out' } });
+    await expect
+      .poll(() => received.at(-1))
+      .toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: calls()[0]!.id, reason: 'Request timed out' } });
     send({ jsonrpc: '2.0', id: calls()[0]!.id, result: { content: [] } });
   });
 
@@ -92,7 +122,9 @@ describe('DirectToolCalls', () => {
     await expect.poll(() => calls().length).toBe(1);
     cancel.abort('the user gave up');
     await expect(call).rejects.toMatchObject({ code: ErrorCode.RequestTimeout, message: expect.stringContaining('the user gave up') });
-    await expect.poll(() => received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: calls()[0]!.id, reason: 'the user gave up' } });
+    await expect
+      .poll(() => received.at(-1))
+      .toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: calls()[0]!.id, reason: 'the user gave up' } });
     // Already aborted: nothing is sent.
     await expect(direct.call('hang', {}, { timeoutMs: 5000, signal: cancel })).rejects.toBe('the user gave up');
     expect(calls()).toHaveLength(1);
@@ -108,8 +140,12 @@ describe('DirectToolCalls', () => {
   });
 
   it('rejects a result that is not a CallToolResult, naming what is wrong', async () => {
-    const { direct } = await connected((request, send) => send({ jsonrpc: '2.0', id: request.id, result: { content: [{ text: 'no type' }] } }));
-    await expect(direct.call('t', {}, { timeoutMs: 1000 })).rejects.toThrow('the result of tools/call is not a CallToolResult: a "content" block without a "type"');
+    const { direct } = await connected((request, send) =>
+      send({ jsonrpc: '2.0', id: request.id, result: { content: [{ text: 'no type' }] } }),
+    );
+    await expect(direct.call('t', {}, { timeoutMs: 1000 })).rejects.toThrow(
+      'the result of tools/call is not a CallToolResult: a "content" block without a "type"',
+    );
   });
 
   it('takes no tool with an output schema or task support: the SDK client validates and runs those', () => {

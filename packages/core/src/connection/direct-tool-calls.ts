@@ -1,5 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Progress,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, Timer } from '@blitz/clock';
 import type { CallSignal } from './call-signal.js';
 
@@ -68,7 +75,11 @@ export class DirectToolCalls {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = this.#nextId++;
     return new Promise<CallToolResult>((resolve, reject) => {
-      const onAbort = () => cancel(signal!.reason instanceof McpError ? signal!.reason : new McpError(ErrorCode.RequestTimeout, String(signal!.reason)), String(signal!.reason));
+      const onAbort = () =>
+        cancel(
+          signal!.reason instanceof McpError ? signal!.reason : new McpError(ErrorCode.RequestTimeout, String(signal!.reason)),
+          String(signal!.reason),
+        );
       const settle = () => {
         this.#pending.delete(id);
         timer.cancel();
@@ -76,7 +87,9 @@ export class DirectToolCalls {
       };
       const cancel = (error: McpError, reason: string) => {
         settle();
-        this.#transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch((err: unknown) => this.#transport.onerror?.(new Error(`Failed to send cancellation: ${String(err)}`)));
+        this.#transport
+          .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+          .catch((err: unknown) => this.#transport.onerror?.(new Error(`Failed to send cancellation: ${String(err)}`)));
         reject(error);
       };
       this.#pending.set(id, {
@@ -90,10 +103,15 @@ export class DirectToolCalls {
         },
         ...(onprogress ? { onprogress } : {}),
       });
-      const timer: Timer = this.#clock.setTimeout(() => cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }), 'Request timed out'), timeoutMs);
+      const timer: Timer = this.#clock.setTimeout(
+        () => cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }), 'Request timed out'),
+        timeoutMs,
+      );
       const forgetAbort = signal?.onAbort(onAbort);
       const params = onprogress ? { name, arguments: args, _meta: { progressToken: id } } : { name, arguments: args };
-      this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params }).catch((err: unknown) => this.#pending.get(id)?.reject(err));
+      this.#transport
+        .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
+        .catch((err: unknown) => this.#pending.get(id)?.reject(err));
     });
   }
 
@@ -137,7 +155,8 @@ export function callToolResultProblem(result: unknown): string | undefined {
   const { content, structuredContent, isError } = result;
   if (content !== undefined) {
     if (!Array.isArray(content)) return '"content" is not an array';
-    for (const block of content as unknown[]) if (!isRecord(block) || typeof block.type !== 'string') return 'a "content" block without a "type"';
+    for (const block of content as unknown[])
+      if (!isRecord(block) || typeof block.type !== 'string') return 'a "content" block without a "type"';
   }
   if (structuredContent !== undefined && !isRecord(structuredContent)) return '"structuredContent" is not an object';
   if (isError !== undefined && typeof isError !== 'boolean') return '"isError" is not a boolean';

@@ -11,4 +11,14 @@ export { LazySchemaValidator } from './lazy-schema-validator.js';
 export { connectStdio, type StdioConnectDeps } from './stdio/connect-stdio.js';
 export { connectHttp, isSessionExpired, type HttpLink } from './http/index.js';
 export { checkCommand, installCommand, sandboxWarning, type CommandCheck, type CommandSearch } from './stdio/index.js';
-export { createContainment, crashLine, describeContainment, probeBubblewrap, findOnPath, isSameProcess, signalProcesses, type ContainmentKind, type ProcessId } from './stdio/index.js';
+export {
+  createContainment,
+  crashLine,
+  describeContainment,
+  probeBubblewrap,
+  findOnPath,
+  isSameProcess,
+  signalProcesses,
+  type ContainmentKind,
+  type ProcessId,
+} from './stdio/index.js';

@@ -22,7 +22,10 @@ async function listPages<T>(fetchPage: (cursor: string | undefined) => Promise<P
     for (const item of result.items) {
       bytes += JSON.stringify(item).length;
       if (items.length >= LIST_LIMITS.items || bytes > LIST_LIMITS.bytes) {
-        return { items, truncated: `${what} cut at ${items.length} items (limits: ${LIST_LIMITS.items} items, ${LIST_LIMITS.bytes / 1024 / 1024} MB)` };
+        return {
+          items,
+          truncated: `${what} cut at ${items.length} items (limits: ${LIST_LIMITS.items} items, ${LIST_LIMITS.bytes / 1024 / 1024} MB)`,
+        };
       }
       items.push(item);
     }

@@ -27,7 +27,12 @@ function setup(server: FakeServer, over: Partial<ServerConfig> = {}) {
   const clock = new FakeClock(T0);
   const memory = inMemoryConnector({ s: server });
   const events: ConnectionEvent[] = [];
-  connection = new ServerConnection(resolvedServer('s', over), { connector: memory.connector, clock, workspace: '/ws', onEvent: (e) => events.push(e) });
+  connection = new ServerConnection(resolvedServer('s', over), {
+    connector: memory.connector,
+    clock,
+    workspace: '/ws',
+    onEvent: (e) => events.push(e),
+  });
   /** What the user sees change, in order: each state (with its error or retry time) and each notice. */
   const seen = () =>
     events.flatMap((e) => {
@@ -102,10 +107,13 @@ describe('ServerConnection: the refresh timer lives in the running state', () =>
 
   it.each([
     ['stopped', (c: ServerConnection) => c.stop()],
-    ['the process died', async (c: ServerConnection, kill: () => void) => {
-      kill();
-      await expect.poll(() => c.status().state).toBe('failed');
-    }],
+    [
+      'the process died',
+      async (c: ServerConnection, kill: () => void) => {
+        kill();
+        await expect.poll(() => c.status().state).toBe('failed');
+      },
+    ],
   ])('a pending refresh is cleared when the state leaves running (%s)', async (_how, leave) => {
     const { server, grow } = growing();
     const { clock, memory, connection } = setup(server);
@@ -306,7 +314,11 @@ describe('ServerConnection: a listing of no tools', () => {
       },
     });
     expect(await connection.tools()).toEqual([]);
-    expect(connection.status()).toMatchObject({ state: 'connected', tools: [], warnings: ['lists no tools, though it offers the tools capability (tools/list answered an empty list)'] });
+    expect(connection.status()).toMatchObject({
+      state: 'connected',
+      tools: [],
+      warnings: ['lists no tools, though it offers the tools capability (tools/list answered an empty list)'],
+    });
     expect(connection.status().error).toBeUndefined();
     // The look after initialize (the fake declares listChanged) lists none again.
     clock.advance(200);

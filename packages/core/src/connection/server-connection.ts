@@ -128,7 +128,12 @@ export class ServerConnection {
       onCooldownEnd: () => this.#trial(),
     });
     this.#state = resolved.unavailable
-      ? { kind: 'unavailable', error: new BlitzError('FAILED_PRECONDITION', `MCP server ${resolved.config.name} cannot start: ${resolved.unavailable}`, { serverCause: { code: 'CANNOT_START', detail: resolved.unavailable } }) }
+      ? {
+          kind: 'unavailable',
+          error: new BlitzError('FAILED_PRECONDITION', `MCP server ${resolved.config.name} cannot start: ${resolved.unavailable}`, {
+            serverCause: { code: 'CANNOT_START', detail: resolved.unavailable },
+          }),
+        }
       : { kind: 'stopped' };
   }
 
@@ -173,7 +178,8 @@ export class ServerConnection {
   status(): ServerStatus {
     const state = this.#state;
     // Catalog warnings depend on the workspace's other servers: the manager adds them.
-    const warnings = state.kind === 'running' ? listingWarnings(state.tools, state.link.client.getServerCapabilities(), state.listingWarning) : [];
+    const warnings =
+      state.kind === 'running' ? listingWarnings(state.tools, state.link.client.getServerCapabilities(), state.listingWarning) : [];
     return toServerStatus(this.name, this.config.disabled, toView(state), this.breaker.status(), warnings);
   }
 
@@ -229,7 +235,11 @@ export class ServerConnection {
     try {
       const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) =>
         link.callTool && DirectToolCalls.takes(this.#tool(name))
-          ? link.callTool(name, args, { timeoutMs, ...(signal ? { signal } : {}), ...(opts.onprogress ? { onprogress: opts.onprogress } : {}) })
+          ? link.callTool(name, args, {
+              timeoutMs,
+              ...(signal ? { signal } : {}),
+              ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+            })
           : (client.callTool({ name, arguments: args }, undefined, {
               ...(signal ? { signal: signal.toAbortSignal() } : {}),
               timeout: timeoutMs,
@@ -248,7 +258,8 @@ export class ServerConnection {
   #tool(name: string): Tool | undefined {
     const state = this.#state;
     if (state.kind !== 'running') return undefined;
-    if (this.#toolsByName?.tools !== state.tools) this.#toolsByName = { tools: state.tools, byName: new Map(state.tools.map((t) => [t.name, t])) };
+    if (this.#toolsByName?.tools !== state.tools)
+      this.#toolsByName = { tools: state.tools, byName: new Map(state.tools.map((t) => [t.name, t])) };
     return this.#toolsByName.byName.get(name);
   }
 
@@ -297,7 +308,13 @@ export class ServerConnection {
     return this.#request(label, timeoutMs, signal, fn);
   }
 
-  async #request<T, S extends Cancelled = AbortSignal>(label: string, timeoutMs: number, signal: S | undefined, fn: Run<T, S>, ready?: Ready): Promise<T> {
+  async #request<T, S extends Cancelled = AbortSignal>(
+    label: string,
+    timeoutMs: number,
+    signal: S | undefined,
+    fn: Run<T, S>,
+    ready?: Ready,
+  ): Promise<T> {
     try {
       return await this.#requestOnce(label, timeoutMs, signal, fn, ready ?? (await this.#ready()));
     } catch (err) {
@@ -310,11 +327,22 @@ export class ServerConnection {
   }
 
   /** A list the server offers only with a capability: none without it, and then nothing is admitted or sent. */
-  async #list<T>(capability: 'resources' | 'prompts', method: string, signal: AbortSignal | undefined, list: (client: Client, opts: { timeout: number; signal?: AbortSignal }) => Promise<Listed<T>>): Promise<T[]> {
+  async #list<T>(
+    capability: 'resources' | 'prompts',
+    method: string,
+    signal: AbortSignal | undefined,
+    list: (client: Client, opts: { timeout: number; signal?: AbortSignal }) => Promise<Listed<T>>,
+  ): Promise<T[]> {
     const ready = await this.#ready();
     if (!ready.running.link.client.getServerCapabilities()?.[capability]) return [];
     const timeout = this.config.startupTimeoutSeconds * 1000;
-    const listed = await this.#request(`MCP server ${this.name} ${method}`, timeout, signal, (c, s) => list(c, { timeout, ...(s ? { signal: s } : {}) }), ready);
+    const listed = await this.#request(
+      `MCP server ${this.name} ${method}`,
+      timeout,
+      signal,
+      (c, s) => list(c, { timeout, ...(s ? { signal: s } : {}) }),
+      ready,
+    );
     return listed.items;
   }
 
@@ -324,7 +352,13 @@ export class ServerConnection {
     return { running: await this.start(), cold: true };
   }
 
-  async #requestOnce<T, S extends Cancelled>(label: string, timeoutMs: number, signal: S | undefined, fn: Run<T, S>, ready: Ready): Promise<T> {
+  async #requestOnce<T, S extends Cancelled>(
+    label: string,
+    timeoutMs: number,
+    signal: S | undefined,
+    fn: Run<T, S>,
+    ready: Ready,
+  ): Promise<T> {
     const { link } = ready.running;
     if (!this.#runningOn(link)) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} stopped`);
     // Starting the server may take long: a caller who gave up meanwhile must not have it run.
@@ -342,7 +376,12 @@ export class ServerConnection {
         this.#transition(this.#state, 'success');
         throw new SessionExpired();
       }
-      const { error, transportFailure } = classifyFailure(err, { server: this.name, label, timeoutMs, cancelled: signal?.aborted ?? false });
+      const { error, transportFailure } = classifyFailure(err, {
+        server: this.name,
+        label,
+        timeoutMs,
+        cancelled: signal?.aborted ?? false,
+      });
       // The server answered (or the caller gave up): only transport failures count, and
       // every admitted call must record an outcome or a trial would hold the breaker half-open.
       const outcome: Outcome | undefined = !transportFailure
@@ -411,12 +450,23 @@ export class ServerConnection {
         signal,
         prepareClient: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#scheduleRefresh());
-          client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }));
-          client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'resources' }));
-          this.#deps.prepareClient?.(client, this.config, (id) => this.#calls.ownerOf(this.#state.kind === 'running' ? this.#state.link.relatedTo?.(id) : undefined));
+          client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+            this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'prompts' }),
+          );
+          client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+            this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'resources' }),
+          );
+          this.#deps.prepareClient?.(client, this.config, (id) =>
+            this.#calls.ownerOf(this.#state.kind === 'running' ? this.#state.link.relatedTo?.(id) : undefined),
+          );
         },
       });
-      const running: Running = { kind: 'running', link, tools: listed.items, ...(listed.truncated ? { listingWarning: listed.truncated } : {}) };
+      const running: Running = {
+        kind: 'running',
+        link,
+        tools: listed.items,
+        ...(listed.truncated ? { listingWarning: listed.truncated } : {}),
+      };
       void link.lost.then((error) => this.#onLost(link, error));
       // With the outcome in the same transition, a trial's success reads "recovered, connected"
       // and never shows the server running but still paused.
@@ -426,7 +476,9 @@ export class ServerConnection {
       if (link.client.getServerCapabilities()?.tools?.listChanged) this.#scheduleRefresh();
       return running;
     } catch (err) {
-      const error = isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
+      const error = isBlitzError(err)
+        ? err
+        : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} failed to start: ${(err as Error).message}`, { cause: err });
       // A server asking for a sign-in answered: no failure, and every admitted start records an
       // outcome, or a trial it ended would hold the breaker half-open ("retrying now") for good.
       // Ended by dispose: the connection is going, and its breaker must not start a pause.
@@ -519,7 +571,8 @@ export class ServerConnection {
   #transition(next: ConnectionState, outcome?: Outcome): void {
     const previous = this.#state;
     this.#state = next;
-    if (previous.kind === 'running' && previous.refresh && !(next.kind === 'running' && next.refresh === previous.refresh)) previous.refresh.cancel();
+    if (previous.kind === 'running' && previous.refresh && !(next.kind === 'running' && next.refresh === previous.refresh))
+      previous.refresh.cancel();
     if (outcome !== undefined) {
       // Notices and failures go out as the breaker makes them; its status comes with ours below.
       this.#recording = true;

@@ -66,14 +66,17 @@ export function toServerStatus(
   const lastFailure = errorFields(name, breaker.lastFailure, breaker.lastCause);
   const signIn = (v: Extract<ConnectionView, { kind: 'needsSignIn' }>): ServerStatus => {
     const fields = errorFields(name, v.message, v.cause);
-    return v.scope === undefined ? { ...base, state: 'needsSignIn', ...fields } : { ...base, state: 'needsMoreAccess', ...fields, scope: v.scope };
+    return v.scope === undefined
+      ? { ...base, state: 'needsSignIn', ...fields }
+      : { ...base, state: 'needsMoreAccess', ...fields, scope: v.scope };
   };
   switch (breaker.kind) {
     case 'open':
       return { ...base, state: 'paused', retryAt: breaker.retryAt, ...error };
     case 'halfOpen':
       // A trial on a server with no live link is a start (a live one is pinged).
-      if (view.kind === 'starting' || ((view.kind === 'stopped' || view.kind === 'failed') && breaker.trialInFlight)) return { ...base, state: 'starting' };
+      if (view.kind === 'starting' || ((view.kind === 'stopped' || view.kind === 'failed') && breaker.trialInFlight))
+        return { ...base, state: 'starting' };
       if (view.kind === 'needsSignIn') return signIn(view);
       return { ...base, state: 'paused', ...error };
     case 'closed':
@@ -94,7 +97,12 @@ export function toServerStatus(
       if (breaker.lastFailure !== undefined) return { ...running, state: 'failed', ...lastFailure };
       if (view.moreAccess) {
         const scope = view.moreAccess.scope;
-        return { ...running, state: 'needsMoreAccess', ...errorFields(name, view.moreAccess.message, scope ? { code: 'NEEDS_MORE_ACCESS', scope } : { code: 'NEEDS_MORE_ACCESS' }), scope };
+        return {
+          ...running,
+          state: 'needsMoreAccess',
+          ...errorFields(name, view.moreAccess.message, scope ? { code: 'NEEDS_MORE_ACCESS', scope } : { code: 'NEEDS_MORE_ACCESS' }),
+          scope,
+        };
       }
       return { ...running, state: 'connected' };
     }
@@ -110,7 +118,11 @@ export function toServerStatus(
 }
 
 /** The error whole, and its cause and remedy in the vocabulary's words; nothing when there is no error. */
-function errorFields(name: string, message: string | undefined, cause: ServerCause | undefined): Pick<ServerStatus, 'error' | 'causeCode' | 'cause' | 'remedy'> {
+function errorFields(
+  name: string,
+  message: string | undefined,
+  cause: ServerCause | undefined,
+): Pick<ServerStatus, 'error' | 'causeCode' | 'cause' | 'remedy'> {
   if (message === undefined) return {};
   const why = explainCause(name, cause ?? { code: 'OTHER', message });
   return { error: message, causeCode: why.code, cause: why.cause, ...(why.remedy === undefined ? {} : { remedy: why.remedy }) };

@@ -14,7 +14,11 @@ export interface StatusChange {
  * emits nothing.
  */
 export class ShownStatus {
-  #shown: { status: string | undefined; tools: readonly Tool[] | undefined; offered: boolean } = { status: undefined, tools: undefined, offered: true };
+  #shown: { status: string | undefined; tools: readonly Tool[] | undefined; offered: boolean } = {
+    status: undefined,
+    tools: undefined,
+    offered: true,
+  };
   /**
    * What that status was made from. The status is a function of the state (immutable: a new
    * object for every change), the breaker's status and `disabled`; when all three are the
@@ -29,7 +33,11 @@ export class ShownStatus {
     if (from && from.state === state && from.disabled === disabled && sameStatus(from.breaker, breaker)) return undefined;
     this.#from = { state, breaker, disabled };
     const status = build();
-    const shown = { status: JSON.stringify(status), tools: state.kind === 'running' ? state.tools : undefined, offered: offersTools(breaker) };
+    const shown = {
+      status: JSON.stringify(status),
+      tools: state.kind === 'running' ? state.tools : undefined,
+      offered: offersTools(breaker),
+    };
     const toolsChanged = shown.tools !== this.#shown.tools || shown.offered !== this.#shown.offered;
     if (shown.status === this.#shown.status && !toolsChanged) return undefined;
     this.#shown = shown;

@@ -39,7 +39,12 @@ export async function startLink(config: ServerConfig, opts: StartLinkOptions): P
     });
     const left = Math.max(1, deadlineMs - (opts.clock.now() - started));
     const listed = await listAllTools(link.client, { timeout: left }).catch((err) => {
-      throw classifyFailure(err, { server: config.name, label: `MCP server ${config.name} tools/list`, timeoutMs: deadlineMs, cancelled: false }).error;
+      throw classifyFailure(err, {
+        server: config.name,
+        label: `MCP server ${config.name} tools/list`,
+        timeoutMs: deadlineMs,
+        cancelled: false,
+      }).error;
     });
     return { link, listed };
   } catch (err) {
@@ -47,6 +52,8 @@ export async function startLink(config: ServerConfig, opts: StartLinkOptions): P
     // A server too slow to list its tools is alive: stopping it may take a while, unwaited.
     if (closed && isBlitzError(err, 'TIMEOUT')) opts.stopping(closed);
     else await closed;
-    throw isBlitzError(err) ? err : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to start: ${(err as Error).message}`, { cause: err });
+    throw isBlitzError(err)
+      ? err
+      : new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to start: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -37,7 +37,11 @@ export class BlitzError extends Error {
   /** Why a server failed, as facts, where the code alone does not say (see `causeOf`). */
   readonly serverCause: ServerCause | undefined;
 
-  constructor(code: ErrorCode, message: string, opts: { reason?: string; problems?: readonly string[]; cause?: unknown; serverCause?: ServerCause } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { reason?: string; problems?: readonly string[]; cause?: unknown; serverCause?: ServerCause } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'BlitzError';
     this.code = code;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8 } from './decode-utf8.js';
 
-const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+const bytes = (...parts: Array<string | number[]>) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 
 describe('decodeUtf8', () => {
   it('decodes valid UTF-8, multi-byte characters and a BOM kept', () => {

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 
-export type Decoded = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'invalid'; readonly line: number; readonly column: number };
+export type Decoded =
+  { readonly kind: 'text'; readonly text: string } | { readonly kind: 'invalid'; readonly line: number; readonly column: number };
 
 /**
  * Decodes UTF-8 strictly. Node's usual decoding turns bad bytes into U+FFFD, and an edit

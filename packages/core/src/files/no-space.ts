@@ -10,5 +10,8 @@ const NO_ROOM = new Set(['ENOSPC', 'EDQUOT']);
 export function noSpaceError(err: unknown, file: string): BlitzError | undefined {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
   if (code === undefined || !NO_ROOM.has(code)) return undefined;
-  return new BlitzError('NO_SPACE', `no space left on the disk holding ${file}; nothing was changed`, { reason: code === 'EDQUOT' ? 'DISK_QUOTA' : 'NO_SPACE', cause: err });
+  return new BlitzError('NO_SPACE', `no space left on the disk holding ${file}; nothing was changed`, {
+    reason: code === 'EDQUOT' ? 'DISK_QUOTA' : 'NO_SPACE',
+    cause: err,
+  });
 }

@@ -56,23 +56,42 @@ describe('readBoundedRegularFile', () => {
 
   it('refuses a directory', async () => {
     fs.mkdirSync(path.join(dir, 'sub'));
-    expect(await read(path.join(dir, 'sub'))).toMatchObject({ kind: 'refused', refusal: 'NOT_REGULAR', message: expect.stringContaining('is a directory') });
+    expect(await read(path.join(dir, 'sub'))).toMatchObject({
+      kind: 'refused',
+      refusal: 'NOT_REGULAR',
+      message: expect.stringContaining('is a directory'),
+    });
   });
 
   it.skipIf(!onLinux)('refuses a symlink to /dev/zero (a device) without reading from it', async () => {
     fs.symlinkSync('/dev/zero', path.join(dir, 'zero'));
-    expect(await read(path.join(dir, 'zero'))).toMatchObject({ kind: 'refused', refusal: 'NOT_REGULAR', message: expect.stringContaining('is a character device') });
+    expect(await read(path.join(dir, 'zero'))).toMatchObject({
+      kind: 'refused',
+      refusal: 'NOT_REGULAR',
+      message: expect.stringContaining('is a character device'),
+    });
   });
 
   it.skipIf(process.platform === 'win32')('refuses a FIFO at once: nothing waits for a writer', async () => {
     execFileSync('mkfifo', [path.join(dir, 'fifo')]);
-    expect(await read(path.join(dir, 'fifo'))).toMatchObject({ kind: 'refused', refusal: 'NOT_REGULAR', message: expect.stringContaining('is a FIFO') });
+    expect(await read(path.join(dir, 'fifo'))).toMatchObject({
+      kind: 'refused',
+      refusal: 'NOT_REGULAR',
+      message: expect.stringContaining('is a FIFO'),
+    });
   });
 
-  it.skipIf(asRoot || process.platform === 'win32')('refuses a file it may not read, saying so (skipped as root, who may read anything)', async () => {
-    fs.writeFileSync(path.join(dir, 'secret'), 'x', { mode: 0o000 });
-    expect(await read(path.join(dir, 'secret'))).toEqual({ kind: 'refused', refusal: 'UNREADABLE', message: 'cannot be read: permission denied (EACCES)' });
-  });
+  it.skipIf(asRoot || process.platform === 'win32')(
+    'refuses a file it may not read, saying so (skipped as root, who may read anything)',
+    async () => {
+      fs.writeFileSync(path.join(dir, 'secret'), 'x', { mode: 0o000 });
+      expect(await read(path.join(dir, 'secret'))).toEqual({
+        kind: 'refused',
+        refusal: 'UNREADABLE',
+        message: 'cannot be read: permission denied (EACCES)',
+      });
+    },
+  );
 });
 
 describe('readBoundedRegularFile on a file larger than its stat says', () => {

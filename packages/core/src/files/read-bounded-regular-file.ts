@@ -97,7 +97,11 @@ export function readBoundedRegularFileSync(file: string, bounds: ReadBounds): Fi
 
 function refusalOf(stats: fs.Stats, bounds: ReadBounds): FileRead | undefined {
   if (!stats.isFile()) {
-    return { kind: 'refused', refusal: 'NOT_REGULAR', message: `is ${describeType(stats)}, not a regular file (after following links); Blitz reads only regular files` };
+    return {
+      kind: 'refused',
+      refusal: 'NOT_REGULAR',
+      message: `is ${describeType(stats)}, not a regular file (after following links); Blitz reads only regular files`,
+    };
   }
   if (stats.size > bounds.maxBytes) return tooLarge(formatSize(stats.size), bounds);
   return undefined;
@@ -141,14 +145,20 @@ class BoundedBuffer {
 }
 
 function tooLarge(size: string, bounds: ReadBounds): FileRead {
-  return { kind: 'refused', refusal: 'TOO_LARGE', message: `is ${size}, more than the ${formatSize(bounds.maxBytes)} Blitz reads from such a file; it was not read` };
+  return {
+    kind: 'refused',
+    refusal: 'TOO_LARGE',
+    message: `is ${size}, more than the ${formatSize(bounds.maxBytes)} Blitz reads from such a file; it was not read`,
+  };
 }
 
 function failed(err: unknown): FileRead {
   const code = errorCode(err);
   if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-  if (code === 'EISDIR') return { kind: 'refused', refusal: 'NOT_REGULAR', message: 'is a directory, not a regular file; Blitz reads only regular files' };
-  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'too many symbolic links' : (err as Error).message;
+  if (code === 'EISDIR')
+    return { kind: 'refused', refusal: 'NOT_REGULAR', message: 'is a directory, not a regular file; Blitz reads only regular files' };
+  const reason =
+    code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'too many symbolic links' : (err as Error).message;
   return { kind: 'refused', refusal: 'UNREADABLE', message: `cannot be read: ${reason}${code ? ` (${code})` : ''}` };
 }
 

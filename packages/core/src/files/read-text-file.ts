@@ -1,5 +1,11 @@
 import { decodeUtf8 } from './decode-utf8.js';
-import { readBoundedRegularFile, readBoundedRegularFileSync, type FileRead, type FileRefusal, type ReadBounds } from './read-bounded-regular-file.js';
+import {
+  readBoundedRegularFile,
+  readBoundedRegularFileSync,
+  type FileRead,
+  type FileRefusal,
+  type ReadBounds,
+} from './read-bounded-regular-file.js';
 
 export type TextRead =
   | { readonly kind: 'text'; readonly text: string }

@@ -146,7 +146,9 @@ function dropCr(line: string): string {
  * (`…,"jsonrpc":"2.0","id":3}`), others first (`{"jsonrpc":"2.0","id":3,…`).
  */
 export function oversizeId(line: OversizeLine): string | number | undefined {
-  const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(line.tail)?.[1] ?? /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(line.head)?.[1];
+  const id =
+    /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(line.tail)?.[1] ??
+    /^\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(line.head)?.[1];
   if (id === undefined) return undefined;
   return id.startsWith('"') ? (JSON.parse(id) as string) : Number(id);
 }

@@ -21,7 +21,8 @@ export function refuseClientMessage(message: JSONRPCMessage, maxDepth: number): 
   const m = message as Record<string, unknown>;
   if (typeof m.method === 'string') {
     const isRequest = 'id' in m;
-    if (isRequest && !isRequestId(m.id)) return { answer: { jsonrpc: '2.0', id: null, error: { code: -32600, message: BAD_ID } }, why: BAD_ID };
+    if (isRequest && !isRequestId(m.id))
+      return { answer: { jsonrpc: '2.0', id: null, error: { code: -32600, message: BAD_ID } }, why: BAD_ID };
     if (m.params !== undefined && !isPlainObject(m.params)) {
       const why = `Invalid params: the params of ${m.method.slice(0, 100)} must be an object, not ${kindOf(m.params)}`;
       return { answer: isRequest ? { jsonrpc: '2.0', id: m.id as string | number, error: { code: -32602, message: why } } : null, why };

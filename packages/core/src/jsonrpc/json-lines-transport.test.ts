@@ -29,9 +29,25 @@ async function socketPair(): Promise<{ socket: net.Socket; peer: net.Socket }> {
 }
 
 /** A real loopback connection: the transport on the accepted side, a raw socket as its peer. */
-async function connected(maxMessageBytes = 1024, head?: Buffer, clock?: FakeClock, maxDepth?: number): Promise<{ transport: JsonLinesTransport; peer: net.Socket; received: JSONRPCMessage[]; errors: Error[]; peerLines: (count: number) => Promise<unknown[]> }> {
+async function connected(
+  maxMessageBytes = 1024,
+  head?: Buffer,
+  clock?: FakeClock,
+  maxDepth?: number,
+): Promise<{
+  transport: JsonLinesTransport;
+  peer: net.Socket;
+  received: JSONRPCMessage[];
+  errors: Error[];
+  peerLines: (count: number) => Promise<unknown[]>;
+}> {
   const { socket, peer } = await socketPair();
-  const transport = new JsonLinesTransport(socket, { maxMessageBytes, ...(head ? { head } : {}), ...(clock ? { clock } : {}), ...(maxDepth === undefined ? {} : { maxDepth }) });
+  const transport = new JsonLinesTransport(socket, {
+    maxMessageBytes,
+    ...(head ? { head } : {}),
+    ...(clock ? { clock } : {}),
+    ...(maxDepth === undefined ? {} : { maxDepth }),
+  });
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   transport.onmessage = (m) => received.push(m);
@@ -60,10 +76,17 @@ describe('JsonLinesTransport', () => {
     peer.write(`{"jsonrpc":"2.0","method":"notifications/x","params":{"x":${deep}}}\n`);
     peer.write('{"jsonrpc":"2.0","id":6,"method":"ping"}\n');
     const [answer] = await peerLines(1);
-    expect(answer).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on' } });
+    expect(answer).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32602, message: 'Invalid params: the message nests objects and arrays deeper than 64 levels; it was not passed on' },
+    });
     await until(() => received.length === 1);
     expect(received).toEqual([{ jsonrpc: '2.0', id: 6, method: 'ping' }]);
-    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('deeper than 64 levels'), expect.stringContaining('deeper than 64 levels')]);
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringContaining('deeper than 64 levels'),
+      expect.stringContaining('deeper than 64 levels'),
+    ]);
   });
 
   it('reads one message per line, across chunks and after the upgrade head; writes one per line', async () => {
@@ -100,11 +123,17 @@ describe('JsonLinesTransport', () => {
     peer.write('{"jsonrpc":"2.0","id":9,"method":"ping"}\n');
     await until(() => received.length === 1);
     expect(received[0]).toEqual({ jsonrpc: '2.0', id: 9, method: 'ping' });
-    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^a message of 5\d\d bytes is more than the limit of 100 bytes/), expect.stringMatching(/^a message of 5\d\d bytes/)]);
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^a message of 5\d\d bytes is more than the limit of 100 bytes/),
+      expect.stringMatching(/^a message of 5\d\d bytes/),
+    ]);
     // A marker written after both were read: had the response been answered too, it would come before.
     await transport.send({ jsonrpc: '2.0', method: 'notifications/marker' });
     const answers = await peerLines(2);
-    expect(answers).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringMatching(/^a message of/) } }, { jsonrpc: '2.0', method: 'notifications/marker' }]);
+    expect(answers).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringMatching(/^a message of/) } },
+      { jsonrpc: '2.0', method: 'notifications/marker' },
+    ]);
   });
 
   it('when the peer goes, onclose fires once and a send fails saying it was not sent', async () => {
@@ -145,7 +174,10 @@ describe('JsonLinesTransport', () => {
     const { transport, peer } = await connected(1024, undefined, clock);
     peer.pause();
     // More than the socket buffers hold, so the end cannot be flushed while the peer does not read.
-    for (let i = 0; i < 64; i++) void transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(1024 * 1024) } }).catch(() => undefined);
+    for (let i = 0; i < 64; i++)
+      void transport
+        .send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(1024 * 1024) } })
+        .catch(() => undefined);
     let closed = false;
     const closing = transport.close().then(() => (closed = true));
     await new Promise((resolve) => setImmediate(resolve));

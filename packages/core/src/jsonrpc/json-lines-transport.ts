@@ -10,10 +10,8 @@ import { invalidLineRefusal, oversizeMessage, oversizeRefusal, type LineRefusal 
 import { MessageLines, type MessageLine } from './message-lines.js';
 import { whenDrained } from './when-drained.js';
 
-
 /** What a write the stream took at once answers: settled, shared by every such write. */
 const WRITTEN: Promise<void> = Promise.resolve();
-
 
 export interface JsonLinesOptions {
   /** The largest message read from the peer; a larger one is skipped as it streams, never held whole. */

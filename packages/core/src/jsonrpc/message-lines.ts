@@ -3,7 +3,8 @@ import { looksLikeMessage } from './jsonrpc-shape.js';
 import { BoundedLines, type OversizeLine } from './bounded-lines.js';
 
 /** What one line of MCP's stdio framing holds. */
-export type MessageLine = { message: JSONRPCMessage } | { oversize: OversizeLine } | { invalid: 'not JSON' | 'not JSON-RPC'; detail: string };
+export type MessageLine =
+  { message: JSONRPCMessage } | { oversize: OversizeLine } | { invalid: 'not JSON' | 'not JSON-RPC'; detail: string };
 
 /**
  * Splits a byte stream into JSON-RPC messages, one per line, blank lines skipped. Messages
@@ -36,7 +37,12 @@ export function parseLine(line: string): MessageLine {
   try {
     value = JSON.parse(line);
   } catch (err) {
-    return { invalid: 'not JSON', detail: String((err as Error).message).split('\n')[0]!.slice(0, 200) };
+    return {
+      invalid: 'not JSON',
+      detail: String((err as Error).message)
+        .split('\n')[0]!
+        .slice(0, 200),
+    };
   }
   return looksLikeMessage(value) ? { message: value } : { invalid: 'not JSON-RPC', detail: 'valid JSON, but not a JSON-RPC 2.0 message' };
 }

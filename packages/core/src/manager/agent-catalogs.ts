@@ -84,7 +84,10 @@ export class AgentCatalogs {
       offered.map((c, i) => catalogSource(c, tools[i]!)),
       this.#scope.builtIns,
     );
-    const listsInputs = catalogInputs(offered, listed.map((t) => this.#scope.cached.listsKey(t)));
+    const listsInputs = catalogInputs(
+      offered,
+      listed.map((t) => this.#scope.cached.listsKey(t)),
+    );
     const lists = last && sameInputs(last.listsInputs, listsInputs) ? last.lists : {};
     const built = { catalog: new Catalog(entries), warnings, unmatched, inputs, lists, listsInputs };
     this.#built.set(agent, built);

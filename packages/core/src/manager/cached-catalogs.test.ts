@@ -126,7 +126,15 @@ describe('a cold start answered from the catalog cache', () => {
     pause();
     await until(() => manager.connection('slow').phase === 'starting');
     expect((await manager.listPrompts(undefined, WAIT)).map((p) => p.exposedName)).toEqual(['greet']);
-    expect(manager.introduced()).toEqual([{ name: 'slow', announced: { capabilities: expect.objectContaining({ tools: { listChanged: true } }), serverInfo: { name: 'slow', version: '1.0.0' } } }]);
+    expect(manager.introduced()).toEqual([
+      {
+        name: 'slow',
+        announced: {
+          capabilities: expect.objectContaining({ tools: { listChanged: true } }),
+          serverInfo: { name: 'slow', version: '1.0.0' },
+        },
+      },
+    ]);
 
     const before = events.length;
     up.open();
@@ -135,7 +143,7 @@ describe('a cold start answered from the catalog cache', () => {
     expect(names(manager.catalog().list())).toEqual(['echo', 'new']);
   });
 
-  it("a cached server whose first start lists what the cache said keeps listsKey (sessions hear no prompts/resources list_changed); other tools, or a restart, change it", async () => {
+  it('a cached server whose first start lists what the cache said keeps listsKey (sessions hear no prompts/resources list_changed); other tools, or a restart, change it', async () => {
     await warm({ same: tools('echo'), moved: tools('echo', 'old') });
     const { manager, until, pause } = start({ same: tools('echo'), moved: tools('echo', 'new') });
     await manager.update({ servers: [server('same')] });
@@ -228,13 +236,27 @@ describe('a cold start answered from the catalog cache', () => {
     await manager.update({ servers: [server('slow')] });
     await manager.listTools();
     await cache.flush();
-    expect(new CatalogCache({ file, clock: new FakeClock(), warn: () => undefined }).get(catalogCacheKey(serverConfig('slow'), '/ws'))?.tools.map((t) => t.name)).toEqual(['echo', 'new']);
+    expect(
+      new CatalogCache({ file, clock: new FakeClock(), warn: () => undefined })
+        .get(catalogCacheKey(serverConfig('slow'), '/ws'))
+        ?.tools.map((t) => t.name),
+    ).toEqual(['echo', 'new']);
   });
 
   it('does not answer for a server whose settings changed, a disabled one, or with [hub] catalog_cache off', async () => {
     await warm({ a: tools('a1'), b: tools('b1'), c: tools('c1') });
-    const { manager, listNow } = start({ a: { ...tools('a1'), gate: never() }, b: { ...tools('b1'), gate: never() }, c: { ...tools('c1'), gate: never() } });
-    await manager.update({ servers: [server('a', { transport: { kind: 'stdio', command: 'a', args: ['--changed'], env: {} } }), server('b', { disabled: true }), server('c')] });
+    const { manager, listNow } = start({
+      a: { ...tools('a1'), gate: never() },
+      b: { ...tools('b1'), gate: never() },
+      c: { ...tools('c1'), gate: never() },
+    });
+    await manager.update({
+      servers: [
+        server('a', { transport: { kind: 'stdio', command: 'a', args: ['--changed'], env: {} } }),
+        server('b', { disabled: true }),
+        server('c'),
+      ],
+    });
     expect(await listNow()).toEqual(['c1']);
 
     const off = start({ c: { ...tools('c1'), gate: never() } }, false);
@@ -257,7 +279,7 @@ describe('a cold start answered from the catalog cache', () => {
     expect(names(manager.catalog().list())).toEqual([]);
   });
 
-  it('a cached server paused after repeated failures: a call to a cached tool is refused in the breaker\'s words (MCP-32)', async () => {
+  it("a cached server paused after repeated failures: a call to a cached tool is refused in the breaker's words (MCP-32)", async () => {
     await warm({ flaky: tools('f') });
     const { server: flaky, up } = failsOnceOpened();
     const { manager, until, pause } = start({ flaky });
@@ -268,7 +290,10 @@ describe('a cold start answered from the catalog cache', () => {
     await until(() => manager.connection('flaky').phase === 'failed');
     await manager.listTools();
     expect(manager.states()[0]!.state).toBe('paused');
-    await expect(manager.resolveTool('main', 'f')).rejects.toMatchObject({ code: 'SERVER_UNAVAILABLE', message: expect.stringContaining('unavailable after repeated failures') });
+    await expect(manager.resolveTool('main', 'f')).rejects.toMatchObject({
+      code: 'SERVER_UNAVAILABLE',
+      message: expect.stringContaining('unavailable after repeated failures'),
+    });
   });
 
   it('forgets a server that asks for a sign-in: the next start does not list it from the cache', async () => {

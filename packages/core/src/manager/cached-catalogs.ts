@@ -9,7 +9,11 @@ import type { ServerAnnouncement } from './server-interest.js';
 export type ListItems = { prompts: Prompt[]; resources: Resource[]; resourceTemplates: ResourceTemplate[] };
 
 /** The capability a server declares for each list it may have. */
-const CAPABILITY: Record<CachedList, 'prompts' | 'resources'> = { prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
+const CAPABILITY: Record<CachedList, 'prompts' | 'resources'> = {
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+};
 
 /**
  * One workspace's use of the catalog cache (issue 18, cold start). A server not started yet
@@ -70,7 +74,8 @@ export class CachedCatalogs {
     if (connection.ready && !this.#wentLive.has(connection)) {
       this.#wentLive.add(connection);
       const tools = connection.currentTools();
-      if (before && sameContent(before.tools, tools) && sameContent(before.capabilities, connection.serverCapabilities())) this.#confirmed.set(tools, before.tools);
+      if (before && sameContent(before.tools, tools) && sameContent(before.capabilities, connection.serverCapabilities()))
+        this.#confirmed.set(tools, before.tools);
     }
     const cache = this.#cache();
     if (cache && connection.phase === 'needsSignIn') {
@@ -89,7 +94,13 @@ export class CachedCatalogs {
     if (this.#put.get(connection) === tools) return;
     this.#put.set(connection, tools);
     // `put` keeps only the fields that are there.
-    cache.put(this.#key(connection), { server: connection.name, tools, capabilities, instructions: announced?.instructions, serverInfo: announced?.serverInfo });
+    cache.put(this.#key(connection), {
+      server: connection.name,
+      tools,
+      capabilities,
+      instructions: announced?.instructions,
+      serverInfo: announced?.serverInfo,
+    });
   }
 
   /**
@@ -112,7 +123,11 @@ export class CachedCatalogs {
   announced(connection: ServerConnection): ServerAnnouncement | undefined {
     const cached = this.servable(connection);
     if (!cached) return undefined;
-    return { capabilities: cached.capabilities, ...(cached.instructions === undefined ? {} : { instructions: cached.instructions }), ...(cached.serverInfo ? { serverInfo: cached.serverInfo } : {}) };
+    return {
+      capabilities: cached.capabilities,
+      ...(cached.instructions === undefined ? {} : { instructions: cached.instructions }),
+      ...(cached.serverInfo ? { serverInfo: cached.serverInfo } : {}),
+    };
   }
 
   #key(connection: ServerConnection): string {

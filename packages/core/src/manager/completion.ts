@@ -19,7 +19,12 @@ export function boundCompletion(result: CompleteResult): CompleteResult {
   if (values.length <= MAX_COMPLETION_VALUES) return result;
   return {
     ...result,
-    completion: { ...result.completion, values: values.slice(0, MAX_COMPLETION_VALUES), total: Math.max(result.completion.total ?? 0, values.length), hasMore: true },
+    completion: {
+      ...result.completion,
+      values: values.slice(0, MAX_COMPLETION_VALUES),
+      total: Math.max(result.completion.total ?? 0, values.length),
+      hasMore: true,
+    },
   };
 }
 
@@ -28,7 +33,11 @@ export function boundCompletion(result: CompleteResult): CompleteResult {
  * call timeout: a server that offers no completions, or turns out not to serve them, suggests
  * none; the answer is cut to 100 values.
  */
-export async function askCompletion(connection: ServerConnection, params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult> {
+export async function askCompletion(
+  connection: ServerConnection,
+  params: CompleteRequest['params'],
+  signal?: AbortSignal,
+): Promise<CompleteResult> {
   if (!connection.serverCapabilities()?.completions) return NO_COMPLETION;
   const timeout = connection.config.timeoutSeconds * 1000;
   try {

@@ -1,4 +1,12 @@
-export { Manager, type ListOptions, type ManagerOptions, type OfferedServer, type ResolvedTool, type RouteOptions, type ServerSet } from './manager.js';
+export {
+  Manager,
+  type ListOptions,
+  type ManagerOptions,
+  type OfferedServer,
+  type ResolvedTool,
+  type RouteOptions,
+  type ServerSet,
+} from './manager.js';
 export type { ManagerEvent, ManagerNotice } from './manager-event.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
 export type { IntroducedServer } from './session-routing.js';

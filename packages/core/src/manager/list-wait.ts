@@ -17,7 +17,12 @@ export interface CacheAnswers {
 
 const NO_CACHE: CacheAnswers = { answers: () => false, startSoon: () => undefined };
 
-export async function listWait(offered: ServerConnection[], waitMs: number | undefined, clock: Clock, cache: CacheAnswers = NO_CACHE): Promise<ServerConnection[]> {
+export async function listWait(
+  offered: ServerConnection[],
+  waitMs: number | undefined,
+  clock: Clock,
+  cache: CacheAnswers = NO_CACHE,
+): Promise<ServerConnection[]> {
   if (waitMs === undefined) {
     await Promise.allSettled(offered.map((c) => c.tools()));
     return offered;

@@ -22,7 +22,11 @@ import type { ManagerEvent } from './manager-event.js';
 import { callByName } from '../testing/call-by-name.js';
 import { resolvedServer } from '../testing/server-config.js';
 
-const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const EVERYTHING = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
 const PLANTED = 'planted-daemon-secret-4242';
 
 let tmp: string;
@@ -31,7 +35,14 @@ let manager: Manager;
 let events: ManagerEvent[];
 
 function server(name: string, transport: ServerTransport, over: Partial<ServerConfig> = {}): ResolvedServer {
-  return resolvedServer(name, { transport, sandbox: false, timeoutSeconds: 30, startupTimeoutSeconds: 20, source: { kind: 'global', file: path.join(tmp, 'settings.toml') }, ...over });
+  return resolvedServer(name, {
+    transport,
+    sandbox: false,
+    timeoutSeconds: 30,
+    startupTimeoutSeconds: 20,
+    source: { kind: 'global', file: path.join(tmp, 'settings.toml') },
+    ...over,
+  });
 }
 
 function fixture(name: string, file: FixtureName, args: string[] = [], over: Partial<ServerConfig> = {}): ResolvedServer {
@@ -51,7 +62,14 @@ beforeEach(() => {
     workspace,
     clock: systemClock,
     // The sandbox's temp folder is one of ours, so the rest of tmp is outside what it may write.
-    connector: createConnector({ blitzHome: path.join(tmp, 'home'), tmpDir: path.join(tmp, 'sandbox-tmp'), clock: systemClock, clientVersion: '0.0.0-test', warn: () => {}, graceMs: 500 }),
+    connector: createConnector({
+      blitzHome: path.join(tmp, 'home'),
+      tmpDir: path.join(tmp, 'sandbox-tmp'),
+      clock: systemClock,
+      clientVersion: '0.0.0-test',
+      warn: () => {},
+      graceMs: 500,
+    }),
     onEvent: (e) => events.push(e),
   });
 });
@@ -63,11 +81,21 @@ afterEach(async () => {
   await assertNoOrphans();
 });
 
-const textOf = (result: { content?: unknown }) => (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
+const textOf = (result: { content?: unknown }) =>
+  (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('');
 
 describe('server-everything', () => {
   it('over stdio: lists and calls echo; get-env shows its own env and none of the daemon secrets', async () => {
-    await manager.update({ servers: [server('everything', { kind: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MY_SETTING: 'from-settings' } })] });
+    await manager.update({
+      servers: [
+        server('everything', {
+          kind: 'stdio',
+          command: process.execPath,
+          args: [EVERYTHING, 'stdio'],
+          env: { MY_SETTING: 'from-settings' },
+        }),
+      ],
+    });
     const names = (await manager.listTools()).map((e) => e.exposedName);
     expect(names).toEqual(expect.arrayContaining(['echo', 'get-env']));
     expect(textOf(await callByName(manager, 'echo', { message: 'hi' }))).toBe('Echo: hi');
@@ -79,7 +107,10 @@ describe('server-everything', () => {
 
   it('over streamable HTTP: lists and calls echo', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       await waitForPort(port, child, 'server-everything');
       await manager.update({ servers: [server('remote', { kind: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} })] });
@@ -113,7 +144,9 @@ describe('remote servers', () => {
 
 describe('fixture servers', () => {
   it('a server that hangs on initialize fails within its startup timeout, naming the phase; the others work', async () => {
-    await manager.update({ servers: [fixture('stuck', 'hang-initialize', [], { startupTimeoutSeconds: 1 }), fixture('ok', 'garbage-stdout')] });
+    await manager.update({
+      servers: [fixture('stuck', 'hang-initialize', [], { startupTimeoutSeconds: 1 }), fixture('ok', 'garbage-stdout')],
+    });
     const started = Date.now();
     expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['echo']);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -122,7 +155,10 @@ describe('fixture servers', () => {
 
   it('a start that times out fails at once, its process stopped in the background and still owned: close waits until it is gone', async () => {
     await manager.update({ servers: [fixture('stuck', 'hang-initialize', ['stubborn'], { startupTimeoutSeconds: 1 })] });
-    const err = (await manager.connection('stuck').tools().catch((e: unknown) => e)) as { code?: string };
+    const err = (await manager
+      .connection('stuck')
+      .tools()
+      .catch((e: unknown) => e)) as { code?: string };
     expect(err.code).toBe('TIMEOUT');
     // It ignores the end of stdin and SIGTERM: only the SIGKILL after two grace periods ends it.
     // The server itself, not the pid namespace's bubblewrap around it.
@@ -135,7 +171,10 @@ describe('fixture servers', () => {
   it('close ends a start in flight at once rather than wait out its startup timeout: the process is stopped, the start fails as cancelled', async () => {
     const gate = path.join(tmp, 'never');
     await manager.update({ servers: [fixture('slow', 'gated-initialize', [gate], { startupTimeoutSeconds: 600 })] });
-    const starting = manager.connection('slow').tools().catch((e: unknown) => e);
+    const starting = manager
+      .connection('slow')
+      .tools()
+      .catch((e: unknown) => e);
     let spawned = liveDescendants().filter((p) => p.command.includes('gated-initialize'));
     while (spawned.length === 0) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -204,7 +243,9 @@ describe('fixture servers', () => {
     await manager.listTools();
     expect(fs.readFileSync(pidFile, 'utf8')).not.toBe('');
     // Its pid as we see it: in the server's pid namespace the file holds another.
-    const [grandchild] = liveDescendants().filter((p) => p.command === `${process.execPath} -e setInterval(() => {}, 1000)`).map((p) => p.pid);
+    const [grandchild] = liveDescendants()
+      .filter((p) => p.command === `${process.execPath} -e setInterval(() => {}, 1000)`)
+      .map((p) => p.pid);
     expect(isAlive(grandchild!)).toBe(true);
     await manager.close();
     expect(isAlive(grandchild!)).toBe(false);
@@ -214,27 +255,39 @@ describe('fixture servers', () => {
     await manager.update({ servers: [fixture('changing', 'changing-tools')] });
     const before = (await manager.listTools()).map((e) => e.exposedName);
     await callByName(manager, 'add_tool', { name: 'brand_new' });
-    await expect.poll(() => manager.catalog().list().map((e) => e.exposedName), { timeout: 5_000 }).toEqual([...before, 'brand_new']);
+    await expect
+      .poll(
+        () =>
+          manager
+            .catalog()
+            .list()
+            .map((e) => e.exposedName),
+        { timeout: 5_000 },
+      )
+      .toEqual([...before, 'brand_new']);
     expect(events.some((e) => e.type === 'catalog')).toBe(true);
   });
 });
 
 describe('sandbox', () => {
   const probe = probeBubblewrap();
-  it.skipIf(!probe.ok)(`a sandboxed server cannot write outside the workspace nor read BLITZ_HOME ${probe.ok ? '' : `(skipped: ${probe.reason})`}`, async () => {
-    const secret = path.join(tmp, 'home', 'settings.toml');
-    fs.writeFileSync(secret, 'token = "x"');
-    // Outside the workspace and the sandbox's temp folder, wherever HOME and the system temp are.
-    const outside = path.join(tmp, 'outside.txt');
-    await manager.update({ servers: [fixture('boxed', 'write-file', [], { sandbox: true })] });
-    await manager.listTools();
-    expect(textOf(await callByName(manager, 'write', { path: path.join(workspace, 'in.txt'), content: 'ok' }))).not.toMatch(/error/i);
-    expect(fs.readFileSync(path.join(workspace, 'in.txt'), 'utf8')).toBe('ok');
-    const denied = await callByName(manager, 'write', { path: outside, content: 'no' });
-    expect(denied.isError).toBe(true);
-    expect(fs.existsSync(outside)).toBe(false);
-    const read = await callByName(manager, 'read', { path: secret });
-    expect(read.isError).toBe(true);
-    expect(textOf(read)).not.toContain('token');
-  });
+  it.skipIf(!probe.ok)(
+    `a sandboxed server cannot write outside the workspace nor read BLITZ_HOME ${probe.ok ? '' : `(skipped: ${probe.reason})`}`,
+    async () => {
+      const secret = path.join(tmp, 'home', 'settings.toml');
+      fs.writeFileSync(secret, 'token = "x"');
+      // Outside the workspace and the sandbox's temp folder, wherever HOME and the system temp are.
+      const outside = path.join(tmp, 'outside.txt');
+      await manager.update({ servers: [fixture('boxed', 'write-file', [], { sandbox: true })] });
+      await manager.listTools();
+      expect(textOf(await callByName(manager, 'write', { path: path.join(workspace, 'in.txt'), content: 'ok' }))).not.toMatch(/error/i);
+      expect(fs.readFileSync(path.join(workspace, 'in.txt'), 'utf8')).toBe('ok');
+      const denied = await callByName(manager, 'write', { path: outside, content: 'no' });
+      expect(denied.isError).toBe(true);
+      expect(fs.existsSync(outside)).toBe(false);
+      const read = await callByName(manager, 'read', { path: secret });
+      expect(read.isError).toBe(true);
+      expect(textOf(read)).not.toContain('token');
+    },
+  );
 });

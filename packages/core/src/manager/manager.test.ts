@@ -31,7 +31,13 @@ afterEach(async () => {
 function setup(fakes: Record<string, FakeServer>, clock = new FakeClock()) {
   const fake = inMemoryConnector(fakes);
   const events: ManagerEvent[] = [];
-  manager = new Manager({ workspace: '/ws', connector: fake.connector, clock, builtIns: ['list_mcp_resources'], onEvent: (e) => events.push(e) });
+  manager = new Manager({
+    workspace: '/ws',
+    connector: fake.connector,
+    clock,
+    builtIns: ['list_mcp_resources'],
+    onEvent: (e) => events.push(e),
+  });
   return { manager, fake, events, clock };
 }
 
@@ -60,7 +66,12 @@ describe('Manager', () => {
     const removedLink = fake.live.get('removed')!;
 
     const result = await manager.update({
-      servers: [server('same'), server('changed', { transport: { kind: 'stdio', command: 'changed', args: ['--new'], env: {} } }), server('off', { disabled: true }), server('added')],
+      servers: [
+        server('same'),
+        server('changed', { transport: { kind: 'stdio', command: 'changed', args: ['--new'], env: {} } }),
+        server('off', { disabled: true }),
+        server('added'),
+      ],
     });
     expect(result.changed.sort()).toEqual(['added', 'changed', 'off', 'removed']);
     expect(manager.connection('same').pid).toBe(pid);
@@ -87,20 +98,40 @@ describe('Manager', () => {
     const before = manager.catalog();
     events.length = 0;
 
-    const policy = { autoApprove: true, tools: ['y'], prefix: 'p', exposure: 'direct' as const, agents: ['*'], timeoutSeconds: 10, startupTimeoutSeconds: 5 };
+    const policy = {
+      autoApprove: true,
+      tools: ['y'],
+      prefix: 'p',
+      exposure: 'direct' as const,
+      agents: ['*'],
+      timeoutSeconds: 10,
+      startupTimeoutSeconds: 5,
+    };
     const result = await manager.update({ servers: [server('a', policy)] });
     expect(result.changed).toEqual(['a']);
     expect(fake.connects.get('a')).toBe(1);
     expect(manager.connection('a').pid).toBe(pid);
     expect(manager.connection('a').config).toMatchObject(policy);
     expect(manager.catalog()).not.toBe(before);
-    expect(manager.catalog().list().map((e) => e.exposedName)).toEqual(['p__y']);
-    expect(manager.catalog('reviewer').list().map((e) => e.exposedName)).toEqual(['p__y']);
+    expect(
+      manager
+        .catalog()
+        .list()
+        .map((e) => e.exposedName),
+    ).toEqual(['p__y']);
+    expect(
+      manager
+        .catalog('reviewer')
+        .list()
+        .map((e) => e.exposedName),
+    ).toEqual(['p__y']);
     expect(events).toContainEqual({ type: 'catalog' });
     expect((await manager.resolveTool('main', 'p__y')).config.autoApprove).toBe(true);
 
     // What the process sees (here its env) is another process.
-    await manager.update({ servers: [server('a', { ...policy, transport: { kind: 'stdio', command: 'a', args: [], env: { MODE: 'x' } } })] });
+    await manager.update({
+      servers: [server('a', { ...policy, transport: { kind: 'stdio', command: 'a', args: [], env: { MODE: 'x' } } })],
+    });
     await manager.listTools();
     expect(fake.connects.get('a')).toBe(2);
     expect(manager.connection('a').pid).not.toBe(pid);
@@ -110,16 +141,27 @@ describe('Manager', () => {
     const broken: FakeServer = { ...tools('w'), failConnect: true };
     const { manager, fake, events } = setup({ lazy: tools('x'), added: tools('y'), off: tools('z'), broken });
     await manager.update({ servers: [server('lazy')] });
-    const { changed } = await manager.update({ servers: [server('lazy'), server('added'), server('off', { disabled: true }), server('broken')] });
+    const { changed } = await manager.update({
+      servers: [server('lazy'), server('added'), server('off', { disabled: true }), server('broken')],
+    });
     events.length = 0;
     manager.startInBackground(changed);
-    await expect.poll(() => manager.catalog().list().map((e) => e.exposedName)).toEqual(['y']);
+    await expect
+      .poll(() =>
+        manager
+          .catalog()
+          .list()
+          .map((e) => e.exposedName),
+      )
+      .toEqual(['y']);
     // The hub tells clients of a status change as of a catalog change.
     expect(events).toContainEqual({ type: 'status', status: expect.objectContaining({ name: 'added', state: 'connected', tools: ['y'] }) });
     // Only what changed starts: an unchanged lazy server waits for a listing, a disabled one never runs.
     expect(fake.connects.has('lazy')).toBe(false);
     expect(fake.connects.has('off')).toBe(false);
-    await expect.poll(() => events.flatMap((e) => (e.type === 'notice' ? [e.notice.message] : []))).toEqual(['MCP server broken failed: refused the connection']);
+    await expect
+      .poll(() => events.flatMap((e) => (e.type === 'notice' ? [e.notice.message] : [])))
+      .toEqual(['MCP server broken failed: refused the connection']);
   });
 
   it('settings with errors change nothing and come back as problems', async () => {
@@ -142,13 +184,21 @@ describe('Manager', () => {
     const { manager } = setup({ a: tools('x'), b: tools('y') });
     await manager.update({ servers: [server('a', {}, 'environment variable ${TOKEN} is not set'), server('b')] });
     expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['y']);
-    expect(manager.states()[0]).toMatchObject({ state: 'failed', error: 'MCP server a cannot start: environment variable ${TOKEN} is not set' });
+    expect(manager.states()[0]).toMatchObject({
+      state: 'failed',
+      error: 'MCP server a cannot start: environment variable ${TOKEN} is not set',
+    });
   });
 
   it("a tool_exposure key matching none of the server's tools is a warning naming the file and the line the settings loader finds it on at the time", async () => {
     const fake = inMemoryConnector({ a: tools('x') });
     let line = 11;
-    manager = new Manager({ workspace: '/ws', connector: fake.connector, clock: new FakeClock(), settingLine: (config, field) => (config.name === 'a' && field === 'tool_exposure.pr_*' ? line : undefined) });
+    manager = new Manager({
+      workspace: '/ws',
+      connector: fake.connector,
+      clock: new FakeClock(),
+      settingLine: (config, field) => (config.name === 'a' && field === 'tool_exposure.pr_*' ? line : undefined),
+    });
     await manager.update({ servers: [server('a', { toolExposure: { 'pr_*': 'hidden', x: 'direct' } })] });
     await manager.listTools();
     expect(manager.states()[0]!.warnings).toEqual(['tool_exposure "pr_*" matches no tool the server offers (/settings.toml:11)']);
@@ -157,10 +207,15 @@ describe('Manager', () => {
     expect(manager.states()[0]!.warnings).toEqual(['tool_exposure "pr_*" matches no tool the server offers (/settings.toml:12)']);
   });
 
-  it("a tools entry the server does not offer is a warning naming the file and the line the settings loader finds the field on at the time, and none before it has listed its tools", async () => {
+  it('a tools entry the server does not offer is a warning naming the file and the line the settings loader finds the field on at the time, and none before it has listed its tools', async () => {
     const fake = inMemoryConnector({ a: tools('x') });
     let line = 9;
-    manager = new Manager({ workspace: '/ws', connector: fake.connector, clock: new FakeClock(), settingLine: (config, field) => (config.name === 'a' && field === 'tools' ? line : undefined) });
+    manager = new Manager({
+      workspace: '/ws',
+      connector: fake.connector,
+      clock: new FakeClock(),
+      settingLine: (config, field) => (config.name === 'a' && field === 'tools' ? line : undefined),
+    });
     await manager.update({ servers: [server('a', { tools: ['x', 'gone'] })] });
     // Not listed yet: every name would look missing.
     expect(manager.states()[0]!.warnings).toEqual([]);
@@ -196,7 +251,13 @@ describe('Manager', () => {
     await expect(manager.resolveTool('main', 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND', reason: 'TOOL_NOT_FOUND' });
 
     expect(manager.resolveServer('reviewer', 'a')).toMatchObject({ config: { name: 'a' }, connection: manager.connection('a') });
-    expect(() => manager.resolveServer('reviewer', 'b')).toThrow(expect.objectContaining({ code: 'NOT_FOUND', reason: 'MCP_SERVER_NOT_FOUND', message: 'no MCP server named "b" is offered to reviewer in workspace /ws' }));
+    expect(() => manager.resolveServer('reviewer', 'b')).toThrow(
+      expect.objectContaining({
+        code: 'NOT_FOUND',
+        reason: 'MCP_SERVER_NOT_FOUND',
+        message: 'no MCP server named "b" is offered to reviewer in workspace /ws',
+      }),
+    );
     expect(() => manager.resolveServer('main', 'zz')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
@@ -232,7 +293,12 @@ describe('Manager', () => {
     expect(restarted.list()).toEqual([]);
     await manager.listTools('main');
     expect(manager.catalog('main')).not.toBe(restarted);
-    expect(manager.catalog('main').list().map((e) => e.exposedName)).toEqual(['a1']);
+    expect(
+      manager
+        .catalog('main')
+        .list()
+        .map((e) => e.exposedName),
+    ).toEqual(['a1']);
   });
 
   it('filters by agent: empty means main only, "*" every agent', async () => {
@@ -249,7 +315,11 @@ describe('Manager', () => {
     await manager.update({ servers: [server('ok'), server('flaky')] });
     await manager.listTools();
     await manager.listTools();
-    expect(manager.states()[1]).toMatchObject({ state: 'paused', error: 'MCP server flaky refused the connection', retryAt: clock.now() + 15_000 });
+    expect(manager.states()[1]).toMatchObject({
+      state: 'paused',
+      error: 'MCP server flaky refused the connection',
+      retryAt: clock.now() + 15_000,
+    });
     const notices = () => events.flatMap((e) => (e.type === 'notice' ? [`${e.notice.kind}: ${e.notice.message}`] : []));
     expect(notices()).toEqual([
       'failed: MCP server flaky failed: refused the connection',
@@ -300,7 +370,14 @@ describe('Manager', () => {
     registerMore!();
     await expect.poll(() => clock.pendingTimers()).toBeGreaterThan(0);
     clock.advance(200);
-    await expect.poll(() => manager.catalog().list().map((e) => e.exposedName)).toEqual(['first', 'second', 'third']);
+    await expect
+      .poll(() =>
+        manager
+          .catalog()
+          .list()
+          .map((e) => e.exposedName),
+      )
+      .toEqual(['first', 'second', 'third']);
     expect(events.filter((e) => e.type === 'catalog')).toHaveLength(1);
   });
 

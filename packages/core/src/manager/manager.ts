@@ -1,4 +1,13 @@
-import { type CallToolResult, type ClientCapabilities, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type LoggingLevel,
+  type ReadResourceResult,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { PromptEntry } from '../catalog/build-prompt-catalog.js';
 import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
 import { offersTools } from '../breaker/breaker-status.js';
@@ -228,7 +237,8 @@ export class Manager {
     for (const event of ended) this.#emit(event);
     if (changed.length > 0) {
       const touched = new Set(changed);
-      for (const c of next.filter((n) => touched.has(n.name) && !this.#holder.isShared(n))) this.#emit({ type: 'status', status: c.status() });
+      for (const c of next.filter((n) => touched.has(n.name) && !this.#holder.isShared(n)))
+        this.#emit({ type: 'status', status: c.status() });
       this.#catalogChanged();
     }
     return { problems, changed };
@@ -254,7 +264,9 @@ export class Manager {
     const { warnings, unmatched } = this.#catalogs.of(MAIN_AGENT);
     return this.#connections.map((c) => {
       const status = c.status();
-      const worded = (unmatched.get(c.name) ?? []).map((u) => unmatchedSettingWarning(u, c.config.source.file, this.#opts.settingLine?.(c.config, unmatchedField(u))));
+      const worded = (unmatched.get(c.name) ?? []).map((u) =>
+        unmatchedSettingWarning(u, c.config.source.file, this.#opts.settingLine?.(c.config, unmatchedField(u))),
+      );
       const more = [...(warnings.get(c.name) ?? []), ...worded];
       const held = this.#pins.held(c);
       const review = held.size > 0 ? { review: [...held].map(([tool, change]) => ({ tool, change })) } : {};
@@ -289,7 +301,10 @@ export class Manager {
   }
 
   async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
-    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, { answers: (c) => this.#cached.servable(c) !== undefined, startSoon: (c) => this.#startSoon.add(c) });
+    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, {
+      answers: (c) => this.#cached.servable(c) !== undefined,
+      startSoon: (c) => this.#startSoon.add(c),
+    });
   }
 
   /**
@@ -314,8 +329,14 @@ export class Manager {
    * restart, or before anything connected: an unknown name lists once, then is looked up again.
    */
   async resolveTool(agent: string, exposedName: string): Promise<ResolvedTool> {
-    const entry = this.catalog(agent).byExposedName(exposedName) ?? (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
-    if (!entry) throw this.#pausedRefusal(agent, exposedName) ?? this.#reviewRefusal(agent, exposedName) ?? new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' });
+    const entry =
+      this.catalog(agent).byExposedName(exposedName) ?? (await this.listTools(agent)).find((e) => e.exposedName === exposedName);
+    if (!entry)
+      throw (
+        this.#pausedRefusal(agent, exposedName) ??
+        this.#reviewRefusal(agent, exposedName) ??
+        new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' })
+      );
     const connection = this.#get(entry.server);
     return { entry, config: connection.config, connection };
   }
@@ -368,7 +389,11 @@ export class Manager {
   }
 
   /** Calls a resolved tool on its server under its original name. */
-  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions & { request?: SessionRequest } = {}): Promise<CallToolResult> {
+  async callTool(
+    tool: ResolvedTool,
+    args: Record<string, unknown>,
+    opts: CallOptions & { request?: SessionRequest } = {},
+  ): Promise<CallToolResult> {
     return this.#interest(tool.connection).during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, opts));
   }
 
@@ -479,7 +504,6 @@ export class Manager {
     if (!this.#holder.isShared(connection)) this.#emit({ type: 'status', status: connection.status() });
   }
 
-
   #offeredTo(agent: string): ServerConnection[] {
     return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
   }
@@ -489,12 +513,15 @@ export class Manager {
   }
 
   #unknownServer(name: string, agent: string): BlitzError {
-    return new BlitzError('NOT_FOUND', `no MCP server named "${name}" is offered to ${agent} in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
+    return new BlitzError('NOT_FOUND', `no MCP server named "${name}" is offered to ${agent} in workspace ${this.workspace}`, {
+      reason: 'MCP_SERVER_NOT_FOUND',
+    });
   }
 
   #get(name: string): ServerConnection {
     const found = this.#connections.find((c) => c.name === name);
-    if (!found) throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
+    if (!found)
+      throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
     return found;
   }
 
@@ -531,7 +558,8 @@ export class Manager {
       case 'status': {
         this.#holder.ownInterest(connection)?.statusChanged();
         // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
-        const toolsChanged = this.#cached.statusChanged(connection, this.#holder.ownInterest(connection)?.announced()) || event.toolsChanged;
+        const toolsChanged =
+          this.#cached.statusChanged(connection, this.#holder.ownInterest(connection)?.announced()) || event.toolsChanged;
         if (toolsChanged) this.#catalogs.changed();
         this.#emit({ type: 'status', status: event.status });
         if (toolsChanged) this.#catalogChanged();
@@ -566,5 +594,9 @@ export class Manager {
 /** A call of a tool held for review (issue 31): refused, saying why and how to accept it. */
 function reviewRefusal(exposedName: string, server: string, change: 'changed' | 'new'): BlitzError {
   const what = change === 'new' ? 'is new in MCP server' : 'changed its definition in MCP server';
-  return new BlitzError('FAILED_PRECONDITION', `${exposedName} ${what} "${server}" since its tools were pinned, and is held for review: see blitz mcp review ${server}, then accept it with blitz mcp review ${server} --accept`, { reason: 'TOOL_IN_REVIEW' });
+  return new BlitzError(
+    'FAILED_PRECONDITION',
+    `${exposedName} ${what} "${server}" since its tools were pinned, and is held for review: see blitz mcp review ${server}, then accept it with blitz mcp review ${server} --accept`,
+    { reason: 'TOOL_IN_REVIEW' },
+  );
 }

@@ -26,7 +26,9 @@ afterEach(async () => {
 function pulling(describe: { text: string }, extra: string[] = []): FakeServer {
   return {
     setup(s: McpServer) {
-      s.registerTool('read', { description: describe.text, inputSchema: { path: z.string() } }, async () => ({ content: [{ type: 'text', text: 'read' }] }));
+      s.registerTool('read', { description: describe.text, inputSchema: { path: z.string() } }, async () => ({
+        content: [{ type: 'text', text: 'read' }],
+      }));
       s.registerTool('list', { description: 'Lists' }, async () => ({ content: [{ type: 'text', text: 'list' }] }));
       for (const name of extra) s.registerTool(name, { description: name }, async () => ({ content: [{ type: 'text', text: name }] }));
     },
@@ -38,7 +40,14 @@ function setup(fakes: Record<string, FakeServer>, mode: { value: PinReviewMode }
   const store = new PinStore({ file: path.join(dir, 'pins.jsonl'), clock, warn: (m) => expect.fail(m) });
   const fake = inMemoryConnector(fakes);
   const events: ManagerEvent[] = [];
-  manager = new Manager({ workspace: '/ws', connector: fake.connector, clock, pins: () => store, pinReview: () => mode.value, onEvent: (e) => events.push(e) });
+  manager = new Manager({
+    workspace: '/ws',
+    connector: fake.connector,
+    clock,
+    pins: () => store,
+    pinReview: () => mode.value,
+    onEvent: (e) => events.push(e),
+  });
   return { manager, events, store };
 }
 
@@ -55,7 +64,13 @@ describe('pinned tool definitions (issue 31)', () => {
     await manager.restart('files');
     expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['list']);
     await Promise.resolve();
-    expect(notices(events)).toEqual([expect.objectContaining({ server: 'files', kind: 'review', message: expect.stringContaining('tool "read" (changed) held for review') })]);
+    expect(notices(events)).toEqual([
+      expect.objectContaining({
+        server: 'files',
+        kind: 'review',
+        message: expect.stringContaining('tool "read" (changed) held for review'),
+      }),
+    ]);
     expect(manager.states()[0]!.review).toEqual([{ tool: 'read', change: 'changed' }]);
     const refused = await manager.resolveTool('main', 'read').catch((err: unknown) => err);
     expect(isBlitzError(refused, 'FAILED_PRECONDITION') && refused.reason).toBe('TOOL_IN_REVIEW');
@@ -63,7 +78,13 @@ describe('pinned tool definitions (issue 31)', () => {
     // Resolved before the restart (a client's catalog from before), it is refused once checked.
     const before = await manager.admitTool(await manager.resolveTool('main', 'list'));
     expect(before.entry.originalName).toBe('list');
-    expect(manager.reviews('files')).toEqual([expect.objectContaining({ tool: 'read', change: 'changed', fields: [{ field: 'description', before: 'Reads a file', after: describe.text }] })]);
+    expect(manager.reviews('files')).toEqual([
+      expect.objectContaining({
+        tool: 'read',
+        change: 'changed',
+        fields: [{ field: 'description', before: 'Reads a file', after: describe.text }],
+      }),
+    ]);
 
     // Listed again (another start): still held, not told again.
     await manager.restart('files');
@@ -73,20 +94,35 @@ describe('pinned tool definitions (issue 31)', () => {
 
     expect(manager.acceptReview('files')).toEqual(['read']);
     expect(events.at(-1)).toEqual({ type: 'catalog' });
-    expect(manager.catalog().list().map((e) => e.exposedName)).toEqual(['read', 'list']);
+    expect(
+      manager
+        .catalog()
+        .list()
+        .map((e) => e.exposedName),
+    ).toEqual(['read', 'list']);
     expect(manager.states()[0]!.review).toBeUndefined();
     expect(manager.reviews('files')).toEqual([]);
   });
 
   it('a tool new in a pinned server is in review too; with pin = false nothing is', async () => {
     const { manager, store } = setup({ files: pulling({ text: 'Reads' }), loose: pulling({ text: 'Reads' }) });
-    await manager.update({ servers: [resolvedServer('files'), { ...resolvedServer('loose'), config: { ...resolvedServer('loose').config, pin: false, prefix: 'l' } }] });
+    await manager.update({
+      servers: [
+        resolvedServer('files'),
+        { ...resolvedServer('loose'), config: { ...resolvedServer('loose').config, pin: false, prefix: 'l' } },
+      ],
+    });
     await manager.listTools();
     await store.flush();
     await manager.close();
     const { manager: later } = setup({ files: pulling({ text: 'Reads' }, ['upload']), loose: pulling({ text: 'Changed' }, ['upload']) });
     // The same store file, read afresh: a daemon restart.
-    await later.update({ servers: [resolvedServer('files'), { ...resolvedServer('loose'), config: { ...resolvedServer('loose').config, pin: false, prefix: 'l' } }] });
+    await later.update({
+      servers: [
+        resolvedServer('files'),
+        { ...resolvedServer('loose'), config: { ...resolvedServer('loose').config, pin: false, prefix: 'l' } },
+      ],
+    });
     expect((await later.listTools()).map((e) => e.exposedName)).toEqual(['read', 'list', 'l__read', 'l__list', 'l__upload']);
     expect(later.states().map((s) => s.review)).toEqual([[{ tool: 'upload', change: 'new' }], undefined]);
   });

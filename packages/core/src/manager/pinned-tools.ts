@@ -30,7 +30,12 @@ export class PinnedTools {
   /** The last verdict of each connection's listing: what its status and calls go by. */
   readonly #last = new WeakMap<ServerConnection, ListingVerdict>();
 
-  constructor(opts: { store: () => PinStore | undefined; mode: () => PinReviewMode; workspace: string; onReview(connection: ServerConnection, tools: readonly string[]): void }) {
+  constructor(opts: {
+    store: () => PinStore | undefined;
+    mode: () => PinReviewMode;
+    workspace: string;
+    onReview(connection: ServerConnection, tools: readonly string[]): void;
+  }) {
     this.#store = opts.store;
     this.#mode = opts.mode;
     this.#workspace = opts.workspace;

@@ -36,10 +36,17 @@ export class PromptsAndResources {
   /** Every resource the agent's servers offer, merged by URI (first server wins). Servers that fail are left out. */
   async listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
     const { cached } = this.#deps;
-    const offered = server === undefined ? await this.#deps.listable(agent, opts.waitMs) : [this.#deps.resolveServer(agent, server).connection];
+    const offered =
+      server === undefined ? await this.#deps.listable(agent, opts.waitMs) : [this.#deps.resolveServer(agent, server).connection];
     // Asked for one server, its failure is the answer; across servers, a failing one is left out.
     const lists = await Promise.all(
-      offered.map(async (c) => ({ server: c.name, resources: server === undefined ? (cached.list(c, 'resources') ?? (await this.#listed(c, 'resources', c.listResources()).catch(() => []))) : await c.listResources() })),
+      offered.map(async (c) => ({
+        server: c.name,
+        resources:
+          server === undefined
+            ? (cached.list(c, 'resources') ?? (await this.#listed(c, 'resources', c.listResources()).catch(() => [])))
+            : await c.listResources(),
+      })),
     );
     return buildResourceCatalog(lists).entries;
   }
@@ -48,7 +55,9 @@ export class PromptsAndResources {
     const { cached } = this.#deps;
     const lists = await Promise.all(
       (await this.#deps.listable(agent, opts.waitMs)).map(async (c) =>
-        (cached.list(c, 'resourceTemplates') ?? (await this.#listed(c, 'resourceTemplates', c.listResourceTemplates()).catch(() => []))).map((t) => ({ ...t, server: c.name })),
+        (
+          cached.list(c, 'resourceTemplates') ?? (await this.#listed(c, 'resourceTemplates', c.listResourceTemplates()).catch(() => []))
+        ).map((t) => ({ ...t, server: c.name })),
       ),
     );
     return lists.flat();
@@ -57,9 +66,15 @@ export class PromptsAndResources {
   /** Reads a resource from the server that owns its URI, or from the named server. */
   async readResource(uri: string, opts: RouteOptions & { server?: string } = {}): Promise<ReadResourceResult & { server: string }> {
     const agent = opts.agent ?? MAIN_AGENT;
-    const connection = opts.server !== undefined ? this.#deps.resolveServer(agent, opts.server).connection : this.#deps.connection(await this.resourceOwner(uri, agent));
+    const connection =
+      opts.server !== undefined
+        ? this.#deps.resolveServer(agent, opts.server).connection
+        : this.#deps.connection(await this.resourceOwner(uri, agent));
     refuseIfDenied(opts.permissions, resourcePermissionKey(connection.name), `reading ${uri} (MCP server "${connection.name}")`);
-    return { ...(await this.#deps.interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))), server: connection.name };
+    return {
+      ...(await this.#deps.interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))),
+      server: connection.name,
+    };
   }
 
   /** Prompts, named by the same prefix rule as tools (MCP-36). */
@@ -77,10 +92,18 @@ export class PromptsAndResources {
   }
 
   /** Gets a prompt by its exposed name; a missing required argument is refused before the server is asked. */
-  async getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult & { server: string }> {
+  async getPrompt(
+    exposedName: string,
+    args: Record<string, string>,
+    opts: RouteOptions = {},
+  ): Promise<GetPromptResult & { server: string }> {
     const entry = (await this.listPrompts(opts.agent)).find((p) => p.exposedName === exposedName);
     if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${exposedName}`, { reason: 'PROMPT_NOT_FOUND' });
-    refuseIfDenied(opts.permissions, promptPermissionKey(entry.server, entry.originalName), `prompt ${exposedName} (MCP server "${entry.server}")`);
+    refuseIfDenied(
+      opts.permissions,
+      promptPermissionKey(entry.server, entry.originalName),
+      `prompt ${exposedName} (MCP server "${entry.server}")`,
+    );
     const missing = (entry.prompt.arguments ?? []).filter((a) => a.required && (args[a.name] === undefined || args[a.name] === ''));
     if (missing.length > 0) {
       throw new BlitzError('INVALID_ARGUMENT', `prompt ${exposedName} needs ${missing.map((a) => a.name).join(', ')}`, {
@@ -89,7 +112,10 @@ export class PromptsAndResources {
       });
     }
     const connection = this.#deps.connection(entry.server);
-    return { ...(await this.#deps.interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal))), server: entry.server };
+    return {
+      ...(await this.#deps.interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal))),
+      server: entry.server,
+    };
   }
 
   /** The server that offers this resource URI, listed or matching one of its templates. */

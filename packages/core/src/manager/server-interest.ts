@@ -77,7 +77,8 @@ export class ServerInterest {
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       const sessions = this.#subscribers.get(n.params.uri);
-      if (this.#client === client && sessions && sessions.size > 0) this.#notify({ type: 'resourceUpdated', server: this.server, uri: n.params.uri, sessions: [...sessions] });
+      if (this.#client === client && sessions && sessions.size > 0)
+        this.#notify({ type: 'resourceUpdated', server: this.server, uri: n.params.uri, sessions: [...sessions] });
     });
   }
 
@@ -95,7 +96,8 @@ export class ServerInterest {
     this.#announced = { capabilities, ...(instructions ? { instructions } : {}), ...(serverInfo ? { serverInfo } : {}) };
     this.#sentLevel = undefined;
     if (capabilities.resources?.subscribe) {
-      for (const uri of this.#subscribers.keys()) void this.#request('resources/subscribe', undefined, (c, o) => c.subscribeResource({ uri }, o)).catch(() => undefined);
+      for (const uri of this.#subscribers.keys())
+        void this.#request('resources/subscribe', undefined, (c, o) => c.subscribeResource({ uri }, o)).catch(() => undefined);
     }
     void this.#pushLevel().catch(() => undefined);
   }
@@ -105,7 +107,8 @@ export class ServerInterest {
    * changed the server): told to the server once it is up.
    */
   adopt(previous: ServerInterest): void {
-    for (const [uri, sessions] of previous.#subscribers) this.#subscribers.set(uri, new Set([...(this.#subscribers.get(uri) ?? []), ...sessions]));
+    for (const [uri, sessions] of previous.#subscribers)
+      this.#subscribers.set(uri, new Set([...(this.#subscribers.get(uri) ?? []), ...sessions]));
     for (const [session, level] of previous.#levels) this.#levels.set(session, level);
   }
 
@@ -118,7 +121,9 @@ export class ServerInterest {
   async subscribe(uri: string, session: string, signal?: AbortSignal): Promise<void> {
     await this.#connection.start();
     if (!this.#connection.serverCapabilities()?.resources?.subscribe) {
-      throw new BlitzError('INVALID_ARGUMENT', `MCP server ${this.server} does not offer resource subscriptions (resource ${uri})`, { reason: 'SUBSCRIBE_UNSUPPORTED' });
+      throw new BlitzError('INVALID_ARGUMENT', `MCP server ${this.server} does not offer resource subscriptions (resource ${uri})`, {
+        reason: 'SUBSCRIBE_UNSUPPORTED',
+      });
     }
     const sessions = this.#subscribers.get(uri);
     if (sessions) {
@@ -197,6 +202,8 @@ export class ServerInterest {
 
   #request<T>(method: string, signal: AbortSignal | undefined, fn: (client: Client, options: RequestOptions) => Promise<T>): Promise<T> {
     const timeout = this.#connection.config.timeoutSeconds * 1000;
-    return this.#connection.request(`MCP server ${this.server} ${method}`, timeout, signal, (client, s) => fn(client, { timeout, ...(s ? { signal: s } : {}) }));
+    return this.#connection.request(`MCP server ${this.server} ${method}`, timeout, signal, (client, s) =>
+      fn(client, { timeout, ...(s ? { signal: s } : {}) }),
+    );
   }
 }

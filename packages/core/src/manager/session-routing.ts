@@ -63,12 +63,17 @@ export class SessionRouting {
       if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${ref.name}`, { reason: 'PROMPT_NOT_FOUND' });
       server = entry.server;
       asked = { ...ref, name: entry.originalName };
-      refuseIfDenied(opts.permissions, promptPermissionKey(server, entry.originalName), `completing prompt ${ref.name} (MCP server "${server}")`);
+      refuseIfDenied(
+        opts.permissions,
+        promptPermissionKey(server, entry.originalName),
+        `completing prompt ${ref.name} (MCP server "${server}")`,
+      );
     } else {
       const owner =
         (await this.#scope.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
         (await this.#scope.listResources(agent)).find((r) => r.uri === ref.uri)?.server;
-      if (owner === undefined) throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
+      if (owner === undefined)
+        throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
       server = owner;
       asked = ref;
       refuseIfDenied(opts.permissions, resourcePermissionKey(server), `completing resource template ${ref.uri} (MCP server "${server}")`);
@@ -82,7 +87,9 @@ export class SessionRouting {
     const owner = await this.#subscriptionOwner(uri, opts.agent ?? MAIN_AGENT);
     refuseIfDenied(opts.permissions, resourcePermissionKey(owner), `subscribing to ${uri} (MCP server "${owner}")`);
     const connection = this.#scope.connection(owner);
-    await this.#scope.interest(connection).during(opts.request, () => this.#scope.interest(connection).subscribe(uri, session, opts.signal));
+    await this.#scope
+      .interest(connection)
+      .during(opts.request, () => this.#scope.interest(connection).subscribe(uri, session, opts.signal));
     return owner;
   }
 
@@ -90,13 +97,21 @@ export class SessionRouting {
   async unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
     for (const connection of this.#scope.connections()) {
       const interest = this.#scope.interest(connection);
-      if (interest.subscriptionsOf(session).includes(uri)) await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
+      if (interest.subscriptionsOf(session).includes(uri))
+        await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
     }
   }
 
   /** A session's `logging/setLevel`, passed to every server its agent may use (the most verbose level any session asked for). */
   async setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
-    await Promise.all(this.#scope.offeredTo(agent).map((c) => this.#scope.interest(c).setLevel(session, level).catch(() => undefined)));
+    await Promise.all(
+      this.#scope.offeredTo(agent).map((c) =>
+        this.#scope
+          .interest(c)
+          .setLevel(session, level)
+          .catch(() => undefined),
+      ),
+    );
   }
 
   /** A session ended: its subscriptions and logging level go. */

@@ -28,7 +28,12 @@ function setup(fakes: Record<string, FakeServer>) {
   const fake = inMemoryConnector(fakes);
   const clock = new FakeClock();
   const poolEvents: Array<{ event: ConnectionEvent; workspaces: readonly string[] }> = [];
-  const pool = new SharedServers({ connector: fake.connector, clock, home: '/home/u', onEvent: (event, workspaces) => poolEvents.push({ event, workspaces }) });
+  const pool = new SharedServers({
+    connector: fake.connector,
+    clock,
+    home: '/home/u',
+    onEvent: (event, workspaces) => poolEvents.push({ event, workspaces }),
+  });
   const events = new Map<string, ManagerEvent[]>();
   const open = (workspace: string) => {
     const list: ManagerEvent[] = [];
@@ -178,8 +183,20 @@ describe('SharedServers', () => {
     addTool!();
     await expect.poll(() => clock.pendingTimers()).toBeGreaterThan(0);
     clock.advance(200);
-    await expect.poll(() => b.catalog().list().map((e) => e.exposedName)).toEqual(['first', 'second']);
-    expect(a.catalog().list().map((e) => e.exposedName)).toEqual(['first', 'second']);
+    await expect
+      .poll(() =>
+        b
+          .catalog()
+          .list()
+          .map((e) => e.exposedName),
+      )
+      .toEqual(['first', 'second']);
+    expect(
+      a
+        .catalog()
+        .list()
+        .map((e) => e.exposedName),
+    ).toEqual(['first', 'second']);
   });
 
   it("catalog warnings are each workspace's own: a clash in one workspace is not shown in another", async () => {

@@ -111,7 +111,15 @@ export class PinStore {
     const now = this.#opts.clock.now();
     if (!known || known.launch !== key.launch) {
       const pinned = Object.fromEntries(tools.map((t) => [t.name, pin(t)]));
-      this.#records.set(key.id, { id: key.id, server: key.server, ...(key.workspace === undefined ? {} : { workspace: key.workspace }), launch: key.launch, pinnedAt: now, tools: pinned, pending: {} });
+      this.#records.set(key.id, {
+        id: key.id,
+        server: key.server,
+        ...(key.workspace === undefined ? {} : { workspace: key.workspace }),
+        launch: key.launch,
+        pinnedAt: now,
+        tools: pinned,
+        pending: {},
+      });
       this.#schedule();
       return NOTHING_HELD;
     }
@@ -145,7 +153,12 @@ export class PinStore {
     if (!record) return [];
     return Object.entries(record.pending).map(([tool, seen]) => {
       const pinned = record.tools[tool];
-      return { tool, change: pinned ? 'changed' : 'new', seenAt: new Date(seen.seenAt).toISOString(), fields: diffDefinitions(pinned?.definition, seen.definition) };
+      return {
+        tool,
+        change: pinned ? 'changed' : 'new',
+        seenAt: new Date(seen.seenAt).toISOString(),
+        fields: diffDefinitions(pinned?.definition, seen.definition),
+      };
     });
   }
 
@@ -182,7 +195,10 @@ export class PinStore {
     try {
       text = fs.readFileSync(this.#opts.file, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#opts.warn(`pinned tool definitions ${this.#opts.file} not read (${(err as Error).message}); every server is pinned afresh at its next listing`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.#opts.warn(
+          `pinned tool definitions ${this.#opts.file} not read (${(err as Error).message}); every server is pinned afresh at its next listing`,
+        );
       return;
     }
     const bad: string[] = [];
@@ -227,7 +243,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isPinned(value: unknown): value is PinnedTool {
-  return isObject(value) && typeof value.fingerprint === 'string' && isObject(value.definition) && typeof value.definition.name === 'string';
+  return (
+    isObject(value) && typeof value.fingerprint === 'string' && isObject(value.definition) && typeof value.definition.name === 'string'
+  );
 }
 
 function isRecord(value: unknown): value is PinRecord {

@@ -59,17 +59,37 @@ describe('maskServerSecrets', () => {
 
 describe('maskServerSecrets: what is secret, not every value (issue 26.4)', () => {
   it.each<[string, Record<string, string>, Record<string, string>]>([
-    ['paths, words and numbers stay', { CONFIG: '/etc/app.conf', MODE: 'production', TMPDIR: '/tmp', PORT: '8080' }, { CONFIG: '/etc/app.conf', MODE: 'production', TMPDIR: '/tmp', PORT: '8080' }],
-    ['secret-named variables are masked', { API_KEY: 'abc', DB_PASSWORD: 'hunter2', GITLAB_PAT: 'x', BASIC_AUTH: 'u:p' }, { API_KEY: '***', DB_PASSWORD: '***', GITLAB_PAT: '***', BASIC_AUTH: '***' }],
-    ['a credential-shaped value is masked whatever its name', { SETTING: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a', OTHER: 'q8Zt3Lw+P0mX7vB2kR9sY4nE1cH6' }, { SETTING: '***', OTHER: '***' }],
-    ['references stay', { GITHUB_TOKEN: '${GITHUB_TOKEN}', HOME_DIR: '${HOME}/x' }, { GITHUB_TOKEN: '${GITHUB_TOKEN}', HOME_DIR: '${HOME}/x' }],
+    [
+      'paths, words and numbers stay',
+      { CONFIG: '/etc/app.conf', MODE: 'production', TMPDIR: '/tmp', PORT: '8080' },
+      { CONFIG: '/etc/app.conf', MODE: 'production', TMPDIR: '/tmp', PORT: '8080' },
+    ],
+    [
+      'secret-named variables are masked',
+      { API_KEY: 'abc', DB_PASSWORD: 'hunter2', GITLAB_PAT: 'x', BASIC_AUTH: 'u:p' },
+      { API_KEY: '***', DB_PASSWORD: '***', GITLAB_PAT: '***', BASIC_AUTH: '***' },
+    ],
+    [
+      'a credential-shaped value is masked whatever its name',
+      { SETTING: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a', OTHER: 'q8Zt3Lw+P0mX7vB2kR9sY4nE1cH6' },
+      { SETTING: '***', OTHER: '***' },
+    ],
+    [
+      'references stay',
+      { GITHUB_TOKEN: '${GITHUB_TOKEN}', HOME_DIR: '${HOME}/x' },
+      { GITHUB_TOKEN: '${GITHUB_TOKEN}', HOME_DIR: '${HOME}/x' },
+    ],
   ])('%s', (_name, env, expected) => {
     expect(maskServerSecrets({ name: 's', command: 'node', env }).env).toEqual(expected);
   });
 
   it('a token in a URL path is masked (issue 25.12): by its prefix, or by its shape', () => {
-    expect(maskServerSecrets({ url: 'https://mcp.example.com/mcp/sk-proj-4f9Qx2LmT7zR8vWk1pYd/sse' }).url).toBe('https://mcp.example.com/mcp/***/sse');
-    expect(maskServerSecrets({ url: 'https://h.example.com/v1/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b/mcp?team=core' }).url).toBe('https://h.example.com/v1/***/mcp?team=core');
+    expect(maskServerSecrets({ url: 'https://mcp.example.com/mcp/sk-proj-4f9Qx2LmT7zR8vWk1pYd/sse' }).url).toBe(
+      'https://mcp.example.com/mcp/***/sse',
+    );
+    expect(maskServerSecrets({ url: 'https://h.example.com/v1/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b/mcp?team=core' }).url).toBe(
+      'https://h.example.com/v1/***/mcp?team=core',
+    );
     expect(maskServerSecrets({ url: 'https://h.example.com/api/v2/mcp' }).url).toBe('https://h.example.com/api/v2/mcp');
     expect(maskArgs(['https://h.example.com/mcp/sk-proj-4f9Qx2LmT7zR8vWk1pYd/sse'])).toEqual(['https://h.example.com/mcp/***/sse']);
   });
@@ -80,22 +100,32 @@ describe('maskArgs', () => {
     ['a Bearer token inside a header argument', ['-H', 'Authorization: Bearer abc123'], ['-H', 'Authorization: Bearer ***']],
     ['a Bearer token on its own', ['--header', 'Bearer abc123'], ['--header', 'Bearer ***']],
     ['a secret-named option with =', ['--api-key=k-123', '--token=${TOKEN}'], ['--api-key=***', '--token=${TOKEN}']],
-    ['the argument after a secret-named option', ['--token', 'abc123', '--access-token', '${T}'], ['--token', '***', '--access-token', '${T}']],
+    [
+      'the argument after a secret-named option',
+      ['--token', 'abc123', '--access-token', '${T}'],
+      ['--token', '***', '--access-token', '${T}'],
+    ],
     ['URL userinfo and query secrets', ['https://u:pw@h/x?api_key=k&page=2'], ['https://***@h/x?api_key=***&page=2']],
-    ['plain arguments stay', ['-y', '@scope/server', '--port', '8080', '--token-file', '/tmp/t'], ['-y', '@scope/server', '--port', '8080', '--token-file', '/tmp/t']],
+    [
+      'plain arguments stay',
+      ['-y', '@scope/server', '--port', '8080', '--token-file', '/tmp/t'],
+      ['-y', '@scope/server', '--port', '8080', '--token-file', '/tmp/t'],
+    ],
   ])('%s', (_name, args, expected) => {
     expect(maskArgs(args)).toEqual(expected);
   });
 
   it('argSecrets names the literals it hides, for the redactor', () => {
-    expect(argSecrets(['-H', 'Authorization: Bearer abc123', '--token', 'tk1', '--api-key=k-9', '--token=${T}', '-y', 'pkg'])).toEqual(['abc123', 'tk1', 'k-9']);
+    expect(argSecrets(['-H', 'Authorization: Bearer abc123', '--token', 'tk1', '--api-key=k-9', '--token=${T}', '-y', 'pkg'])).toEqual([
+      'abc123',
+      'tk1',
+      'k-9',
+    ]);
   });
 
   it('is what maskServerSecrets does to args', () => {
-    expect(maskServerSecrets({ name: 'x', command: 'mcp-remote', args: ['https://h/mcp', '--header', 'Authorization: Bearer sk-live'] }).args).toEqual([
-      'https://h/mcp',
-      '--header',
-      'Authorization: Bearer ***',
-    ]);
+    expect(
+      maskServerSecrets({ name: 'x', command: 'mcp-remote', args: ['https://h/mcp', '--header', 'Authorization: Bearer sk-live'] }).args,
+    ).toEqual(['https://h/mcp', '--header', 'Authorization: Bearer ***']);
   });
 });

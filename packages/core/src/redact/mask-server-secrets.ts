@@ -14,7 +14,10 @@ import { maskUrl, urlSecrets } from './url-secrets.js';
  */
 export function maskServerSecrets<T extends Readonly<Record<string, unknown>>>(entry: T): T {
   const copy: Record<string, unknown> = { ...entry };
-  if (isTable(entry.env)) copy.env = Object.fromEntries(Object.entries(entry.env).map(([name, value]) => [name, isSecretEnv(name, value) ? maskConfigValue(value) : value]));
+  if (isTable(entry.env))
+    copy.env = Object.fromEntries(
+      Object.entries(entry.env).map(([name, value]) => [name, isSecretEnv(name, value) ? maskConfigValue(value) : value]),
+    );
   if (isTable(entry.headers)) copy.headers = mapValues(entry.headers, maskConfigValue);
   if (typeof entry.url === 'string') copy.url = maskUrl(entry.url);
   if (Array.isArray(entry.args)) copy.args = maskArgs(entry.args);

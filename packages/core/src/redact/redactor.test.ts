@@ -15,11 +15,23 @@ describe('Redactor rules (no known secrets)', () => {
     ['Proxy-Authorization line', 'Proxy-Authorization: Digest username="bob"', 'Proxy-Authorization: Digest ***'],
     ['secret-named header line', 'X-Api-Key: abcd\nX-Request-Id: 7', 'X-Api-Key: ***\nX-Request-Id: 7'],
     ['secret header after another name on the line', 'request failed: x-api-key: abc', 'request failed: x-api-key: ***'],
-    ['JSON token response', '{"access_token":"ya29.abc","expires_in":3600,"token_type":"Bearer"}', '{"access_token":"***","expires_in":3600,"token_type":"Bearer"}'],
+    [
+      'JSON token response',
+      '{"access_token":"ya29.abc","expires_in":3600,"token_type":"Bearer"}',
+      '{"access_token":"***","expires_in":3600,"token_type":"Bearer"}',
+    ],
     ['JSON with spaces and an escaped quote', '{ "password" : "a\\"b", "user": "bob" }', '{ "password" : "***", "user": "bob" }'],
     ['pretty-printed JSON', '{\n  "user": "bob",\n  "client_secret": "cs-1"\n}', '{\n  "user": "bob",\n  "client_secret": "***"\n}'],
-    ['a quoted field name in prose is not a JSON key', 'field "oauth.client_secret": must be a reference', 'field "oauth.client_secret": must be a reference'],
-    ['a masked header value keeps the rest of the line', "--header 'Authorization: Bearer ***'  failed", "--header 'Authorization: Bearer ***'  failed"],
+    [
+      'a quoted field name in prose is not a JSON key',
+      'field "oauth.client_secret": must be a reference',
+      'field "oauth.client_secret": must be a reference',
+    ],
+    [
+      'a masked header value keeps the rest of the line',
+      "--header 'Authorization: Bearer ***'  failed",
+      "--header 'Authorization: Bearer ***'  failed",
+    ],
     ['a word before a mask is no scheme', 'Authorization: hunter2 ***', 'Authorization: ***'],
     ['inspected JS object', "{ authorization: 'Bearer abc', accept: 'json' }", "{ authorization: 'Bearer ***', accept: 'json' }"],
     ['URL userinfo', 'fetch https://user:pass@example.com/x failed', 'fetch https://***@example.com/x failed'],
@@ -27,7 +39,11 @@ describe('Redactor rules (no known secrets)', () => {
     ['userinfo made of references', 'https://${USER}:${PASS}@host/', 'https://${USER}:${PASS}@host/'],
     ['an e-mail address is not userinfo', 'mail bob@example.com', 'mail bob@example.com'],
     ['OAuth callback code', 'GET /cb?code=xyz&state=s1', 'GET /cb?code=***&state=s1'],
-    ['several query params', 'https://h/api?api_key=k1&page=2&access_token=t1#frag', 'https://h/api?api_key=***&page=2&access_token=***#frag'],
+    [
+      'several query params',
+      'https://h/api?api_key=k1&page=2&access_token=t1#frag',
+      'https://h/api?api_key=***&page=2&access_token=***#frag',
+    ],
     ['?key=', 'https://maps/api?key=AIza123', 'https://maps/api?key=***'],
     [
       'token request form body',
@@ -39,16 +55,36 @@ describe('Redactor rules (no known secrets)', () => {
     ['a reference with a default is a literal', 'GITHUB_TOKEN=${GITHUB_TOKEN:-ghp_1} x', 'GITHUB_TOKEN=*** x'],
     ['a reference and literal text', 'token=${PREFIX}abc, next', 'token=***, next'],
     ['a default with a space is masked whole', 'token=${T:-ab cd} next', 'token=*** next'],
-    ['a reference opened inside another is text of the value, masked with it', 'token=${${A}x and ${B${C}}d next', 'token=*** and ${B${C}}d next'],
-    ['name=value with an auth scheme masks the credential, not the scheme', 'sent Authorization=Bearer abc123 to h', 'sent Authorization=Bearer *** to h'],
-    ['name=value with an auth scheme and a reference (blitz mcp get)', 'headers:  Authorization=Bearer ${GH_TOKEN}', 'headers:  Authorization=Bearer ${GH_TOKEN}'],
-    ['a JSON flag named like a secret is no secret (VS Code inputs in a diff)', '{ "id": "gh", "password": true, "secret": null }', '{ "id": "gh", "password": true, "secret": null }'],
+    [
+      'a reference opened inside another is text of the value, masked with it',
+      'token=${${A}x and ${B${C}}d next',
+      'token=*** and ${B${C}}d next',
+    ],
+    [
+      'name=value with an auth scheme masks the credential, not the scheme',
+      'sent Authorization=Bearer abc123 to h',
+      'sent Authorization=Bearer *** to h',
+    ],
+    [
+      'name=value with an auth scheme and a reference (blitz mcp get)',
+      'headers:  Authorization=Bearer ${GH_TOKEN}',
+      'headers:  Authorization=Bearer ${GH_TOKEN}',
+    ],
+    [
+      'a JSON flag named like a secret is no secret (VS Code inputs in a diff)',
+      '{ "id": "gh", "password": true, "secret": null }',
+      '{ "id": "gh", "password": true, "secret": null }',
+    ],
     ['"code=" in prose is an exit code', 'process exited with code=1', 'process exited with code=1'],
     ['counts of tokens are not tokens', 'max_tokens=512 input_tokens: 20', 'max_tokens=512 input_tokens: 20'],
     ['TOML assignment', 'password = "hunter2"', 'password = "***"'],
     ['empty value stays empty', '?token=&code=x', '?token=&code=***'],
     ['nothing secret', 'listed 12 tools in 30ms', 'listed 12 tools in 30ms'],
-    ['a path ending in a secret-like name is not a header', 'cannot open a workspace for /etc/passwd: not a directory', 'cannot open a workspace for /etc/passwd: not a directory'],
+    [
+      'a path ending in a secret-like name is not a header',
+      'cannot open a workspace for /etc/passwd: not a directory',
+      'cannot open a workspace for /etc/passwd: not a directory',
+    ],
     ['nor is a Windows path', 'C:\\Users\\me\\token: missing', 'C:\\Users\\me\\token: missing'],
   ])('%s', (_name, text, expected) => {
     expect(redactor.redact(text)).toBe(expected);
@@ -73,7 +109,11 @@ describe('Redactor known secrets', () => {
   });
 
   it.each<[string, string, string]>([
-    ['a token with a known prefix in a URL path (issue 25.12)', 'GET https://h/mcp/sk-proj-4f9Qx2LmT7zR8vWk1pYd/sse failed', 'GET https://h/mcp/***/sse failed'],
+    [
+      'a token with a known prefix in a URL path (issue 25.12)',
+      'GET https://h/mcp/sk-proj-4f9Qx2LmT7zR8vWk1pYd/sse failed',
+      'GET https://h/mcp/***/sse failed',
+    ],
     ['a GitHub token in prose', 'pushed with ghp_16C7e42F292c6912E7710c838347Ae178B4a today', 'pushed with *** today'],
     ['a JWT', 'token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmN', 'token ***'],
     ['a word with a prefix-like start', 'installed sk-learn and ghp_x', 'installed sk-learn and ghp_x'],
@@ -81,7 +121,7 @@ describe('Redactor known secrets', () => {
     expect(new Redactor().redact(text)).toBe(expected);
   });
 
-  it('set() replaces a group: a removed server\'s values are no longer masked, other groups\' and add()ed ones still are (issue 26.4)', () => {
+  it("set() replaces a group: a removed server's values are no longer masked, other groups' and add()ed ones still are (issue 26.4)", () => {
     const redactor = new Redactor();
     redactor.add('oauth-token-1');
     redactor.set('settings', ['first-secret', 'second-secret']);
@@ -121,7 +161,9 @@ describe('Redactor known secrets', () => {
 
   it('ignores references as configured: they name where a secret lives', () => {
     const redactor = new Redactor(['${TOKEN}', 'Bearer ${env:API_KEY}']);
-    expect(redactor.redact('environment variable ${TOKEN} is not set; ${env:API_KEY} neither')).toBe('environment variable ${TOKEN} is not set; ${env:API_KEY} neither');
+    expect(redactor.redact('environment variable ${TOKEN} is not set; ${env:API_KEY} neither')).toBe(
+      'environment variable ${TOKEN} is not set; ${env:API_KEY} neither',
+    );
   });
 
   it('ignores empty secrets', () => {

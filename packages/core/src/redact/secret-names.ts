@@ -7,7 +7,16 @@ import { looksLikeCredential } from './credential-shape.js';
  * approval keys and error codes, which the audit log must keep.
  */
 const SECRET_FIELD_ENDINGS = [
-  'token', 'secret', 'password', 'passwd', 'apikey', 'privatekey', 'secretkey', 'verifier', 'authorization', 'cookie',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'apikey',
+  'privatekey',
+  'secretkey',
+  'verifier',
+  'authorization',
+  'cookie',
 ];
 
 const SECRET_PARAM_NAMES = new Set(['code', 'key', 'sig', 'signature', 'auth']);
@@ -40,7 +49,21 @@ export function isSecretParam(name: string): boolean {
 }
 
 /** The last word of an env name that says its value is a secret (`GITHUB_PAT`, `AWS_SECRET_ACCESS_KEY`, `BASIC_AUTH`). */
-const SECRET_ENV_LAST_WORDS = new Set(['key', 'auth', 'pat', 'pass', 'pwd', 'credential', 'credentials', 'creds', 'cookie', 'session', 'sig', 'signature', 'dsn']);
+const SECRET_ENV_LAST_WORDS = new Set([
+  'key',
+  'auth',
+  'pat',
+  'pass',
+  'pwd',
+  'credential',
+  'credentials',
+  'creds',
+  'cookie',
+  'session',
+  'sig',
+  'signature',
+  'dsn',
+]);
 
 /**
  * An env variable whose value is a secret by its name (issue 26.4): a secret field name, or
@@ -49,7 +72,11 @@ const SECRET_ENV_LAST_WORDS = new Set(['key', 'auth', 'pat', 'pass', 'pwd', 'cre
  */
 export function isSecretEnvName(name: string): boolean {
   if (isSecretField(name)) return true;
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[-_.]+/).filter(Boolean);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[-_.]+/)
+    .filter(Boolean);
   const last = words.at(-1);
   return last !== undefined && (SECRET_ENV_LAST_WORDS.has(last) || last.endsWith('credentials') || last.endsWith('credential'));
 }

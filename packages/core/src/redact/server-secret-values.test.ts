@@ -4,8 +4,17 @@ import { serverSecretValues } from './server-secret-values.js';
 
 describe('serverSecretValues (issue 26.4)', () => {
   it('a stdio server: secret-named and credential-shaped env values, secret args; not paths, words or numbers', () => {
-    const env = { CONFIG: '/etc/app.conf', MODE: 'production', TMPDIR: '/tmp', PORT: '8080', API_KEY: 'k-1', SETTING: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a' };
-    const config = serverConfig('s', { transport: { kind: 'stdio', command: 'node', args: ['leak.mjs', '--token', 'tk1', '--port', '8080'], env } });
+    const env = {
+      CONFIG: '/etc/app.conf',
+      MODE: 'production',
+      TMPDIR: '/tmp',
+      PORT: '8080',
+      API_KEY: 'k-1',
+      SETTING: 'ghp_16C7e42F292c6912E7710c838347Ae178B4a',
+    };
+    const config = serverConfig('s', {
+      transport: { kind: 'stdio', command: 'node', args: ['leak.mjs', '--token', 'tk1', '--port', '8080'], env },
+    });
     expect(serverSecretValues(config)).toEqual(['k-1', 'ghp_16C7e42F292c6912E7710c838347Ae178B4a', 'tk1']);
   });
 

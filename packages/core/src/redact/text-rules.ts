@@ -15,7 +15,12 @@ export function applyTextRules(text: string): string {
   let out = tokensMasked.replace(URL_USERINFO, (whole, scheme: string, userinfo: string) =>
     isReferenceOnly(userinfo) ? whole : `${scheme}${MASK}@`,
   );
-  out = maskValuesAfter(out, PARAM, (m) => (m[1] === '' || m[1] === '?' || m[1] === '&' ? isSecretParam(m[2] ?? '') : isSecretField(m[2] ?? '')), PARAM_VALUE);
+  out = maskValuesAfter(
+    out,
+    PARAM,
+    (m) => (m[1] === '' || m[1] === '?' || m[1] === '&' ? isSecretParam(m[2] ?? '') : isSecretField(m[2] ?? '')),
+    PARAM_VALUE,
+  );
   out = maskValuesAfter(out, QUOTED_KEY, (m) => isSecretField(m[2] ?? ''), JSON_LITERAL);
   out = maskValuesAfter(out, HEADER, (m) => isSecretField(m[1] ?? ''), REST_OF_LINE);
   return out.replace(BEARER, (_whole, bearer: string, space: string) => `${bearer}${space}${MASK}`);

@@ -7,7 +7,9 @@ const PATH_SEGMENT = /(?<=\/)[^/?#]+/g;
 
 /** The path segments of a URL that look like credentials (`/mcp/3f9a…/sse`, `/sk-…/`). */
 export function urlSecrets(url: string): string[] {
-  return pathOf(url).flatMap((p) => [...p.path.matchAll(PATH_SEGMENT)].map((m) => m[0]).filter((segment) => looksLikeCredential(decodeSafe(segment))));
+  return pathOf(url).flatMap((p) =>
+    [...p.path.matchAll(PATH_SEGMENT)].map((m) => m[0]).filter((segment) => looksLikeCredential(decodeSafe(segment))),
+  );
 }
 
 /**

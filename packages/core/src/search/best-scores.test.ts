@@ -14,9 +14,11 @@ describe('bestScores', () => {
   const scores = Array.from({ length: 1000 }, () => Math.round(next() * 40) / 40 - 0.5);
   const everyone = scores.map((_, i) => i);
 
-  it("answers the `count` highest, highest first, equal scores by index, as a full sort would", () => {
+  it('answers the `count` highest, highest first, equal scores by index, as a full sort would', () => {
     for (const count of [1, 8, 100, 999, 1000, 1200]) {
-      expect(bestScores(Float64Array.from(scores), Int32Array.from(everyone), everyone.length, count)).toEqual(sorted(scores, everyone, count));
+      expect(bestScores(Float64Array.from(scores), Int32Array.from(everyone), everyone.length, count)).toEqual(
+        sorted(scores, everyone, count),
+      );
     }
   });
 

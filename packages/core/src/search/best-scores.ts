@@ -9,7 +9,13 @@ let scratch = new Float64Array(0);
  * ordered. A comparison that returned the difference of two scores would allocate a number each
  * time it is called (a search's largest allocation, and so its GC tail, at 1,000 tools).
  */
-export function bestScores(scores: ArrayLike<number>, candidates: ArrayLike<number>, length: number, count: number, tieRank?: ArrayLike<number>): number[] {
+export function bestScores(
+  scores: ArrayLike<number>,
+  candidates: ArrayLike<number>,
+  length: number,
+  count: number,
+  tieRank?: ArrayLike<number>,
+): number[] {
   if (count <= 0 || length <= 0) return [];
   const rank = (i: number): number => (tieRank === undefined ? i : tieRank[i]!);
   const order = (a: number, b: number): number => {

@@ -7,11 +7,18 @@ describe('firstInOrder', () => {
   it("answers the first `count` items in the comparison's order, as a full sort would", () => {
     let seed = 11;
     const items = Array.from({ length: 500 }, () => (seed = (seed * 48271) % 2147483647) % 97);
-    for (const count of [1, 2, 8, 100, 499, 500, 600]) expect(firstInOrder(items, count, ascending)).toEqual([...items].sort(ascending).slice(0, count));
+    for (const count of [1, 2, 8, 100, 499, 500, 600])
+      expect(firstInOrder(items, count, ascending)).toEqual([...items].sort(ascending).slice(0, count));
   });
 
   it('keeps equal items in the order they came (stable)', () => {
-    const items = [{ k: 1, n: 'a' }, { k: 0, n: 'b' }, { k: 1, n: 'c' }, { k: 0, n: 'd' }, { k: 1, n: 'e' }];
+    const items = [
+      { k: 1, n: 'a' },
+      { k: 0, n: 'b' },
+      { k: 1, n: 'c' },
+      { k: 0, n: 'd' },
+      { k: 1, n: 'e' },
+    ];
     expect(firstInOrder(items, 4, (a, b) => a.k - b.k).map((i) => i.n)).toEqual(['b', 'd', 'a', 'c']);
   });
 

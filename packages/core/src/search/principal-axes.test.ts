@@ -41,7 +41,7 @@ describe('principalAxes', () => {
     expect(principalAxes([], 3)).toEqual([]);
   });
 
-  it("projected onto the first axes, rows keep their differences along them", () => {
+  it('projected onto the first axes, rows keep their differences along them', () => {
     const axes = principalAxes(data, 2);
     const [a, b] = [projectOnto(data[0]!, axes), projectOnto(data[1]!, axes)];
     expect(a).toHaveLength(2);

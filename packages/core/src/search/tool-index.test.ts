@@ -6,12 +6,20 @@ import { wordTable } from '../testing/word-table.js';
 /** A tool of server `server`, exposed under its own name unless `exposed` is given. */
 function tool(server: string, name: string, description: string, extra: Partial<Tool> & { exposed?: string } = {}): SearchableTool {
   const { exposed, ...rest } = extra;
-  return { server, exposedName: exposed ?? name, originalName: name, tool: { name: exposed ?? name, description, inputSchema: { type: 'object' }, ...rest } };
+  return {
+    server,
+    exposedName: exposed ?? name,
+    originalName: name,
+    tool: { name: exposed ?? name, description, inputSchema: { type: 'object' }, ...rest },
+  };
 }
 
 const catalog: SearchableTool[] = [
   tool('files', 'move_file', 'Move or rename files and directories.', {
-    inputSchema: { type: 'object', properties: { source: { type: 'string', description: 'Path to move from' }, destination: { type: 'string' } } },
+    inputSchema: {
+      type: 'object',
+      properties: { source: { type: 'string', description: 'Path to move from' }, destination: { type: 'string' } },
+    },
   }),
   tool('files', 'read_text_file', 'Read the complete contents of a file as text.'),
   tool('files', 'list_directory', 'Get a listing of all files and directories in a path.'),
@@ -28,14 +36,21 @@ describe('ToolIndex', () => {
   const index = new ToolIndex(catalog);
 
   it('ranks an exact name first, whatever its words score', () => {
-    expect(index.search('get_issue', { limit: 3 })[0]).toEqual(expect.objectContaining({ exposedName: 'tracker_get_issue', match: 'name' }));
+    expect(index.search('get_issue', { limit: 3 })[0]).toEqual(
+      expect.objectContaining({ exposedName: 'tracker_get_issue', match: 'name' }),
+    );
     expect(names(index, 'browser navigate')[0]).toBe('browserNavigate');
   });
 
   it('ranks names the query starts before word matches', () => {
     const matches = index.search('browser_', { limit: 5 });
     expect(matches.slice(0, 2).map((m) => m.match)).toEqual(['namePrefix', 'namePrefix']);
-    expect(matches.slice(0, 2).map((m) => m.exposedName).sort()).toEqual(['browserNavigate', 'browser_take_screenshot']);
+    expect(
+      matches
+        .slice(0, 2)
+        .map((m) => m.exposedName)
+        .sort(),
+    ).toEqual(['browserNavigate', 'browser_take_screenshot']);
   });
 
   it('finds by description, title, parameters and server', () => {
@@ -64,7 +79,9 @@ describe('ToolIndex', () => {
   it('returns only what the filter allows, and at most limit', () => {
     const allowed = new Set(['read_text_file', 'list_directory']);
     expect(index.search('file', { limit: 10, filter: (n) => allowed.has(n) }).every((m) => allowed.has(m.exposedName))).toBe(true);
-    expect(index.search('get_issue', { limit: 5, filter: (n) => n !== 'tracker_get_issue' }).map((m) => m.exposedName)).not.toContain('tracker_get_issue');
+    expect(index.search('get_issue', { limit: 5, filter: (n) => n !== 'tracker_get_issue' }).map((m) => m.exposedName)).not.toContain(
+      'tracker_get_issue',
+    );
     expect(index.search('file', { limit: 1 })).toHaveLength(1);
   });
 
@@ -74,7 +91,11 @@ describe('ToolIndex', () => {
   });
 
   it('a smaller limit answers the first matches of a larger one (only that many are ranked out)', () => {
-    const many = new ToolIndex(Array.from({ length: 40 }, (_, i) => tool('s', `ping_${String(i).padStart(2, '0')}`, i % 3 === 0 ? 'Ping a host, ping it again.' : 'Ping.')));
+    const many = new ToolIndex(
+      Array.from({ length: 40 }, (_, i) =>
+        tool('s', `ping_${String(i).padStart(2, '0')}`, i % 3 === 0 ? 'Ping a host, ping it again.' : 'Ping.'),
+      ),
+    );
     const all = names(many, 'ping', 40);
     expect(all).toHaveLength(40);
     for (const limit of [1, 3, 7, 20]) expect(names(many, 'ping', limit)).toEqual(all.slice(0, limit));
@@ -89,15 +110,7 @@ describe('ToolIndex with word vectors', () => {
   const common = Array.from({ length: 199 }, (_, i) => `common${i}`);
   const table = wordTable(
     [...common, 'thing', 'flaky', 'intermittently', 'invoice', 'bill', 'stuff'],
-    [
-      ...common.map(() => [0, 0, 0, 1]),
-      [0, 0, 1, 0],
-      [1, 0, 0, 0],
-      [0.9, 0.2, 0, 0],
-      [0, 1, 0, 0],
-      [0.1, 0.95, 0, 0],
-      [0, 0, 1, 0],
-    ],
+    [...common.map(() => [0, 0, 0, 1]), [0, 0, 1, 0], [1, 0, 0, 0], [0.9, 0.2, 0, 0], [0, 1, 0, 0], [0.1, 0.95, 0, 0], [0, 0, 1, 0]],
   );
   const tools = [
     tool('ci', 'find_flaky_tests', 'Find flaky tests in a project.'),
@@ -109,7 +122,9 @@ describe('ToolIndex with word vectors', () => {
 
   it('a word no tool uses finds the tools of the words nearest it in meaning; without vectors it finds nothing', () => {
     expect(names(index, 'which specs fail intermittently')[0]).toBe('find_flaky_tests');
-    expect(names(new ToolIndex(tools, { wordVectors: false, synonyms: false, sentenceVectors: false }), 'which specs fail intermittently')).toEqual([]);
+    expect(
+      names(new ToolIndex(tools, { wordVectors: false, synonyms: false, sentenceVectors: false }), 'which specs fail intermittently'),
+    ).toEqual([]);
   });
 
   it('an exact name still ranks first, and its own words are not taken in other words', () => {
@@ -125,7 +140,6 @@ describe('ToolIndex with word vectors', () => {
     expect(names(index, 'zyzzyva')).toEqual([]);
   });
 });
-
 
 describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
   // Directions of meaning: pictures, going somewhere, money; every word also shares a common
@@ -166,7 +180,11 @@ describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
   it("a match's score is its words' (BM25), 0 for one found by meaning alone, the same whatever was searched before", () => {
     const scores = (query: string): [string, boolean][] => index.search(query, { limit: 3 }).map((m) => [m.exposedName, m.score > 0]);
     const first = scores('previous page');
-    expect(first).toEqual([['take_screenshot', true], ['navigate', false], ['create_invoice', false]]);
+    expect(first).toEqual([
+      ['take_screenshot', true],
+      ['navigate', false],
+      ['create_invoice', false],
+    ]);
     expect(index.search('navigate', { limit: 1 })[0]!.score).toBeGreaterThan(0);
     expect(scores('capture an image of the site')[0]).toEqual(['take_screenshot', false]);
     expect(scores('previous page')).toEqual(first);
@@ -174,7 +192,9 @@ describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
 
   it('an exact name still ranks first, and the filter and limit hold for what meaning finds', () => {
     expect(index.search('navigate', { limit: 1 }).map((m) => [m.exposedName, m.match])).toEqual([['navigate', 'name']]);
-    expect(index.search('capture an image of the site', { limit: 1, filter: (n) => n !== 'take_screenshot' }).map((m) => m.exposedName)).toEqual(['navigate']);
+    expect(
+      index.search('capture an image of the site', { limit: 1, filter: (n) => n !== 'take_screenshot' }).map((m) => m.exposedName),
+    ).toEqual(['navigate']);
   });
 
   it('a query none of whose words the table knows finds nothing', () => {

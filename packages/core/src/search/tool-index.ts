@@ -171,7 +171,10 @@ export class ToolIndex {
       }
       const title = t.tool.title ?? t.tool.annotations?.title ?? '';
       // The name's words twice: a tool's name says most of what it does.
-      this.#meaningDocs.push({ id: t.exposedName, text: `${t.originalName} ${t.originalName} ${title} ${(t.tool.description ?? '').slice(0, MEANING_DESCRIPTION)}` });
+      this.#meaningDocs.push({
+        id: t.exposedName,
+        text: `${t.originalName} ${t.originalName} ${title} ${(t.tool.description ?? '').slice(0, MEANING_DESCRIPTION)}`,
+      });
       docs.push({
         id: t.exposedName,
         server: t.server,
@@ -208,10 +211,10 @@ export class ToolIndex {
       const { server, at } = this.#names.get(exposedName)!;
       return { exposedName, server, match: kind, score: this.#wordScores[at]! };
     };
-    const top = [
-      ...exact.map((n) => match(n, 'name')).sort(order),
-      ...prefix.map((n) => match(n, 'namePrefix')).sort(order),
-    ].slice(0, limit);
+    const top = [...exact.map((n) => match(n, 'name')).sort(order), ...prefix.map((n) => match(n, 'namePrefix')).sort(order)].slice(
+      0,
+      limit,
+    );
     const rest = this.#fuse(query, wordOrder, (name) => allowed(name) && !named.has(name), limit - top.length);
     return [...top, ...rest.map((name) => match(name, 'words'))];
   }
@@ -250,8 +253,13 @@ export class ToolIndex {
     const fused = new Map<string, number>();
     wordOrder.forEach((name, at) => fused.set(name, 1 / (FUSION_K + at)));
     // A file name's own words say little ("draft.md" is no draft note): the word ranking took it as "file".
-    const meaningQuery = query.split(/\s+/).filter((token) => !FILE_NAME.test(token)).join(' ');
-    meaning.rank(meaningQuery, FUSED, allowed).forEach((name, at) => fused.set(name, (fused.get(name) ?? 0) + MEANING_WEIGHT / (FUSION_K + at)));
+    const meaningQuery = query
+      .split(/\s+/)
+      .filter((token) => !FILE_NAME.test(token))
+      .join(' ');
+    meaning
+      .rank(meaningQuery, FUSED, allowed)
+      .forEach((name, at) => fused.set(name, (fused.get(name) ?? 0) + MEANING_WEIGHT / (FUSION_K + at)));
     return firstInOrder([...fused], count, (a, b) => higher(a[1], b[1]) || byName(a[0], b[0])).map(([name]) => name);
   }
 

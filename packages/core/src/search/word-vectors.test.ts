@@ -57,9 +57,13 @@ describe('WordVectors', () => {
   });
 
   it('refuses a file that is not a table, naming it', () => {
-    expect(() => WordVectors.decode(new TextEncoder().encode('{"words": []}'), '/x/word-vectors.bin')).toThrow('/x/word-vectors.bin: not a word-vector table (no BWV1 header)');
+    expect(() => WordVectors.decode(new TextEncoder().encode('{"words": []}'), '/x/word-vectors.bin')).toThrow(
+      '/x/word-vectors.bin: not a word-vector table (no BWV1 header)',
+    );
     const bytes = encodeWordVectors(words, original);
-    expect(() => WordVectors.decode(bytes.subarray(0, bytes.byteLength - 1), 'cut.bin')).toThrow(/cut\.bin: not a word-vector table \(\d+ bytes, expected \d+\)/);
+    expect(() => WordVectors.decode(bytes.subarray(0, bytes.byteLength - 1), 'cut.bin')).toThrow(
+      /cut\.bin: not a word-vector table \(\d+ bytes, expected \d+\)/,
+    );
   });
 
   it('will not write a table whose words and vectors do not line up', () => {
@@ -77,7 +81,9 @@ describe('the built table (npm run build: scripts/word-vectors.mjs)', () => {
     expect(table.size).toBe(30_000);
     expect(table.rank('the')).toBe(0);
     expect(table.rank('coordinates')).toBeGreaterThan(table.rank('city')!);
-    expect(cosine(table.vector('coordinates')!, table.vector('latitude')!)).toBeGreaterThan(cosine(table.vector('coordinates')!, table.vector('banana')!) + 0.3);
+    expect(cosine(table.vector('coordinates')!, table.vector('latitude')!)).toBeGreaterThan(
+      cosine(table.vector('coordinates')!, table.vector('banana')!) + 0.3,
+    );
     expect(defaultWordVectors()).toBe(table);
   });
 });

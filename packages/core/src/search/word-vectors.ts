@@ -66,7 +66,8 @@ export class WordVectors {
     const count = view.getUint32(4, true);
     const dimensions = view.getUint32(8, true);
     const wordBytes = view.getUint32(12, true);
-    if (bytes.byteLength !== HEADER + wordBytes + count * dimensions) throw bad(`${bytes.byteLength} bytes, expected ${HEADER + wordBytes + count * dimensions}`);
+    if (bytes.byteLength !== HEADER + wordBytes + count * dimensions)
+      throw bad(`${bytes.byteLength} bytes, expected ${HEADER + wordBytes + count * dimensions}`);
     const words = count === 0 ? [] : new TextDecoder().decode(bytes.subarray(HEADER, HEADER + wordBytes)).split('\n');
     if (words.length !== count) throw bad(`${words.length} words, the header says ${count}`);
     const start = bytes.byteOffset + HEADER + wordBytes;
@@ -81,7 +82,9 @@ export class WordVectors {
  */
 export function encodeWordVectors(words: readonly string[], rows: readonly ArrayLike<number>[]): Uint8Array {
   const dimensions = rows[0]?.length ?? 0;
-  for (const word of words) if (word === '' || word.includes('\n')) throw new Error(`word-vector table: a word cannot be empty or hold a line break (${JSON.stringify(word)})`);
+  for (const word of words)
+    if (word === '' || word.includes('\n'))
+      throw new Error(`word-vector table: a word cannot be empty or hold a line break (${JSON.stringify(word)})`);
   if (rows.length !== words.length) throw new Error(`word-vector table: ${words.length} words but ${rows.length} vectors`);
   const text = new TextEncoder().encode(words.join('\n'));
   const out = new Uint8Array(HEADER + text.byteLength + words.length * dimensions);

@@ -4,9 +4,7 @@
  * humps (`getUserById` → get, user, by, id; `HTTPServer` → http, server), lowercased.
  */
 export function splitWords(text: string): string[] {
-  const spaced = text
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
   return spaced
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)

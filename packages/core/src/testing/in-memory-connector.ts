@@ -38,7 +38,8 @@ export function inMemoryConnector(servers: Record<string, FakeServer>): InMemory
     if (!fake) throw new BlitzError('SERVER_UNAVAILABLE', `no fake server ${config.name}`);
     connects.set(config.name, (connects.get(config.name) ?? 0) + 1);
     if (fake.failConnect) throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} refused the connection`);
-    if (fake.needsSignIn) throw new BlitzError('NEEDS_SIGN_IN', `MCP server ${config.name} needs sign-in: run blitz mcp login ${config.name}`);
+    if (fake.needsSignIn)
+      throw new BlitzError('NEEDS_SIGN_IN', `MCP server ${config.name} needs sign-in: run blitz mcp login ${config.name}`);
     if (fake.gate) await fake.gate;
     const server = new McpServer({ name: config.name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
     fake.setup(server);

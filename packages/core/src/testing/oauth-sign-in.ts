@@ -11,7 +11,12 @@ import { serverConfig } from './server-config.js';
 import type { StoredCredentials } from '../auth/stored-credentials.js';
 
 export function httpServer(url: string, oauth?: OAuthConfig, name = 'remote'): ServerConfig {
-  return serverConfig(name, { transport: { kind: 'http', url, headers: {} }, timeoutSeconds: 30, source: { kind: 'global', file: 'settings.toml' }, ...(oauth ? { oauth } : {}) });
+  return serverConfig(name, {
+    transport: { kind: 'http', url, headers: {} },
+    timeoutSeconds: 30,
+    source: { kind: 'global', file: 'settings.toml' },
+    ...(oauth ? { oauth } : {}),
+  });
 }
 
 /** A store in a fresh temp folder that never asks the OS keychain. */
@@ -51,7 +56,12 @@ export function startSignIn(store: CredentialStore, clock: Clock, config: Server
   return { done, authorizationUrl, lines };
 }
 
-export async function signInToFixture(fixture: OAuthFixture, store: CredentialStore, clock: Clock, config = httpServer(fixture.url)): Promise<StoredCredentials> {
+export async function signInToFixture(
+  fixture: OAuthFixture,
+  store: CredentialStore,
+  clock: Clock,
+  config = httpServer(fixture.url),
+): Promise<StoredCredentials> {
   const { done, authorizationUrl } = startSignIn(store, clock, config);
   void authorizationUrl.then(playBrowser);
   return done;

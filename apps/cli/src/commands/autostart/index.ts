@@ -1,5 +1,15 @@
 import type { Command } from 'commander';
-import { AUTOSTART_KINDS, autostartStatus, enableAutostart, processAutostartSystem, regAddArgs, regCommandLine, removeAutostart, type AutostartEntry, type AutostartKind } from '@blitz/autostart';
+import {
+  AUTOSTART_KINDS,
+  autostartStatus,
+  enableAutostart,
+  processAutostartSystem,
+  regAddArgs,
+  regCommandLine,
+  removeAutostart,
+  type AutostartEntry,
+  type AutostartKind,
+} from '@blitz/autostart';
 import type { CliContext } from '../../context.js';
 import { cliLaunchSpec } from './cli-launch.js';
 
@@ -60,7 +70,10 @@ export function registerAutostart(program: Command, ctx: CliContext): void {
         }
         ctx.out(`${s.kind.padEnd(6)}  on: ${WHAT[s.kind]}, from ${s.where}`);
         if (s.command) ctx.out(`        runs ${s.command}`);
-        if (s.current === false) ctx.out('        differs from what `blitz autostart enable` would write now (Node, Blitz or PATH changed): run it again to update');
+        if (s.current === false)
+          ctx.out(
+            '        differs from what `blitz autostart enable` would write now (Node, Blitz or PATH changed): run it again to update',
+          );
       }
       if (status.every((s) => !s.installed)) ctx.out('Blitz does not start at login. Turn it on: blitz autostart enable');
     });
@@ -89,5 +102,9 @@ function nextSteps(platform: NodeJS.Platform, kind: AutostartKind, entry: Autost
     ];
   }
   if (platform === 'darwin') return [`It starts at your next login. To start it now: launchctl load -w "${path}"`];
-  return [kind === 'tray' ? 'It starts at your next login. To start it now: blitz tray' : 'It starts at your next login. To start it now: blitz daemon start'];
+  return [
+    kind === 'tray'
+      ? 'It starts at your next login. To start it now: blitz tray'
+      : 'It starts at your next login. To start it now: blitz daemon start',
+  ];
 }

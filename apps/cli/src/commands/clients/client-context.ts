@@ -43,7 +43,8 @@ export function ownProgram(ctx: CliContext, spec: ClientSpec): RunProgram | unde
     new Promise((resolve, reject) => {
       execFile(found, [...args], { env: ctx.env, cwd: ctx.cwd, timeout: 120_000 }, (error, _stdout, stderr) => {
         // Its output may echo the entry's env: report only that it failed, and its exit code.
-        if (error) reject(new CliError(`${program} ${args.slice(0, 2).join(' ')} failed (${error.code ?? 'killed'}): ${firstLine(stderr)}`));
+        if (error)
+          reject(new CliError(`${program} ${args.slice(0, 2).join(' ')} failed (${error.code ?? 'killed'}): ${firstLine(stderr)}`));
         else resolve();
       });
     });

@@ -13,9 +13,15 @@ export interface ConnectOptions {
 
 /** `blitz clients connect`: a `blitz` entry in each client, and the servers Blitz runs taken out of it. */
 export async function connectClients(ctx: CliContext, ids: readonly string[], opts: ConnectOptions): Promise<void> {
-  if (ids.length === 0 && !opts.all) throw new CliError('name the clients to connect (for example: blitz clients connect claude-code cursor), or use --all for every client found');
+  if (ids.length === 0 && !opts.all)
+    throw new CliError(
+      'name the clients to connect (for example: blitz clients connect claude-code cursor), or use --all for every client found',
+    );
   if (ids.length > 0 && opts.all) throw new CliError('give client names or --all, not both');
-  if (opts.project !== undefined) throw new CliError("--project is for import: connect points a client's user settings at Blitz, which serves each project's trusted servers itself");
+  if (opts.project !== undefined)
+    throw new CliError(
+      "--project is for import: connect points a client's user settings at Blitz, which serves each project's trusted servers itself",
+    );
   const launch = blitzLaunch(ctx);
   const blitzServers = blitzServerEntries(ctx);
   const store = backupStore(ctx);
@@ -33,7 +39,13 @@ export async function connectClients(ctx: CliContext, ids: readonly string[], op
     const program = ownProgram(ctx, spec);
     let result: ConnectResult;
     try {
-      result = await connectClient(spec, state.file, { launch, blitzServers, store, dryRun: Boolean(opts.dryRun), ...(program ? { ownProgram: program } : {}) });
+      result = await connectClient(spec, state.file, {
+        launch,
+        blitzServers,
+        store,
+        dryRun: Boolean(opts.dryRun),
+        ...(program ? { ownProgram: program } : {}),
+      });
     } catch (err) {
       failed = true;
       const message = err instanceof Error ? err.message : String(err);
@@ -41,7 +53,16 @@ export async function connectClients(ctx: CliContext, ids: readonly string[], op
       results.push({ client: spec.id, file: state.file, error: message });
       continue;
     }
-    results.push({ client: spec.id, file: result.file, changed: result.changed, via: result.via, blitz: result.plan.blitz, removed: result.plan.remove, kept: result.plan.keep, ...(opts.dryRun ? { diff: result.diff } : {}) });
+    results.push({
+      client: spec.id,
+      file: result.file,
+      changed: result.changed,
+      via: result.via,
+      blitz: result.plan.blitz,
+      removed: result.plan.remove,
+      kept: result.plan.keep,
+      ...(opts.dryRun ? { diff: result.diff } : {}),
+    });
     if (!opts.json) printConnect(ctx, spec, result, Boolean(opts.dryRun), program !== undefined);
   }
   if (opts.json) ctx.out(JSON.stringify(results, null, 2));
@@ -54,16 +75,24 @@ function printConnect(ctx: CliContext, spec: ClientSpec, r: ConnectResult, dryRu
   if (dryRun) {
     ctx.out(r.diff === '' ? `${spec.id}: ${file} already points at Blitz; nothing would change.` : r.diff.trimEnd());
     const program = spec.rewritesWhileRunning?.command?.program;
-    if (r.diff !== '' && viaCommand && program !== undefined) ctx.out(`  (${program} is on PATH: the change will be made through ${program} mcp, which writes the file in its own format)`);
+    if (r.diff !== '' && viaCommand && program !== undefined)
+      ctx.out(`  (${program} is on PATH: the change will be made through ${program} mcp, which writes the file in its own format)`);
     return;
   }
   if (!r.changed) {
     ctx.out(`${spec.id}: ${file} already points at Blitz; nothing changed.`);
     return;
   }
-  const parts = [r.plan.blitz === 'add' ? 'added the blitz entry' : r.plan.blitz === 'update' ? 'updated the blitz entry' : 'kept the blitz entry'];
-  if (r.plan.remove.length > 0) parts.push(`took out ${r.plan.remove.length} server${r.plan.remove.length === 1 ? '' : 's'} Blitz now runs (${r.plan.remove.map((x) => x.name).join(', ')})`);
-  ctx.out(`${spec.id}: connected ${file}: ${parts.join('; ')}${r.via === 'command' ? ` (through ${spec.rewritesWhileRunning?.command?.program} mcp)` : ''}.`);
+  const parts = [
+    r.plan.blitz === 'add' ? 'added the blitz entry' : r.plan.blitz === 'update' ? 'updated the blitz entry' : 'kept the blitz entry',
+  ];
+  if (r.plan.remove.length > 0)
+    parts.push(
+      `took out ${r.plan.remove.length} server${r.plan.remove.length === 1 ? '' : 's'} Blitz now runs (${r.plan.remove.map((x) => x.name).join(', ')})`,
+    );
+  ctx.out(
+    `${spec.id}: connected ${file}: ${parts.join('; ')}${r.via === 'command' ? ` (through ${spec.rewritesWhileRunning?.command?.program} mcp)` : ''}.`,
+  );
   for (const k of r.plan.keep) ctx.out(`  kept ${k.name}: ${k.why}`);
   if (spec.rewritesWhileRunning !== undefined && !viaCommand) {
     ctx.out(`  ${spec.title} keeps this file in memory while it runs: restart it, or it may write the old servers back.`);
@@ -107,21 +136,28 @@ function printDisconnect(ctx: CliContext, spec: ClientSpec, r: DisconnectResult)
   const file = shortPath(ctx, r.file);
   switch (r.kind) {
     case 'restored':
-      ctx.out(`${spec.id}: ${file} ${r.backup === null ? 'removed (connect had created it)' : 'restored to what connect found, byte for byte'}.`);
+      ctx.out(
+        `${spec.id}: ${file} ${r.backup === null ? 'removed (connect had created it)' : 'restored to what connect found, byte for byte'}.`,
+      );
       break;
     case 'undone': {
       const back = r.plan.putBack.map((p) => p.name);
-      ctx.out(`${spec.id}: ${file} changed since connect, so only connect's changes were undone: ${r.plan.removeBlitz ? 'removed the blitz entry' : 'no blitz entry left'}${back.length > 0 ? `; put back ${back.join(', ')}` : ''}.`);
+      ctx.out(
+        `${spec.id}: ${file} changed since connect, so only connect's changes were undone: ${r.plan.removeBlitz ? 'removed the blitz entry' : 'no blitz entry left'}${back.length > 0 ? `; put back ${back.join(', ')}` : ''}.`,
+      );
       for (const name of r.plan.present) ctx.out(`  left ${name} as it is now (it is in the file again)`);
       break;
     }
     case 'not-connected':
-      ctx.out(`${spec.id}: ${file}: ${r.removedEntry ? 'removed the blitz entry (no record of connecting it, so nothing else to put back)' : 'not connected to Blitz; nothing to do'}.`);
+      ctx.out(
+        `${spec.id}: ${file}: ${r.removedEntry ? 'removed the blitz entry (no record of connecting it, so nothing else to put back)' : 'not connected to Blitz; nothing to do'}.`,
+      );
       break;
     default: {
       const never: never = r;
       throw new Error(`unexpected result ${JSON.stringify(never)}`);
     }
   }
-  if (spec.rewritesWhileRunning !== undefined) ctx.out(`  ${spec.title} keeps this file in memory while it runs: restart it to pick up the change.`);
+  if (spec.rewritesWhileRunning !== undefined)
+    ctx.out(`  ${spec.title} keeps this file in memory while it runs: restart it to pick up the change.`);
 }

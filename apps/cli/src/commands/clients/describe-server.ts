@@ -3,7 +3,8 @@ import { isTable, maskArgs, Redactor, type ServerEntry } from '@blitz/core';
 /** Every literal env and header value of these entries, to mask wherever it shows up. */
 export function redactorFor(entries: readonly ServerEntry[]): Redactor {
   const secrets: string[] = [];
-  for (const e of entries) for (const table of [e.env, e.headers]) if (isTable(table)) secrets.push(...Object.values(table as Record<string, string>));
+  for (const e of entries)
+    for (const table of [e.env, e.headers]) if (isTable(table)) secrets.push(...Object.values(table as Record<string, string>));
   return new Redactor(secrets);
 }
 
@@ -15,7 +16,8 @@ export function redactorFor(entries: readonly ServerEntry[]): Redactor {
 export function describeEntry(entry: ServerEntry, redactor: Redactor): string {
   const words = [entry.command ?? '', ...(maskArgs(entry.args ?? []) as string[])];
   const what = entry.url !== undefined ? redactor.redact(entry.url) : words.map((w) => quote(redactor.redact(w))).join(' ');
-  const names = (label: string, table: unknown) => (isTable(table) && Object.keys(table).length > 0 ? ` (${label}: ${Object.keys(table).join(', ')})` : '');
+  const names = (label: string, table: unknown) =>
+    isTable(table) && Object.keys(table).length > 0 ? ` (${label}: ${Object.keys(table).join(', ')})` : '';
   return what + names('env', entry.env) + names('headers', entry.headers);
 }
 

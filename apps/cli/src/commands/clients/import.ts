@@ -23,7 +23,10 @@ export async function importServers(ctx: CliContext, ids: readonly string[], opt
   const { found, skipped, unreadable } = findServers(states);
   const target = project === undefined ? ctx.paths.settings : path.join(project, '.mcp.json');
   // A project server that is already a global one is not copied into the project.
-  const existing = project === undefined ? blitzServerEntries(ctx) : [...readProjectConfig(project).servers.map(serverToEntry), ...blitzServerEntriesLoose(ctx)];
+  const existing =
+    project === undefined
+      ? blitzServerEntries(ctx)
+      : [...readProjectConfig(project).servers.map(serverToEntry), ...blitzServerEntriesLoose(ctx)];
   const plan = planImport(found, existing);
   const redactor = redactorFor([...found.map((f) => f.entry), ...existing]);
 
@@ -43,7 +46,14 @@ export async function importServers(ctx: CliContext, ids: readonly string[], opt
   }
 
   if (opts.json) {
-    const show = (f: FoundServer) => ({ name: f.entry.name, client: f.client, file: f.file, clientName: f.name, server: describeEntry(f.entry, redactor), warnings: f.warnings.map((w) => redactor.redact(w)) });
+    const show = (f: FoundServer) => ({
+      name: f.entry.name,
+      client: f.client,
+      file: f.file,
+      clientName: f.name,
+      server: describeEntry(f.entry, redactor),
+      warnings: f.warnings.map((w) => redactor.redact(w)),
+    });
     ctx.out(
       JSON.stringify(
         {
@@ -53,7 +63,13 @@ export async function importServers(ctx: CliContext, ids: readonly string[], opt
           refused: refused.map((r) => ({ ...show(r.found), problems: r.problems.map((p) => redactor.redact(p)) })),
           present: plan.present.map((p) => ({ ...show(p.found), as: p.as })),
           duplicates: plan.duplicates.map((d) => ({ ...show(d.found), sameAs: { client: d.sameAs.client, name: d.sameAs.name } })),
-          conflicts: plan.conflicts.map((c) => ({ ...show(c.found), kept: c.kept.from === 'blitz' ? { from: 'blitz', server: describeEntry(c.kept.entry, redactor) } : { from: c.kept.found.client, file: c.kept.found.file, server: describeEntry(c.kept.found.entry, redactor) } })),
+          conflicts: plan.conflicts.map((c) => ({
+            ...show(c.found),
+            kept:
+              c.kept.from === 'blitz'
+                ? { from: 'blitz', server: describeEntry(c.kept.entry, redactor) }
+                : { from: c.kept.found.client, file: c.kept.found.file, server: describeEntry(c.kept.found.entry, redactor) },
+          })),
           skipped,
           unreadable,
         },
@@ -62,9 +78,18 @@ export async function importServers(ctx: CliContext, ids: readonly string[], opt
       ),
     );
   } else {
-    printImport(ctx, { plan, added, refused, dryRun: Boolean(opts.dryRun), target, describe: (e) => describeEntry(e, redactor), redact: (t) => redactor.redact(t) });
+    printImport(ctx, {
+      plan,
+      added,
+      refused,
+      dryRun: Boolean(opts.dryRun),
+      target,
+      describe: (e) => describeEntry(e, redactor),
+      redact: (t) => redactor.redact(t),
+    });
     for (const s of skipped) ctx.out(`  skipped ${s.name} from ${s.client} ${shortPath(ctx, s.file)}: ${s.reason}`);
-    if (states.length === 0) ctx.out(project === undefined ? 'No client config files found (see blitz clients).' : `No client config files in ${project}.`);
+    if (states.length === 0)
+      ctx.out(project === undefined ? 'No client config files found (see blitz clients).' : `No client config files in ${project}.`);
     if (project !== undefined && (plan.add.length > 0 || plan.present.length > 0)) {
       ctx.out(`These are project servers of ${project}: Blitz runs them only once you trust the project (blitz trust ${project}).`);
     }
@@ -84,7 +109,8 @@ interface ImportReport {
 }
 
 function printImport(ctx: CliContext, r: ImportReport): void {
-  const from = (f: FoundServer) => `from ${f.client} ${shortPath(ctx, f.file)}${f.name === f.entry.name ? '' : ` (${JSON.stringify(f.name)} there)`}`;
+  const from = (f: FoundServer) =>
+    `from ${f.client} ${shortPath(ctx, f.file)}${f.name === f.entry.name ? '' : ` (${JSON.stringify(f.name)} there)`}`;
   const list = r.dryRun ? r.plan.add : r.added;
   const count = `${list.length} MCP server${list.length === 1 ? '' : 's'}`;
   ctx.out(`${r.dryRun ? 'Would import' : 'Imported'} ${count} into ${shortPath(ctx, r.target)}${list.length > 0 ? ':' : '.'}`);
@@ -96,10 +122,15 @@ function printImport(ctx: CliContext, r: ImportReport): void {
     ctx.out(`  ! ${found.entry.name} ${from(found)} was not imported:`);
     for (const p of problems) ctx.out(`      ${r.redact(p)}`);
   }
-  for (const p of r.plan.present) ctx.out(`  = ${p.found.name} ${from(p.found)}: already in Blitz${p.as === p.found.entry.name ? '' : ` as ${p.as}`}`);
-  for (const d of r.plan.duplicates) ctx.out(`  = ${d.found.name} ${from(d.found)}: the same server as ${d.sameAs.entry.name} from ${d.sameAs.client}; imported once`);
+  for (const p of r.plan.present)
+    ctx.out(`  = ${p.found.name} ${from(p.found)}: already in Blitz${p.as === p.found.entry.name ? '' : ` as ${p.as}`}`);
+  for (const d of r.plan.duplicates)
+    ctx.out(`  = ${d.found.name} ${from(d.found)}: the same server as ${d.sameAs.entry.name} from ${d.sameAs.client}; imported once`);
   for (const c of r.plan.conflicts) {
-    const kept = c.kept.from === 'blitz' ? `${shortPath(ctx, r.target)}: ${r.describe(c.kept.entry)}` : `${c.kept.found.client} ${shortPath(ctx, c.kept.found.file)}: ${r.describe(c.kept.found.entry)}`;
+    const kept =
+      c.kept.from === 'blitz'
+        ? `${shortPath(ctx, r.target)}: ${r.describe(c.kept.entry)}`
+        : `${c.kept.found.client} ${shortPath(ctx, c.kept.found.file)}: ${r.describe(c.kept.found.entry)}`;
     ctx.out(`  ! conflict: two different servers named ${c.found.entry.name}; nothing was guessed`);
     ctx.out(`      kept     ${kept}`);
     ctx.out(`      not kept ${c.found.client} ${shortPath(ctx, c.found.file)}: ${r.describe(c.found.entry)}`);

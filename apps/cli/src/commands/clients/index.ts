@@ -19,7 +19,10 @@ export function registerClients(program: Command, ctx: CliContext): void {
     .command('import')
     .description("copy the clients' MCP servers into settings.toml (comments kept); the same server in several clients is imported once")
     .argument('[client...]', `clients to import from (default: every client found): ${CLIENT_HELP}`)
-    .option('--project <dir>', "import the project's client files (.cursor/mcp.json, .vscode/mcp.json, …) into its .mcp.json; trust it after with blitz trust")
+    .option(
+      '--project <dir>',
+      "import the project's client files (.cursor/mcp.json, .vscode/mcp.json, …) into its .mcp.json; trust it after with blitz trust",
+    )
     .option('--dry-run', 'print what would be imported, change nothing')
     .option('--json', 'print JSON')
     .action(async (ids: string[], _opts: object, command: Command) => importServers(ctx, ids, command.optsWithGlobals()));

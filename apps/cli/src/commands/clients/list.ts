@@ -27,11 +27,18 @@ export async function listClients(ctx: CliContext, opts: ListOptions): Promise<v
     ctx.out(JSON.stringify(rows, null, 2));
     return;
   }
-  const status = (r: (typeof rows)[number]) => (r.error !== undefined ? 'unreadable' : r.found ? 'found' : r.installed ? 'no file yet' : 'not found');
+  const status = (r: (typeof rows)[number]) =>
+    r.error !== undefined ? 'unreadable' : r.found ? 'found' : r.installed ? 'no file yet' : 'not found';
   ctx.out(
     renderTable(
       ['CLIENT', 'CONFIG FILE', 'STATUS', 'BLITZ', 'SERVERS'],
-      rows.map((r) => [r.id, shortPath(ctx, r.file), status(r), r.pointsAtBlitz ? 'connected' : '-', r.found && r.error === undefined ? String(r.servers) : '-']),
+      rows.map((r) => [
+        r.id,
+        shortPath(ctx, r.file),
+        status(r),
+        r.pointsAtBlitz ? 'connected' : '-',
+        r.found && r.error === undefined ? String(r.servers) : '-',
+      ]),
     ),
   );
   for (const r of rows) if (r.error !== undefined) ctx.err(`blitz: ${r.error}`);
@@ -46,6 +53,11 @@ export async function clientStates(ctx: CliContext, ids: readonly string[], proj
   if (project === undefined) return Promise.all(specs.map((spec) => inspectClient(spec, whereOf(ctx))));
   const asked = path.resolve(ctx.cwd, project);
   const dir = requireFolder(asked, (problem) => `the project ${asked} ${problem} (--project)`);
-  const states = await Promise.all(specs.flatMap((spec) => [...spec.projectFiles.map((rel) => inspectFile(spec, path.join(dir, rel))), inspectLocalScope(spec, whereOf(ctx), dir)]));
+  const states = await Promise.all(
+    specs.flatMap((spec) => [
+      ...spec.projectFiles.map((rel) => inspectFile(spec, path.join(dir, rel))),
+      inspectLocalScope(spec, whereOf(ctx), dir),
+    ]),
+  );
   return states.filter((s): s is ClientState => s !== undefined && s.exists);
 }

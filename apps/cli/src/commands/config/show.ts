@@ -32,12 +32,20 @@ export function registerShow(config: Command, ctx: CliContext): void {
       const project = root === undefined ? undefined : readProjectConfig(canonicalProject(root));
       const trust = root !== undefined && project!.files.length > 0 ? new TrustStore(ctx.paths.trust).trustOf(project!) : undefined;
       const trusted = trust !== undefined;
-      const effective = effectiveServers(settings.servers, project && { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) }, ctx.env);
+      const effective = effectiveServers(
+        settings.servers,
+        project && { config: project, trusted, ...(trust ? { allowed: trust.allowed } : {}) },
+        ctx.env,
+      );
       // As the daemon runs them: what the trust did not grant is said, and not shown as set.
       const problems =
         project === undefined
           ? []
-          : [...project.problems, ...withheldProblems(project, effective.withheld), ...(trusted ? shadowedProblems(settings.servers, project, (g) => serverLine(g.name, 'name')) : [])];
+          : [
+              ...project.problems,
+              ...withheldProblems(project, effective.withheld),
+              ...(trusted ? shadowedProblems(settings.servers, project, (g) => serverLine(g.name, 'name')) : []),
+            ];
       const servers = effective.configured.map((config, i) => view(config, effective.servers[i]!.unavailable));
       const result = {
         file: ctx.paths.settings,
@@ -53,7 +61,14 @@ export function registerShow(config: Command, ctx: CliContext): void {
           max_tools: settings.hub.maxTools,
           ...(Object.keys(settings.hub.clients).length === 0
             ? {}
-            : { clients: Object.fromEntries(Object.entries(settings.hub.clients).map(([name, c]) => [name, c.maxTools === undefined ? {} : { max_tools: c.maxTools }])) }),
+            : {
+                clients: Object.fromEntries(
+                  Object.entries(settings.hub.clients).map(([name, c]) => [
+                    name,
+                    c.maxTools === undefined ? {} : { max_tools: c.maxTools },
+                  ]),
+                ),
+              }),
         },
       };
       if (opts.json) {
@@ -62,14 +77,17 @@ export function registerShow(config: Command, ctx: CliContext): void {
       }
       const lines = [`# ${ctx.paths.settings}`];
       if (root !== undefined) {
-        lines.push(`# workspace ${root}: ${project!.files.length === 0 ? 'no project MCP config' : trusted ? 'trusted' : 'NOT trusted (run blitz trust to use its servers)'}`);
+        lines.push(
+          `# workspace ${root}: ${project!.files.length === 0 ? 'no project MCP config' : trusted ? 'trusted' : 'NOT trusted (run blitz trust to use its servers)'}`,
+        );
         for (const p of problems) lines.push(`#   ${formatProblem(p)}`);
       }
       for (const s of servers) {
         lines.push('', `[[mcp.servers]]  # from ${s.source}${s.unavailable ? ` — cannot start: ${s.unavailable}` : ''}`);
         for (const [key, value] of Object.entries(s.entry)) lines.push(`${key} = ${formatValue(value, key)}`);
       }
-      if (effective.untrusted) lines.push('', `# not used until trusted: ${effective.untrusted.servers.join(', ')} (blitz trust ${effective.untrusted.root})`);
+      if (effective.untrusted)
+        lines.push('', `# not used until trusted: ${effective.untrusted.servers.join(', ')} (blitz trust ${effective.untrusted.root})`);
       for (const table of ['permissions', 'daemon'] as const) {
         lines.push('', `[${table}]`, ...Object.entries(result[table]).map(([k, v]) => `${k} = ${formatValue(v, k)}`));
       }
@@ -85,7 +103,12 @@ export function registerShow(config: Command, ctx: CliContext): void {
 function hubLines(hub: Record<string, unknown> & { clients?: Record<string, Record<string, unknown>> }): string[] {
   const { clients = {}, ...rest } = hub;
   const builtIn = Object.entries(KNOWN_CLIENT_MAX_TOOLS).map(([name, n]) => `${JSON.stringify(name)} ${n}`);
-  const lines = ['', '[hub]', ...Object.entries(rest).map(([k, v]) => `${k} = ${formatValue(v, k)}`), `# built-in max_tools of known clients, where no max_tools is set below: ${builtIn.join(', ')}`];
+  const lines = [
+    '',
+    '[hub]',
+    ...Object.entries(rest).map(([k, v]) => `${k} = ${formatValue(v, k)}`),
+    `# built-in max_tools of known clients, where no max_tools is set below: ${builtIn.join(', ')}`,
+  ];
   for (const [name, table] of Object.entries(clients)) {
     lines.push('', `[hub.clients.${formatKey(name)}]`, ...Object.entries(table).map(([k, v]) => `${k} = ${formatValue(v, k)}`));
   }

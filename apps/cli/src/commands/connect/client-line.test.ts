@@ -5,10 +5,16 @@ const read = (text: string) => readClientRequest(Buffer.from(text));
 
 describe('readClientRequest', () => {
   it('reads a request as the SDK client writes it: method first, id last', () => {
-    expect(read('{"method":"tools/call","params":{"name":"echo","arguments":{"text":"ü"}},"jsonrpc":"2.0","id":7}')).toEqual({ id: 7, method: 'tools/call' });
+    expect(read('{"method":"tools/call","params":{"name":"echo","arguments":{"text":"ü"}},"jsonrpc":"2.0","id":7}')).toEqual({
+      id: 7,
+      method: 'tools/call',
+    });
     expect(read('{"method":"tools/list","jsonrpc":"2.0","id":"a-1"}')).toEqual({ id: 'a-1', method: 'tools/list' });
     // Its ends only: a long request's middle is never read.
-    expect(read(`{"method":"tools/call","params":{"x":"${'y'.repeat(10_000)}"},"jsonrpc":"2.0","id":-2}`)).toEqual({ id: -2, method: 'tools/call' });
+    expect(read(`{"method":"tools/call","params":{"x":"${'y'.repeat(10_000)}"},"jsonrpc":"2.0","id":-2}`)).toEqual({
+      id: -2,
+      method: 'tools/call',
+    });
   });
 
   it('reads one line of several in place, its \\r skipped', () => {

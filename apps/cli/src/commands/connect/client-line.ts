@@ -26,7 +26,11 @@ export interface ClientRequestHead {
  */
 export function readClientRequest(bytes: Buffer, start = 0, end = bytes.length): ClientRequestHead | undefined {
   if (end > start && bytes[end - 1] === 0x0d) end--;
-  const found = holdsAt(bytes, start, end, SDK_HEAD) ? sdkShape(bytes, start, end) : holdsAt(bytes, start, end, ID_FIRST) ? idFirst(bytes, start, end) : undefined;
+  const found = holdsAt(bytes, start, end, SDK_HEAD)
+    ? sdkShape(bytes, start, end)
+    : holdsAt(bytes, start, end, ID_FIRST)
+      ? idFirst(bytes, start, end)
+      : undefined;
   return found && found.method !== 'initialize' ? found : undefined;
 }
 

@@ -31,6 +31,10 @@ describe('readDaemonLine', () => {
   });
 
   it('parses a whole line into its message', () => {
-    expect(parseDaemonLine(Buffer.from('{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"ü"}}'))).toEqual({ jsonrpc: '2.0', id: 'x', error: { code: 1, message: 'ü' } });
+    expect(parseDaemonLine(Buffer.from('{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"ü"}}'))).toEqual({
+      jsonrpc: '2.0',
+      id: 'x',
+      error: { code: 1, message: 'ü' },
+    });
   });
 });

@@ -34,7 +34,9 @@ async function localSocket(): Promise<string> {
   local.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
     upgraded.push(socket);
     socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: blitz-mcp-lines\r\nConnection: Upgrade\r\n\r\n');
-    socket.on('data', () => socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { host: req.headers.host, auth: req.headers.authorization } })}\n`));
+    socket.on('data', () =>
+      socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { host: req.headers.host, auth: req.headers.authorization } })}\n`),
+    );
   });
   await new Promise<void>((resolve) => local!.listen(socketPath, resolve));
   return socketPath;
@@ -43,7 +45,11 @@ async function localSocket(): Promise<string> {
 /** A daemon from before the lines transport: it answers the upgrade as a plain GET /mcp. */
 async function oldDaemon(version: string): Promise<DaemonState> {
   server = http.createServer((_req, res) => {
-    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no session; send initialize first' }, id: null }));
+    res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no session; send initialize first' }, id: null }),
+      );
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return { pid: process.pid, port: (server.address() as AddressInfo).port, token: 't', version, startedAt: new Date().toISOString() };
@@ -59,7 +65,9 @@ describe('openDaemonStream', () => {
 
   it('the same version refusing: only its reason', async () => {
     const state = await oldDaemon(VERSION);
-    await expect(openDaemonStream(state, new URLSearchParams())).rejects.toThrow(/^the daemon refused the connection \(HTTP 400\): Bad Request: no session; send initialize first$/);
+    await expect(openDaemonStream(state, new URLSearchParams())).rejects.toThrow(
+      /^the daemon refused the connection \(HTTP 400\): Bad Request: no session; send initialize first$/,
+    );
   });
 
   it('over the local socket when the daemon has one, with the Host and token of its port', async () => {
@@ -69,7 +77,11 @@ describe('openDaemonStream', () => {
     transport.start();
     transport.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
     // The port would have refused: the answer came over the socket.
-    expect(JSON.parse((await answered).toString())).toEqual({ jsonrpc: '2.0', id: 1, result: { host: `127.0.0.1:${state.port}`, auth: 'Bearer t' } });
+    expect(JSON.parse((await answered).toString())).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { host: `127.0.0.1:${state.port}`, auth: 'Bearer t' },
+    });
     await transport.close();
   });
 
@@ -81,7 +93,9 @@ describe('openDaemonStream', () => {
     local = undefined;
     fs.writeFileSync(path.join(dir!, 'file'), '');
     for (const socket of [socketPath, path.join(dir!, 'file')]) {
-      await expect(openDaemonStream({ ...gone, socket }, new URLSearchParams())).rejects.toThrow(/^the daemon refused the connection \(HTTP 400\)/);
+      await expect(openDaemonStream({ ...gone, socket }, new URLSearchParams())).rejects.toThrow(
+        /^the daemon refused the connection \(HTTP 400\)/,
+      );
     }
   });
 });

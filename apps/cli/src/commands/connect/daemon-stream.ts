@@ -37,13 +37,22 @@ export interface Upgraded {
 /** The connection itself failed: nothing reached the daemon. */
 class Unreachable extends Error {}
 
-function upgrade(state: DaemonState, query: URLSearchParams, where: { socketPath: string } | { host: string; port: number }): Promise<Upgraded> {
+function upgrade(
+  state: DaemonState,
+  query: URLSearchParams,
+  where: { socketPath: string } | { host: string; port: number },
+): Promise<Upgraded> {
   return new Promise((resolve, reject) => {
     const req = http.request({
       ...where,
       path: `/mcp?${query}`,
       // The daemon guards Host on its socket as on its port.
-      headers: { host: `127.0.0.1:${state.port}`, connection: 'Upgrade', upgrade: MCP_LINES_PROTOCOL, authorization: `Bearer ${state.token}` },
+      headers: {
+        host: `127.0.0.1:${state.port}`,
+        connection: 'Upgrade',
+        upgrade: MCP_LINES_PROTOCOL,
+        authorization: `Bearer ${state.token}`,
+      },
       agent: false,
     });
     req.once('upgrade', (_res, socket, head) => {

@@ -16,13 +16,15 @@ export function registerConnect(program: Command, ctx: CliContext): void {
     .command('connect')
     .description("serve Blitz's aggregated MCP endpoint on stdio, for clients that start a command (starts the daemon if needed)")
     .option('--workspace <dir>', 'the project whose servers to offer (default: the current directory)')
-    .option('--agent <name>', 'the agent this client connects as (servers\' agents = [...] decide what it sees)', 'main')
+    .option('--agent <name>', "the agent this client connects as (servers' agents = [...] decide what it sees)", 'main')
     .option('--mode <mode>', 'read-only: every server tool refused, resource tools allowed')
     .action(async (opts: { workspace?: string; agent: string; mode?: string }) => {
       const workspace = path.resolve(ctx.cwd, opts.workspace ?? '.');
       // Said before any daemon is involved: it is not the daemon that is missing.
-      if (!isDirectory(workspace)) throw new CliError(`the workspace ${workspace} ${fs.existsSync(workspace) ? 'is not a folder' : 'does not exist'} (--workspace)`);
-      if (opts.mode !== undefined && opts.mode !== 'read-only') throw new CliError(`unknown mode ${opts.mode} (--mode): use read-only, or leave --mode out`);
+      if (!isDirectory(workspace))
+        throw new CliError(`the workspace ${workspace} ${fs.existsSync(workspace) ? 'is not a folder' : 'does not exist'} (--workspace)`);
+      if (opts.mode !== undefined && opts.mode !== 'read-only')
+        throw new CliError(`unknown mode ${opts.mode} (--mode): use read-only, or leave --mode out`);
       const query = new URLSearchParams({ workspace, agent: opts.agent });
       if (opts.mode) query.set('mode', opts.mode);
       // Said once per daemon: the bridge finds the daemon again after each restart.

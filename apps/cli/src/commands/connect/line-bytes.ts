@@ -16,7 +16,8 @@ export function holdsAt(bytes: Buffer, at: number, end: number, ascii: Buffer): 
 
 const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
 /** A byte of a string written with nothing escaped: printable ASCII but `"` and `\`; a space too when `space`. */
-const isPlain = (byte: number | undefined, space: boolean) => byte !== undefined && byte >= (space ? 0x20 : 0x21) && byte <= 0x7e && byte !== QUOTE && byte !== BACKSLASH;
+const isPlain = (byte: number | undefined, space: boolean) =>
+  byte !== undefined && byte >= (space ? 0x20 : 0x21) && byte <= 0x7e && byte !== QUOTE && byte !== BACKSLASH;
 
 /** A value found in place: what it is, and where it ends (forward) or starts (backward). */
 export interface Found<T> {

@@ -41,7 +41,8 @@ async function bridged(bounds = { maxMessageBytes: 1 << 20, maxDepth: 64 }) {
   return { bridge, stdin, toDaemon, fromDaemon, daemonWrites, clientWrites, opened: () => opened };
 }
 
-const call = (id: number | string) => `{"method":"tools/call","params":{"name":"echo","arguments":{"text":"é \\u00e9"}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+const call = (id: number | string) =>
+  `{"method":"tools/call","params":{"name":"echo","arguments":{"text":"é \\u00e9"}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 
 describe('StdioBridge', () => {
   it("passes a chunk of the client's requests to the daemon in one write, byte for byte, and the daemon's answers back the same way", async () => {
@@ -49,7 +50,8 @@ describe('StdioBridge', () => {
     const requests = `${call(1)}\n${call(2)}\r\n{"jsonrpc":"2.0","id":"three","method":"ping"}\n`;
     stdin.write(requests);
     expect(daemonWrites).toEqual([requests]);
-    const answers = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\\u00e9"}]}}\n{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}\n{"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n';
+    const answers =
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\\u00e9"}]}}\n{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}\n{"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n';
     fromDaemon.write(answers);
     expect(clientWrites).toEqual([answers]);
   });
@@ -58,7 +60,9 @@ describe('StdioBridge', () => {
     const { daemonWrites, stdin } = await bridged();
     const spaced = '{ "jsonrpc" : "2.0", "id" : 5, "method" : "ping" }';
     const escaped = call('a"b');
-    stdin.write(`${call(4)}\n${spaced}\n${call(6)}\n${escaped}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}\n`);
+    stdin.write(
+      `${call(4)}\n${spaced}\n${call(6)}\n${escaped}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}\n`,
+    );
     expect(daemonWrites).toEqual([
       `${call(4)}\n`,
       '{"jsonrpc":"2.0","id":5,"method":"ping"}\n',
@@ -82,7 +86,9 @@ describe('StdioBridge', () => {
   it('a line that is not a message is refused to the client and never reaches the daemon', async () => {
     const { daemonWrites, clientWrites, stdin } = await bridged();
     stdin.write(`not json\n${call(7)}\n`);
-    expect(clientWrites).toEqual(['{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: a line that is not JSON"}}\n']);
+    expect(clientWrites).toEqual([
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: a line that is not JSON"}}\n',
+    ]);
     expect(daemonWrites).toEqual([`${call(7)}\n`]);
   });
 

@@ -93,7 +93,7 @@ export class StdioBridge {
     // The run so far: lines from `from`, all for `run`.
     let from = 0;
     let run: LineLink | undefined;
-    for (let at = 0; at < lines.length; ) {
+    for (let at = 0; at < lines.length;) {
       const end = lines.indexOf(0x0a, at);
       const request = readClientRequest(lines, at, end);
       const upstream = request && this.#passable();
@@ -210,7 +210,10 @@ export class StdioBridge {
   async #reinitialize(upstream: LineLink): Promise<void> {
     const id = `${REINIT_PREFIX}${++this.#reinitCount}`;
     const answered = new Promise<void>((resolve, reject) => {
-      this.#waiting.set(id, { upstream, answered: (message) => ('error' in message ? reject(new Error(message.error.message)) : resolve()) });
+      this.#waiting.set(id, {
+        upstream,
+        answered: (message) => ('error' in message ? reject(new Error(message.error.message)) : resolve()),
+      });
     });
     if (!upstream.write(lineOf({ ...this.#initialize!, id }))) this.#lost(upstream);
     await answered;
@@ -220,7 +223,7 @@ export class StdioBridge {
   /** Whole lines from the daemon: they go to the client as they came, in one write, only the id each answers read. */
   #fromDaemonLines(upstream: LineLink, lines: Buffer): void {
     let from = 0;
-    for (let at = 0; at < lines.length; ) {
+    for (let at = 0; at < lines.length;) {
       const end = lines.indexOf(0x0a, at);
       const read = at === end ? undefined : readDaemonLine(lines, at, end);
       const answers = read && 'answers' in read ? read.answers : undefined;
@@ -274,7 +277,11 @@ export class StdioBridge {
   }
 
   #tellListsChanged(): void {
-    for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed']) {
+    for (const method of [
+      'notifications/tools/list_changed',
+      'notifications/prompts/list_changed',
+      'notifications/resources/list_changed',
+    ]) {
       this.#client.write(lineOf({ jsonrpc: '2.0', method }));
     }
   }

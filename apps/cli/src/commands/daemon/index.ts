@@ -23,7 +23,9 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
     .description('start the daemon in the background (output in $BLITZ_HOME/logs)')
     .action(async () => {
       const { state, started } = await startDaemon(ctx);
-      ctx.out(`${started ? 'Started' : 'Already running:'} Blitz daemon (pid ${state.pid}, version ${state.version}) on http://127.0.0.1:${state.port}`);
+      ctx.out(
+        `${started ? 'Started' : 'Already running:'} Blitz daemon (pid ${state.pid}, version ${state.version}) on http://127.0.0.1:${state.port}`,
+      );
       const note = started ? undefined : daemonVersionNote(state.version, VERSION);
       if (note) ctx.out(`Note: ${note}`);
     });
@@ -49,7 +51,8 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
       fs.mkdirSync(ctx.paths.stateDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(ctx.paths.daemonStopped, `${new Date().toISOString()}\n`, { mode: 0o600 });
       const running = connectToDaemon(ctx);
-      const until = 'It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then.';
+      const until =
+        'It stays stopped until blitz daemon start: clients that connect through blitz connect are told so, and not served, until then.';
       if (!running) {
         ctx.out(`The Blitz daemon is not running. ${until}`);
         return;
@@ -67,16 +70,34 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
       if (!state) {
         const stopped = stoppedOnPurpose(ctx);
         if (opts.json) ctx.out(JSON.stringify({ running: false, ...(stopped ? { stopped: true } : {}) }));
-        else ctx.out(`The Blitz daemon is not running${stopped ? ' (stopped with blitz daemon stop: clients do not start it)' : ''}. Start it: blitz daemon start`);
+        else
+          ctx.out(
+            `The Blitz daemon is not running${stopped ? ' (stopped with blitz daemon stop: clients do not start it)' : ''}. Start it: blitz daemon start`,
+          );
         process.exitCode = 3;
         return;
       }
       const status = await connectToDaemon(ctx)!.client.status(Number.MAX_SAFE_INTEGER);
       if (opts.json) {
-        ctx.out(JSON.stringify({ running: true, pid: state.pid, port: state.port, version: status.version, workspaces: status.workspaces, problems: status.problems }, null, 2));
+        ctx.out(
+          JSON.stringify(
+            {
+              running: true,
+              pid: state.pid,
+              port: state.port,
+              version: status.version,
+              workspaces: status.workspaces,
+              problems: status.problems,
+            },
+            null,
+            2,
+          ),
+        );
         return;
       }
-      ctx.out(`The Blitz daemon is running (pid ${state.pid}, version ${status.version}) on http://127.0.0.1:${state.port}, ${status.workspaces} open workspace${status.workspaces === 1 ? '' : 's'}.`);
+      ctx.out(
+        `The Blitz daemon is running (pid ${state.pid}, version ${status.version}) on http://127.0.0.1:${state.port}, ${status.workspaces} open workspace${status.workspaces === 1 ? '' : 's'}.`,
+      );
       for (const problem of status.problems) ctx.out(`settings problem: ${problem}`);
     });
 }

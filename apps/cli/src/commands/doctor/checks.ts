@@ -1,5 +1,20 @@
 import fs from 'node:fs';
-import { causeLine, checkCommand, createContainment, CredentialStore, describeContainment, explainCause, formatProblem, loadSettings, probeKeychain, resolveServer, sandboxWarning, type BlitzPaths, type ParsedSettings, type ServerConfig } from '@blitz/core';
+import {
+  causeLine,
+  checkCommand,
+  createContainment,
+  CredentialStore,
+  describeContainment,
+  explainCause,
+  formatProblem,
+  loadSettings,
+  probeKeychain,
+  resolveServer,
+  sandboxWarning,
+  type BlitzPaths,
+  type ParsedSettings,
+  type ServerConfig,
+} from '@blitz/core';
 import { BlitzClient, readDaemonState, type DaemonEnvironment } from '@blitz/client';
 import { daemonVersionNote } from '../../daemon-version.js';
 
@@ -16,9 +31,20 @@ export interface Check {
 export function settingsCheck(file: string): { check: Check; servers: ServerConfig[]; serverLine: ParsedSettings['serverLine'] } {
   const { settings, problems, serverLine } = loadSettings(file);
   const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length) return { check: { name: 'settings', ok: false, detail: `${file}:\n    ${errors.map(formatProblem).join('\n    ')}` }, servers: [], serverLine };
-  const warnings = problems.length ? ` (${problems.length} warning${problems.length === 1 ? '' : 's'}: ${problems.map(formatProblem).join('; ')})` : '';
-  return { check: { name: 'settings', ok: true, detail: `${file}: ${settings.servers.length} MCP servers${warnings}` }, servers: settings.servers, serverLine };
+  if (errors.length)
+    return {
+      check: { name: 'settings', ok: false, detail: `${file}:\n    ${errors.map(formatProblem).join('\n    ')}` },
+      servers: [],
+      serverLine,
+    };
+  const warnings = problems.length
+    ? ` (${problems.length} warning${problems.length === 1 ? '' : 's'}: ${problems.map(formatProblem).join('; ')})`
+    : '';
+  return {
+    check: { name: 'settings', ok: true, detail: `${file}: ${settings.servers.length} MCP servers${warnings}` },
+    servers: settings.servers,
+    serverLine,
+  };
 }
 
 /** Where a running daemon looks for commands, when it differs from here. */
@@ -70,11 +96,22 @@ export function environmentChecks(servers: readonly ServerConfig[], env: NodeJS.
   return servers.flatMap((s) => {
     const { unavailable } = resolveServer(s, env);
     if (unavailable === undefined) return [];
-    return [{ name: `environment of ${s.name}`, ok: true, warning: true, detail: `${unavailable} in this shell's environment: a daemon started from here cannot start the server (set what it needs, then blitz daemon restart)` }];
+    return [
+      {
+        name: `environment of ${s.name}`,
+        ok: true,
+        warning: true,
+        detail: `${unavailable} in this shell's environment: a daemon started from here cannot start the server (set what it needs, then blitz daemon restart)`,
+      },
+    ];
   });
 }
 
-export function sandboxCheck(servers: readonly ServerConfig[], platform = process.platform, searchPath = process.env.PATH ?? ''): Check | undefined {
+export function sandboxCheck(
+  servers: readonly ServerConfig[],
+  platform = process.platform,
+  searchPath = process.env.PATH ?? '',
+): Check | undefined {
   const sandboxed = servers.filter((s) => !s.disabled && s.transport.kind === 'stdio' && s.sandbox);
   if (sandboxed.length === 0) return undefined;
   if (platform !== 'linux') {
@@ -82,15 +119,25 @@ export function sandboxCheck(servers: readonly ServerConfig[], platform = proces
       ? { name: 'sandbox', ok: fs.existsSync('/usr/bin/sandbox-exec'), detail: 'sandbox-exec' }
       : { name: 'sandbox', ok: true, warning: true, detail: `no OS sandbox on ${platform}: stdio servers run unsandboxed` };
   }
-  const warning = sandboxWarning(sandboxed.map((s) => s.name), searchPath);
-  return warning === undefined ? { name: 'sandbox', ok: true, detail: 'bubblewrap works' } : { name: 'sandbox', ok: false, detail: warning };
+  const warning = sandboxWarning(
+    sandboxed.map((s) => s.name),
+    searchPath,
+  );
+  return warning === undefined
+    ? { name: 'sandbox', ok: true, detail: 'bubblewrap works' }
+    : { name: 'sandbox', ok: false, detail: warning };
 }
 
 /** How an unsandboxed server's descendants are kept from outliving it here (docs/daemon.md); a warning where Linux has only the tree scan. */
 export function processesCheck(servers: readonly ServerConfig[], platform = process.platform): Check | undefined {
   if (!servers.some((s) => !s.disabled && s.transport.kind === 'stdio' && !s.sandbox)) return undefined;
   const kind = createContainment({ platform }).kind();
-  return { name: 'processes', ok: true, ...(kind === 'scan' && platform === 'linux' ? { warning: true } : {}), detail: describeContainment(kind) };
+  return {
+    name: 'processes',
+    ok: true,
+    ...(kind === 'scan' && platform === 'linux' ? { warning: true } : {}),
+    detail: describeContainment(kind),
+  };
 }
 
 /** Where OAuth sign-ins are kept (MCP-38): the OS keychain, or, when none answers, the 0600 file (a warning). */
@@ -98,7 +145,12 @@ export async function keychainCheck(paths: BlitzPaths, env: NodeJS.ProcessEnv): 
   const store = await CredentialStore.open({ paths, probe: () => probeKeychain({ env }) });
   return store.backend.kind === 'keychain'
     ? { name: 'keychain', ok: true, detail: `the OS keychain answers; sign-ins are kept there (service "blitz")` }
-    : { name: 'keychain', ok: true, warning: true, detail: `no OS keychain answered (${store.backend.reason ?? 'unknown reason'}): sign-ins are kept in ${store.backend.file} (mode 0600)` };
+    : {
+        name: 'keychain',
+        ok: true,
+        warning: true,
+        detail: `no OS keychain answered (${store.backend.reason ?? 'unknown reason'}): sign-ins are kept in ${store.backend.file} (mode 0600)`,
+      };
 }
 
 /** Whether the daemon runs and answers; when it does, where it looks for commands. */
@@ -112,10 +164,20 @@ export async function daemonCheck(home: string, version?: string): Promise<{ che
     const [status, search] = await Promise.all([client.status(Number.MAX_SAFE_INTEGER), client.environment().catch(() => undefined)]);
     const problems = status.problems.length ? `; settings problems: ${status.problems.join('; ')}` : '';
     const stale = version === undefined ? undefined : daemonVersionNote(status.version, version);
-    const check: Check = { name: 'daemon', ok: status.problems.length === 0, detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}${stale ? `; ${stale}` : ''}` };
+    const check: Check = {
+      name: 'daemon',
+      ok: status.problems.length === 0,
+      detail: `running (pid ${state.pid}) and answering on http://127.0.0.1:${state.port}${problems}${stale ? `; ${stale}` : ''}`,
+    };
     if (stale && check.ok) check.warning = true;
     return search ? { check, search } : { check };
   } catch (err) {
-    return { check: { name: 'daemon', ok: false, detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}` } };
+    return {
+      check: {
+        name: 'daemon',
+        ok: false,
+        detail: `pid ${state.pid} is alive but does not answer on port ${state.port}: ${(err as Error).message}`,
+      },
+    };
   }
 }

@@ -1,10 +1,32 @@
 import type { Command } from 'commander';
-import { causeLine, causeOf, createConnector, explainCause, formatProblem, isBlitzError, Manager, resolveServer, secretsOf, ServerSignIns, toolSettingProblems, type ParsedSettings } from '@blitz/core';
+import {
+  causeLine,
+  causeOf,
+  createConnector,
+  explainCause,
+  formatProblem,
+  isBlitzError,
+  Manager,
+  resolveServer,
+  secretsOf,
+  ServerSignIns,
+  toolSettingProblems,
+  type ParsedSettings,
+} from '@blitz/core';
 import { systemClock } from '@blitz/clock';
 import type { CliContext } from '../../context.js';
 import { openSignInStore } from '../../sign-in-store.js';
 import { VERSION } from '../../version.js';
-import { commandChecks, daemonCheck, environmentChecks, keychainCheck, processesCheck, sandboxCheck, settingsCheck, type Check } from './checks.js';
+import {
+  commandChecks,
+  daemonCheck,
+  environmentChecks,
+  keychainCheck,
+  processesCheck,
+  sandboxCheck,
+  settingsCheck,
+  type Check,
+} from './checks.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
@@ -36,7 +58,11 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
 }
 
 /** Connects to every enabled server at once; a line per server as it finishes. */
-async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>[0][], serverLine: ParsedSettings['serverLine']): Promise<boolean> {
+async function online(
+  ctx: CliContext,
+  servers: Parameters<typeof resolveServer>[0][],
+  serverLine: ParsedSettings['serverLine'],
+): Promise<boolean> {
   const enabled = servers.filter((s) => !s.disabled);
   if (enabled.length === 0) return true;
   // The lines the settings loader found: the file is not read again.
@@ -81,7 +107,12 @@ async function online(ctx: CliContext, servers: Parameters<typeof resolveServer>
           const tools = await connection.tools();
           ctx.out(`ok    ${s.name}: ${tools.length} tool${tools.length === 1 ? '' : 's'}`);
           // Known only now that the server listed its tools (doctor does not fail on them).
-          for (const p of toolSettingProblems(s, tools.map((t) => t.name), lineOf(s))) ctx.out(`warn  ${s.name}: ${formatProblem(p)}`);
+          for (const p of toolSettingProblems(
+            s,
+            tools.map((t) => t.name),
+            lineOf(s),
+          ))
+            ctx.out(`warn  ${s.name}: ${formatProblem(p)}`);
           // What its listing earned: none listed though it offers tools, or a listing cut short.
           for (const w of connection.status().warnings) ctx.out(`warn  ${s.name}: ${w}`);
         } catch (err) {

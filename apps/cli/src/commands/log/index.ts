@@ -12,7 +12,7 @@ export function registerLog(program: Command, ctx: CliContext): void {
     .command('calls')
     .description('every tool call, resource read and prompt get through the hub, from logs/audit.jsonl')
     .option('--server <name>', 'only calls to this server')
-    .option('--client <name>', "only calls of this client (its clientInfo name) or agent")
+    .option('--client <name>', 'only calls of this client (its clientInfo name) or agent')
     .option('--since <duration>', 'only calls of the last 30s, 10m, 1h, 2d')
     .option('--json', 'print JSON, one entry a line')
     .action((opts: { server?: string; client?: string; since?: string; json?: boolean }) => {
@@ -37,7 +37,15 @@ export function registerLog(program: Command, ctx: CliContext): void {
       ctx.out(
         renderTable(
           ['TIME', 'CLIENT', 'SERVER', 'CALL', 'DECIDED BY', 'OUTCOME', 'MS'],
-          shown.map((e) => [e.time, `${e.client ?? '?'} (${e.agent})`, e.server ?? '-', `${e.kind === 'tool' ? '' : `${e.kind} `}${e.name}`, ruleText(e.rule), outcomeText(e), String(e.durationMs)]),
+          shown.map((e) => [
+            e.time,
+            `${e.client ?? '?'} (${e.agent})`,
+            e.server ?? '-',
+            `${e.kind === 'tool' ? '' : `${e.kind} `}${e.name}`,
+            ruleText(e.rule),
+            outcomeText(e),
+            String(e.durationMs),
+          ]),
         ),
       );
     });

@@ -20,7 +20,8 @@ export interface AddOptions {
 /** Turns `blitz mcp add` arguments into a `[[mcp.servers]]` entry; settings validation runs after. */
 export function buildAddEntry(name: string, target: readonly string[], opts: AddOptions): ServerEntry {
   const [first, ...rest] = target;
-  if (first === undefined) throw new CliError('give a command (blitz mcp add <name> <command> [args...]) or a URL (blitz mcp add <name> <url>)');
+  if (first === undefined)
+    throw new CliError('give a command (blitz mcp add <name> <command> [args...]) or a URL (blitz mcp add <name> <url>)');
   const entry: Record<string, TomlValue> & { name: string } = { name };
   const isUrl = /^https?:\/\//i.test(first);
   if (isUrl) {
@@ -54,13 +55,17 @@ export function buildAddEntry(name: string, target: readonly string[], opts: Add
 /** `--timeout 60`: a number of seconds, at least 1. */
 export function parseSeconds(flag: string, value: string): number {
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds < 1) throw new CliError(`${flag} must be a number of seconds (at least 1), not ${JSON.stringify(value)}`);
+  if (!Number.isFinite(seconds) || seconds < 1)
+    throw new CliError(`${flag} must be a number of seconds (at least 1), not ${JSON.stringify(value)}`);
   return seconds;
 }
 
 /** `--agents main, rev`: the comma-separated names, trimmed. */
 export function parseList(value: string): string[] {
-  return value.split(',').map((a) => a.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 function parsePairs(items: readonly string[], separator: string, flag: string, shape: string): Record<string, string> {

@@ -12,7 +12,10 @@ export async function addWarnings(ctx: CliContext, name: string): Promise<string
   const server = loadSettings(ctx.paths.settings).settings.servers.find((s) => s.name === name);
   if (!server) return [];
   const daemon = await daemonSearch(ctx);
-  const checks = [...commandChecks([server], ctx.env, daemon), sandboxCheck([server], process.platform, daemon?.path ?? ctx.env.PATH ?? '')];
+  const checks = [
+    ...commandChecks([server], ctx.env, daemon),
+    sandboxCheck([server], process.platform, daemon?.path ?? ctx.env.PATH ?? ''),
+  ];
   return checks.flatMap((c) => (c && !c.ok ? [c.detail] : []));
 }
 

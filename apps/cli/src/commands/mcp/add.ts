@@ -19,7 +19,7 @@ export function registerAdd(mcp: Command, ctx: CliContext): void {
     .option('--auto-approve', 'run its tools without asking')
     .option('--no-sandbox', 'run a command server outside the OS sandbox')
     .option('--sandbox-write <path>', 'a path the sandboxed server may write (repeatable)', collect, [])
-    .option('--roots <path>', "a root offered to the server instead of the workspace (repeatable)", collect, [])
+    .option('--roots <path>', 'a root offered to the server instead of the workspace (repeatable)', collect, [])
     .option('--no-roots', 'offer the server no roots, so it keeps the folders given in its arguments')
     .option('--share', 'one copy serves every workspace instead of one per workspace')
     .option('--disabled', 'add it turned off')

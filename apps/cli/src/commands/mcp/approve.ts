@@ -9,7 +9,7 @@ import { CliError, type CliContext } from '../../context.js';
 export function registerApprove(mcp: Command, ctx: CliContext): void {
   mcp
     .command('approve')
-    .description('run a server\'s tools without asking: all of them (auto_approve = true), or the tools named ([permissions] allow)')
+    .description("run a server's tools without asking: all of them (auto_approve = true), or the tools named ([permissions] allow)")
     .argument('<name>', 'the MCP server')
     .argument('[tools...]', 'original tool names; none: every tool of the server')
     .action(async (name: string, tools: string[]) => {
@@ -27,7 +27,7 @@ export function registerApprove(mcp: Command, ctx: CliContext): void {
 
   mcp
     .command('unapprove')
-    .description('ask again before running a server\'s tools: all of them (auto_approve off), or the tools named')
+    .description("ask again before running a server's tools: all of them (auto_approve off), or the tools named")
     .argument('<name>', 'the MCP server')
     .argument('[tools...]', 'original tool names; none: the whole server')
     .action(async (name: string, tools: string[]) => {
@@ -35,7 +35,10 @@ export function registerApprove(mcp: Command, ctx: CliContext): void {
       if (tools.length === 0) {
         await editor.setAutoApprove(name, false);
         const still = current(ctx).permissions.allow.filter((p) => p.startsWith(`mcp:${name}:`));
-        const note = still.length > 0 ? ` Still allowed by [permissions] allow: ${still.join(', ')} (blitz mcp unapprove ${name} TOOL removes one).` : '';
+        const note =
+          still.length > 0
+            ? ` Still allowed by [permissions] allow: ${still.join(', ')} (blitz mcp unapprove ${name} TOOL removes one).`
+            : '';
         ctx.out(`MCP server "${name}" is no longer auto-approved: its tools are asked about again.${note}`);
         return;
       }
@@ -43,7 +46,10 @@ export function registerApprove(mcp: Command, ctx: CliContext): void {
       const patterns = names.map((tool) => permissionKey(name, tool));
       const before = current(ctx).permissions.allow;
       const missing = patterns.filter((p) => !before.includes(p));
-      if (missing.length === patterns.length) throw new CliError(`${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not in [permissions] allow of ${ctx.paths.settings}; nothing was changed`);
+      if (missing.length === patterns.length)
+        throw new CliError(
+          `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not in [permissions] allow of ${ctx.paths.settings}; nothing was changed`,
+        );
       await editor.editPermissions('allow', { remove: patterns });
       const server = current(ctx).servers.find((s) => s.name === name);
       const notes = [
@@ -64,7 +70,9 @@ export function registerApprove(mcp: Command, ctx: CliContext): void {
 function ownToolNames(ctx: CliContext, name: string, tools: readonly string[]): { names: string[]; note: string } {
   const server = current(ctx).servers.find((s) => s.name === name);
   if (server === undefined) {
-    ctx.err(`warning: no MCP server named "${name}" in ${ctx.paths.settings}; the rule is written for a project's server (.mcp.json) of that name, and matches nothing else`);
+    ctx.err(
+      `warning: no MCP server named "${name}" in ${ctx.paths.settings}; the rule is written for a project's server (.mcp.json) of that name, and matches nothing else`,
+    );
     return { names: [...tools], note: '' };
   }
   const marker = server.prefix ? `${server.prefix}__` : undefined;
@@ -74,7 +82,10 @@ function ownToolNames(ctx: CliContext, name: string, tools: readonly string[]): 
     taken.push(`${tool} is ${tool.slice(marker.length)}`);
     return tool.slice(marker.length);
   });
-  const note = taken.length === 0 ? '' : ` (${taken.join(', ')}: clients see ${name}'s tools with its prefix "${server.prefix}__", rules name them as the server does.)`;
+  const note =
+    taken.length === 0
+      ? ''
+      : ` (${taken.join(', ')}: clients see ${name}'s tools with its prefix "${server.prefix}__", rules name them as the server does.)`;
   return { names, note };
 }
 

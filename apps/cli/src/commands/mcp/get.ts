@@ -40,9 +40,18 @@ export function registerGet(mcp: Command, ctx: CliContext): void {
       }
       const { name: _name, ...fields } = {
         ...view,
-        roots: server.roots === undefined ? (server.share ? 'your home (a shared server serves every workspace)' : 'the workspace') : server.roots === false ? 'not offered (the server keeps the folders of its arguments)' : server.roots,
+        roots:
+          server.roots === undefined
+            ? server.share
+              ? 'your home (a shared server serves every workspace)'
+              : 'the workspace'
+            : server.roots === false
+              ? 'not offered (the server keeps the folders of its arguments)'
+              : server.roots,
       };
-      const lines = Object.entries(fields).map(([key, value]) => `  ${`${key}:`.padEnd(25)}${show(value).replace(/\n/g, `\n${' '.repeat(27)}`)}`);
+      const lines = Object.entries(fields).map(
+        ([key, value]) => `  ${`${key}:`.padEnd(25)}${show(value).replace(/\n/g, `\n${' '.repeat(27)}`)}`,
+      );
       ctx.out([name, ...lines].join('\n'));
     });
 }

@@ -43,7 +43,9 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         return;
       }
       if (rows.length === 0) {
-        ctx.out(`No MCP servers configured in ${ctx.paths.settings}.\nAdd one: blitz mcp add <name> <command> [args...]  or  blitz mcp add <name> <url>`);
+        ctx.out(
+          `No MCP servers configured in ${ctx.paths.settings}.\nAdd one: blitz mcp add <name> <command> [args...]  or  blitz mcp add <name> <url>`,
+        );
         return;
       }
       const status = (r: (typeof rows)[number]) => {
@@ -52,14 +54,20 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         if (!r.state) return `enabled${signedIn}`;
         // The error repeats the state in other words; the fix is what the user needs (MCP-38).
         if (r.state === 'needsSignIn') return `needs sign-in: run blitz mcp login ${r.name}`;
-        if (r.state === 'needsMoreAccess') return `needs more access${r.scope ? ` (scope "${r.scope}")` : ''}: run blitz mcp login ${r.name}`;
+        if (r.state === 'needsMoreAccess')
+          return `needs more access${r.scope ? ` (scope "${r.scope}")` : ''}: run blitz mcp login ${r.name}`;
         // One line per server, in the words every surface uses; the whole error stays for mcp get and --json.
         if (r.cause) return `${stateText(r.state)}${signedIn}: ${oneLineError(r.remedy ? `${r.cause}; ${r.remedy}` : r.cause)}`;
         // A daemon from before the cause fields.
         return r.error ? `${stateText(r.state)}${signedIn}: ${oneLineError(r.error)}` : `${stateText(r.state)}${signedIn}`;
       };
       if (live) {
-        ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'COPIES', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, copiesCount(r.copies ?? []), status(r)])));
+        ctx.out(
+          renderTable(
+            ['NAME', 'TRANSPORT', 'COMMAND OR URL', 'COPIES', 'STATUS'],
+            rows.map((r) => [r.name, r.transport, r.target, copiesCount(r.copies ?? []), status(r)]),
+          ),
+        );
         const running = rows.flatMap((r) => (r.copies ?? []).map((c) => [r.name, describeCopy(c)]));
         if (running.length > 0) ctx.out(`Running copies:\n${renderRows(running).replace(/^/gm, '  ')}`);
         // A warning is no failure: the server runs, but not as it might be meant to (a listing of no tools, …).
@@ -71,7 +79,12 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           ctx.out(`review: ${r.name}: ${tools} not as pinned, held for review: blitz mcp review ${r.name}`);
         }
       } else {
-        ctx.out(renderTable(['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'], rows.map((r) => [r.name, r.transport, r.target, status(r)])));
+        ctx.out(
+          renderTable(
+            ['NAME', 'TRANSPORT', 'COMMAND OR URL', 'STATUS'],
+            rows.map((r) => [r.name, r.transport, r.target, status(r)]),
+          ),
+        );
         ctx.out('(the daemon is not running: showing settings only)');
       }
       if (signIns?.fileFallback) ctx.out(`(sign-ins are kept in ${signIns.fileFallback})`);
@@ -79,7 +92,10 @@ export function registerList(mcp: Command, ctx: CliContext): void {
 }
 
 /** Which HTTP servers are signed in, and where sign-ins are kept when it is not the keychain. */
-async function signInStates(ctx: CliContext, servers: readonly ServerConfig[]): Promise<{ servers: Set<string>; fileFallback?: string } | undefined> {
+async function signInStates(
+  ctx: CliContext,
+  servers: readonly ServerConfig[],
+): Promise<{ servers: Set<string>; fileFallback?: string } | undefined> {
   const eligible = servers.filter(maySignIn);
   if (eligible.length === 0) return undefined;
   try {
@@ -112,5 +128,11 @@ function describeCopy(copy: ServerCopy): string {
 }
 
 function stateText(state: GlobalServerStatus['state']): string {
-  return state === 'idle' ? 'enabled (not started)' : state === 'needsSignIn' ? 'needs sign-in' : state === 'needsMoreAccess' ? 'needs more access' : state;
+  return state === 'idle'
+    ? 'enabled (not started)'
+    : state === 'needsSignIn'
+      ? 'needs sign-in'
+      : state === 'needsMoreAccess'
+        ? 'needs more access'
+        : state;
 }

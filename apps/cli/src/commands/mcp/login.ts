@@ -17,7 +17,8 @@ export function registerLogin(mcp: Command, ctx: CliContext): void {
       if (!server) throw new CliError(`no MCP server named "${name}" in ${ctx.paths.settings}`);
       if (server.transport.kind !== 'http') throw new CliError(`MCP server ${name} is a stdio server; only HTTP servers sign in`);
       const timeoutMs = opts.timeout === undefined ? SIGN_IN_TIMEOUT_MS : Number(opts.timeout) * 1000;
-      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new CliError(`--timeout must be a number of seconds, not ${JSON.stringify(opts.timeout)}`);
+      if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+        throw new CliError(`--timeout must be a number of seconds, not ${JSON.stringify(opts.timeout)}`);
       // A disabled server may be signed in to ahead of enabling it: expand it as if enabled.
       const resolved = resolveServer({ ...server, disabled: false }, ctx.env);
       if (resolved.unavailable) throw new CliError(`MCP server ${name} cannot sign in: ${resolved.unavailable}`);

@@ -11,6 +11,8 @@ export function registerLogout(mcp: Command, ctx: CliContext): void {
       const store = await openSignInStore(ctx);
       const had = await store.forget(name);
       await tellDaemon(ctx, name);
-      ctx.out(had ? `Signed out of MCP server ${name}: its tokens are forgotten.` : `MCP server ${name} was not signed in; nothing to forget.`);
+      ctx.out(
+        had ? `Signed out of MCP server ${name}: its tokens are forgotten.` : `MCP server ${name} was not signed in; nothing to forget.`,
+      );
     });
 }

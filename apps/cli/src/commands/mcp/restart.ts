@@ -6,7 +6,7 @@ import { connectToDaemon } from '../../daemon-connection.js';
 export function registerRestart(mcp: Command, ctx: CliContext): void {
   mcp
     .command('restart')
-    .description("restart an MCP server in a workspace of the running daemon (it starts afresh at the next listing)")
+    .description('restart an MCP server in a workspace of the running daemon (it starts afresh at the next listing)')
     .argument('<name>')
     .option('--workspace <dir>', 'the workspace (default: the current directory)')
     .action(async (name: string, opts: { workspace?: string }) => {

@@ -24,7 +24,8 @@ export function registerReview(mcp: Command, ctx: CliContext): void {
       if (opts.accept) {
         const { accepted } = await daemon.client.acceptReview(workspace.id, name, opts.tool);
         if (opts.json) return ctx.out(JSON.stringify({ ...review, accepted }, null, 2));
-        if (accepted.length === 0) return ctx.out(`MCP server "${name}" has no tools in review${opts.tool ? ` named ${opts.tool.join(', ')}` : ''}.`);
+        if (accepted.length === 0)
+          return ctx.out(`MCP server "${name}" has no tools in review${opts.tool ? ` named ${opts.tool.join(', ')}` : ''}.`);
         return ctx.out(`Pinned the new definitions of ${accepted.map((t) => `"${t}"`).join(', ')} (MCP server "${name}"): offered again.`);
       }
       if (opts.json) return ctx.out(JSON.stringify(review, null, 2));
@@ -35,7 +36,10 @@ export function registerReview(mcp: Command, ctx: CliContext): void {
 
 /** One tool's changes, a field a line pair: `- before` / `+ after`. */
 export function describeReview(review: ToolReview): string {
-  const head = review.change === 'new' ? `tool "${review.tool}": new since the server's tools were pinned (first listed ${review.seenAt})` : `tool "${review.tool}": changed since it was pinned (first listed so ${review.seenAt})`;
+  const head =
+    review.change === 'new'
+      ? `tool "${review.tool}": new since the server's tools were pinned (first listed ${review.seenAt})`
+      : `tool "${review.tool}": changed since it was pinned (first listed so ${review.seenAt})`;
   return [head, ...review.fields.flatMap(describeField)].join('\n');
 }
 
@@ -48,6 +52,8 @@ function describeField(change: FieldChange): string[] {
 }
 
 function shown(value: unknown): string {
-  const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/[\u0000-\u001f\u007f]/g, (c) =>
+    JSON.stringify(c).slice(1, -1),
+  );
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} characters)` : text;
 }

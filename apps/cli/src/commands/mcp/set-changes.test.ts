@@ -6,8 +6,16 @@ describe('buildSetChanges', () => {
     ['a prefix and a timeout', { prefix: 'gh', timeout: '60' }, { prefix: 'gh', timeout_seconds: 60 }],
     ['lists, trimmed', { agents: 'main, review', tools: 'a,b' }, { agents: ['main', 'review'], tools: ['a', 'b'] }],
     ['no roots, no sandbox', { roots: false as const, sandbox: false }, { roots: false, sandbox: false }],
-    ['defaults written by removing the field', { sandbox: true, share: false, sampling: false }, { sandbox: undefined, share: undefined, sampling: undefined }],
-    ['unset by option name or settings.toml name', { unset: ['timeout', 'startup_timeout_seconds', 'sandbox-write'] }, { timeout_seconds: undefined, startup_timeout_seconds: undefined, sandbox_write: undefined }],
+    [
+      'defaults written by removing the field',
+      { sandbox: true, share: false, sampling: false },
+      { sandbox: undefined, share: undefined, sampling: undefined },
+    ],
+    [
+      'unset by option name or settings.toml name',
+      { unset: ['timeout', 'startup_timeout_seconds', 'sandbox-write'] },
+      { timeout_seconds: undefined, startup_timeout_seconds: undefined, sandbox_write: undefined },
+    ],
   ])('%s', (_, opts, changes) => {
     expect(buildSetChanges(opts)).toEqual(changes);
   });
@@ -16,12 +24,18 @@ describe('buildSetChanges', () => {
     ['nothing', {}, /give at least one setting to change/],
     ['a bad timeout', { startupTimeout: '0' }, /^--startup-timeout must be a number of seconds \(at least 1\), not "0"$/],
     ['set and unset at once', { agents: 'main', unset: ['agents'] }, /agents is both set and unset/],
-    ['an unknown field', { unset: ['url'] }, /--unset "url": not a field blitz mcp set changes; use one of prefix, agents, tools, timeout, startup-timeout/],
+    [
+      'an unknown field',
+      { unset: ['url'] },
+      /--unset "url": not a field blitz mcp set changes; use one of prefix, agents, tools, timeout, startup-timeout/,
+    ],
   ])('refuses %s', (_, opts, message) => {
     expect(() => buildSetChanges(opts)).toThrow(message);
   });
 
   it('describes what it did as settings.toml spells it', () => {
-    expect(describeChanges({ prefix: 'gh', agents: ['main'], tools: undefined })).toBe('set prefix = "gh", agents = ["main"]; removed tools');
+    expect(describeChanges({ prefix: 'gh', agents: ['main'], tools: undefined })).toBe(
+      'set prefix = "gh", agents = ["main"]; removed tools',
+    );
   });
 });

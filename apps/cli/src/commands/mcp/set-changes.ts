@@ -62,10 +62,16 @@ export function buildSetChanges(opts: SetOptions): FieldChanges {
   if (opts.exposure !== undefined) set('exposure', opts.exposure);
   for (const name of opts.unset ?? []) {
     const field = UNSETTABLE[name];
-    if (field === undefined) throw new CliError(`--unset ${JSON.stringify(name)}: not a field blitz mcp set changes; use one of ${Object.keys(UNSETTABLE).filter((k) => !k.includes('_')).join(', ')}`);
+    if (field === undefined)
+      throw new CliError(
+        `--unset ${JSON.stringify(name)}: not a field blitz mcp set changes; use one of ${Object.keys(UNSETTABLE)
+          .filter((k) => !k.includes('_'))
+          .join(', ')}`,
+      );
     set(field, undefined);
   }
-  if (Object.keys(changes).length === 0) throw new CliError('give at least one setting to change, e.g. blitz mcp set NAME --prefix P (blitz mcp set --help lists them)');
+  if (Object.keys(changes).length === 0)
+    throw new CliError('give at least one setting to change, e.g. blitz mcp set NAME --prefix P (blitz mcp set --help lists them)');
   return changes;
 }
 

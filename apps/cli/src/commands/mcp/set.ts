@@ -24,7 +24,11 @@ export function registerSet(mcp: Command, ctx: CliContext): void {
     .option('--sampling', "forward the server's sampling requests to the calling client")
     .option('--no-sampling', 'refuse its sampling requests (the default)')
     .option('--exposure <how>', 'direct, deferred or hidden')
-    .option('--unset <field>', 'remove a setting, back to its default: prefix, agents, tools, timeout, startup-timeout, roots, sandbox, sandbox-write, share, sampling, exposure (repeatable)', collect)
+    .option(
+      '--unset <field>',
+      'remove a setting, back to its default: prefix, agents, tools, timeout, startup-timeout, roots, sandbox, sandbox-write, share, sampling, exposure (repeatable)',
+      collect,
+    )
     .action(async (name: string, opts: SetOptions) => {
       const changes = buildSetChanges(opts);
       await new SettingsEditor(ctx.paths.settings).setFields(name, changes);

@@ -23,7 +23,13 @@ export function registerSettings(program: Command, ctx: CliContext, openBrowser:
         ctx.out('Opened the Blitz settings in your browser.');
         return;
       }
-      const why = opts.print ? '' : remote === 'ssh' ? ' (over SSH no browser is opened here)' : remote === 'no-display' ? ' (no display to open a browser on)' : ' (no browser could be started)';
+      const why = opts.print
+        ? ''
+        : remote === 'ssh'
+          ? ' (over SSH no browser is opened here)'
+          : remote === 'no-display'
+            ? ' (no display to open a browser on)'
+            : ' (no browser could be started)';
       ctx.out(`Open the Blitz settings at this address within a minute; it works once${why}:`);
       (ctx.outCredential ?? ctx.out)(url);
     });

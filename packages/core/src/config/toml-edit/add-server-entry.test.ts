@@ -30,7 +30,9 @@ describe('addServerEntry', () => {
 
   it('refuses a name already in use', () => {
     const text = "[[mcp.servers]]\nname = 'new'\ncommand = 'y'\n";
-    expect(() => addServerEntry(text, entry, 'f.toml')).toThrow(expect.objectContaining({ code: 'ALREADY_EXISTS', reason: 'MCP_SERVER_EXISTS' }));
+    expect(() => addServerEntry(text, entry, 'f.toml')).toThrow(
+      expect.objectContaining({ code: 'ALREADY_EXISTS', reason: 'MCP_SERVER_EXISTS' }),
+    );
   });
 
   it('refuses an entry without a name', () => {

@@ -53,7 +53,11 @@ export function editPermissionList(text: string, kind: PermissionKind, change: P
 }
 
 /** Mirrors `editPermissionList` on parsed settings. */
-export function withPermissionList(settings: Record<string, unknown>, kind: PermissionKind, change: PatternChange): Record<string, unknown> {
+export function withPermissionList(
+  settings: Record<string, unknown>,
+  kind: PermissionKind,
+  change: PatternChange,
+): Record<string, unknown> {
   const current = permissionList(settings, kind);
   const next = changedPatterns(current, change);
   if (next.length === current.length && next.every((p, i) => p === current[i])) return settings;
@@ -72,5 +76,7 @@ function isTable(value: unknown): value is Record<string, unknown> {
 }
 
 function notEditable(file: string, why: string): BlitzError {
-  return new BlitzError('FAILED_PRECONDITION', `cannot edit [permissions] in ${file}: ${why}; edit it by hand`, { reason: 'SETTINGS_NOT_EDITABLE' });
+  return new BlitzError('FAILED_PRECONDITION', `cannot edit [permissions] in ${file}: ${why}; edit it by hand`, {
+    reason: 'SETTINGS_NOT_EDITABLE',
+  });
 }

@@ -32,7 +32,8 @@ const add = (file: string, name: string) =>
     (text) => addServerEntry(text, entry(name), file),
     (settings) => withServerAdded(settings, entry(name)),
   );
-const serverNames = async (file: string) => ((parse(await readFile(file, 'utf8'))['mcp'] as { servers: { name: string }[] }).servers ?? []).map((s) => s.name);
+const serverNames = async (file: string) =>
+  ((parse(await readFile(file, 'utf8'))['mcp'] as { servers: { name: string }[] }).servers ?? []).map((s) => s.name);
 
 async function rejection(promise: Promise<unknown>): Promise<BlitzError> {
   const err: unknown = await promise.then(
@@ -61,7 +62,9 @@ describe('editSettingsFile', () => {
     const names = Array.from({ length: 8 }, (_, i) => `server-${i}`);
     const env = { ...process.env, BLITZ_TS_CACHE: path.join(cache, 'ts') };
     await new Promise((resolve) => spawn(process.execPath, [childScript], { env, stdio: 'inherit' }).on('exit', resolve));
-    const children = names.map((name) => spawn(process.execPath, [childScript, file, name, go], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const children = names.map((name) =>
+      spawn(process.execPath, [childScript, file, name, go], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
     const exits = children.map(
       (child) =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -146,7 +149,13 @@ describe('editSettingsFile', () => {
   it('refuses to write a result that is not TOML', async () => {
     const file = path.join(dir, 'settings.toml');
     await writeFile(file, 'a = 1\n');
-    const err = await rejection(editSettingsFile(file, (t) => `${t}b = [\n`, (s) => s));
+    const err = await rejection(
+      editSettingsFile(
+        file,
+        (t) => `${t}b = [\n`,
+        (s) => s,
+      ),
+    );
     expect(err.reason).toBe('SETTINGS_EDIT_MISMATCH');
     expect(err.message).toMatch(/not be valid TOML \(line \d+, column \d+/);
     expect(await readFile(file, 'utf8')).toBe('a = 1\n');
@@ -156,16 +165,32 @@ describe('editSettingsFile', () => {
     const file = path.join(dir, 'settings.toml');
     await writeFile(file, 'a = 1\n');
     const before = await stat(file);
-    expect(await editSettingsFile(file, (t) => t, (s) => s)).toEqual({ changed: false, text: 'a = 1\n' });
+    expect(
+      await editSettingsFile(
+        file,
+        (t) => t,
+        (s) => s,
+      ),
+    ).toEqual({ changed: false, text: 'a = 1\n' });
     expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
-    await editSettingsFile(path.join(dir, 'missing.toml'), (t) => t, (s) => s);
+    await editSettingsFile(
+      path.join(dir, 'missing.toml'),
+      (t) => t,
+      (s) => s,
+    );
     expect(await readdir(dir)).toEqual(['settings.toml']);
   });
 
   it('lets an edit error through, writing nothing', async () => {
     const file = path.join(dir, 'settings.toml');
     await writeFile(file, 'a = 1\n');
-    const err = await rejection(editSettingsFile(file, (t) => removeServerEntry(t, 'x', file), (s) => s));
+    const err = await rejection(
+      editSettingsFile(
+        file,
+        (t) => removeServerEntry(t, 'x', file),
+        (s) => s,
+      ),
+    );
     expect(err.code).toBe('NOT_FOUND');
     expect(await readdir(dir)).toEqual(['settings.toml']);
   });
@@ -197,7 +222,9 @@ describe('readSettingsText', () => {
     await mkdir(file);
     const err = await rejection(readSettingsText(file));
     expect({ code: err.code, reason: err.reason }).toEqual({ code: 'FAILED_PRECONDITION', reason: 'SETTINGS_UNREADABLE' });
-    expect(err.message).toBe(`${file}: is a directory, not a regular file (after following links); Blitz reads only regular files; nothing was changed`);
+    expect(err.message).toBe(
+      `${file}: is a directory, not a regular file (after following links); Blitz reads only regular files; nothing was changed`,
+    );
   });
 });
 
@@ -208,18 +235,21 @@ describe('editSettingsFile on a full disk (a real tmpfs)', () => {
   const skip = disk ? '' : `: skipped, ${(probe as { reason: string }).reason}`;
   const before = `# mine\n[daemon]\nport = 0\n# ${'x'.repeat(12_000)}\n`;
 
-  it.skipIf(!disk)(`says so as NO_SPACE, keeps the file and leaves no temporary file, whether the lock or the write finds no room${skip}`, async () => {
-    const file = path.join(disk!.dir, 'settings.toml');
-    await writeFile(file, before);
-    for (const room of [0, 4096]) {
-      disk!.fill(room);
-      const err = await rejection(add(file, 'full'));
-      expect(err).toMatchObject({ code: 'NO_SPACE', message: `no space left on the disk holding ${file}; nothing was changed` });
-      expect(await readFile(file, 'utf8')).toBe(before);
-      expect((await readdir(disk!.dir)).sort()).toEqual(['.filler', 'settings.toml']);
-      disk!.empty();
-    }
-    await add(file, 'roomy');
-    expect(await serverNames(file)).toEqual(['roomy']);
-  });
+  it.skipIf(!disk)(
+    `says so as NO_SPACE, keeps the file and leaves no temporary file, whether the lock or the write finds no room${skip}`,
+    async () => {
+      const file = path.join(disk!.dir, 'settings.toml');
+      await writeFile(file, before);
+      for (const room of [0, 4096]) {
+        disk!.fill(room);
+        const err = await rejection(add(file, 'full'));
+        expect(err).toMatchObject({ code: 'NO_SPACE', message: `no space left on the disk holding ${file}; nothing was changed` });
+        expect(await readFile(file, 'utf8')).toBe(before);
+        expect((await readdir(disk!.dir)).sort()).toEqual(['.filler', 'settings.toml']);
+        disk!.empty();
+      }
+      await add(file, 'roomy');
+      expect(await serverNames(file)).toEqual(['roomy']);
+    },
+  );
 });

@@ -14,7 +14,12 @@ describe('firstDifference', () => {
   });
 
   it.each([
-    ['a changed value', { mcp: { servers: [{ name: 'a' }] } }, { mcp: { servers: [{ name: 'b' }] } }, 'mcp.servers[0].name: expected "a", got "b"'],
+    [
+      'a changed value',
+      { mcp: { servers: [{ name: 'a' }] } },
+      { mcp: { servers: [{ name: 'b' }] } },
+      'mcp.servers[0].name: expected "a", got "b"',
+    ],
     ['a missing table', { x: { env: { K: 'v' } } }, { x: {} }, 'x.env: expected {"K":"v"}, got nothing'],
     ['an extra key', { a: 1 }, { a: 1, b: true }, 'b: expected nothing, got true'],
     ['a shorter array', { a: [1, 2] }, { a: [1] }, 'a: expected 2 items, got 1'],

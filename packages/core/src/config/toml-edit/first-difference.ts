@@ -15,7 +15,9 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
     return undefined;
   }
   if (expected instanceof Date || actual instanceof Date) {
-    return expected instanceof Date && actual instanceof Date && dateText(expected) === dateText(actual) ? undefined : mismatch(path, expected, actual);
+    return expected instanceof Date && actual instanceof Date && dateText(expected) === dateText(actual)
+      ? undefined
+      : mismatch(path, expected, actual);
   }
   if (isTable(expected) && isTable(actual)) {
     for (const key of new Set([...Object.keys(expected), ...Object.keys(actual)])) {

@@ -77,7 +77,9 @@ export function formatValue(value: unknown, where: string): string {
     default:
       break;
   }
-  throw new BlitzError('INVALID_ARGUMENT', `${where} cannot be written to TOML: ${describe(value)}`, { problems: [`${where}: unsupported value`] });
+  throw new BlitzError('INVALID_ARGUMENT', `${where} cannot be written to TOML: ${describe(value)}`, {
+    problems: [`${where}: unsupported value`],
+  });
 }
 
 function formatInlineTable(table: Record<string, unknown>, where: string): string {

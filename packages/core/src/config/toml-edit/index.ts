@@ -7,10 +7,24 @@ export { formatKey, formatString, formatValue, type TomlValue } from './format-v
 export { withServerAdded, withServerFields, withServerFlag, withServerRemoved, withServerReplaced } from './intended-settings.js';
 export { setServerFields, type FieldChanges } from './set-server-fields.js';
 export { setServerFlag } from './set-server-flag.js';
-export { changedPatterns, editPermissionList, withPermissionList, type PatternChange, type PermissionKind } from './edit-permission-list.js';
+export {
+  changedPatterns,
+  editPermissionList,
+  withPermissionList,
+  type PatternChange,
+  type PermissionKind,
+} from './edit-permission-list.js';
 export { editSettingsFile, readSettingsText, type EditSettingsOptions, type EditSettingsResult } from './edit-settings-file.js';
 export { type LockOptions } from './settings-file-lock.js';
 export { parseTomlText } from './parse-toml-text.js';
 export { firstDifference } from './first-difference.js';
-export { addNamedTable, insertNamedTableText, locateNamedTables, namedTableText, removeNamedTable, type NamedTableBlock, type NamedTablesLayout } from './named-tables.js';
+export {
+  addNamedTable,
+  insertNamedTableText,
+  locateNamedTables,
+  namedTableText,
+  removeNamedTable,
+  type NamedTableBlock,
+  type NamedTablesLayout,
+} from './named-tables.js';
 export { describeTomlError } from './parse-toml-text.js';

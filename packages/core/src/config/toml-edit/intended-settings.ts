@@ -76,7 +76,12 @@ function plainEntry(entry: ServerEntry): Table {
 
 function plain(value: TomlValue): unknown {
   if (Array.isArray(value)) return value.map((v: TomlValue) => plain(v));
-  if (isTable(value)) return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, plain(v as TomlValue)]));
+  if (isTable(value))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, plain(v as TomlValue)]),
+    );
   return value;
 }
 

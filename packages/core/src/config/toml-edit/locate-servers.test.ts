@@ -51,7 +51,11 @@ describe('locateServers', () => {
     ['an empty inline array', '[mcp]\nservers = []\n', /inline array/],
     ['an inline mcp table', 'mcp = { servers = [] }\n', /inline array.*\(line 1\)/],
     ['a table of servers', '[mcp.servers.github]\ncommand = "x"\n', /written as a table/],
-    ['a sub-table away from its entry', '[[mcp.servers]]\nname = "a"\n\n[hub]\nx = 1\n\n[mcp.servers.env]\nK = "v"\n', /table at line 7 is separated/],
+    [
+      'a sub-table away from its entry',
+      '[[mcp.servers]]\nname = "a"\n\n[hub]\nx = 1\n\n[mcp.servers.env]\nK = "v"\n',
+      /table at line 7 is separated/,
+    ],
   ])('refuses %s, telling the user to edit by hand', (_, text, message) => {
     const err = errorOf(() => locateServers(text, 'f.toml'));
     expect(err.code).toBe('FAILED_PRECONDITION');

@@ -41,9 +41,16 @@ export function locateServers(text: string, file: string): SettingsLayout {
   }
   // An array with no [[mcp.servers]] header at all, even an empty one, was written inline.
   if (headers.length !== parsedServers.length || headers.length === 0) {
-    throw notEditable(file, text, lines, 'the MCP servers are written as an inline array (mcp.servers = [...], or servers = [...] under [mcp])');
+    throw notEditable(
+      file,
+      text,
+      lines,
+      'the MCP servers are written as an inline array (mcp.servers = [...], or servers = [...] under [mcp])',
+    );
   }
-  const servers = headers.map((headerLine, index) => blockAt(lines, headerLine, index, (parsedServers[index] as { name?: unknown } | undefined)?.name));
+  const servers = headers.map((headerLine, index) =>
+    blockAt(lines, headerLine, index, (parsedServers[index] as { name?: unknown } | undefined)?.name),
+  );
   checkNoStraySubTables(lines, servers, file, text);
   return { lines, eol: detectEol(text), servers };
 }
@@ -51,7 +58,8 @@ export function locateServers(text: string, file: string): SettingsLayout {
 /** The entry with this name (the first, should the file repeat a name). */
 export function findServer(layout: SettingsLayout, name: string, file: string): ServerBlock {
   const block = layout.servers.find((s) => s.name === name);
-  if (block === undefined) throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in ${file}`, { reason: 'MCP_SERVER_NOT_FOUND' });
+  if (block === undefined)
+    throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in ${file}`, { reason: 'MCP_SERVER_NOT_FOUND' });
   return block;
 }
 
@@ -124,9 +132,13 @@ function checkNoStraySubTables(lines: readonly TomlLine[], servers: readonly Ser
 function notEditable(file: string, text: string, lines: readonly TomlLine[], why: string): BlitzError {
   const at = inlineServersLine(lines);
   const where = at === undefined ? '' : ` (line ${lineNumber(text, at.start)})`;
-  return new BlitzError('FAILED_PRECONDITION', `cannot edit ${file}: ${why}${where}; Blitz edits only [[mcp.servers]] entries — edit the file by hand`, {
-    reason: 'SETTINGS_NOT_EDITABLE',
-  });
+  return new BlitzError(
+    'FAILED_PRECONDITION',
+    `cannot edit ${file}: ${why}${where}; Blitz edits only [[mcp.servers]] entries — edit the file by hand`,
+    {
+      reason: 'SETTINGS_NOT_EDITABLE',
+    },
+  );
 }
 
 /** The key line that defines `mcp.servers` (or all of `mcp`) inline, to point the user at it. */

@@ -34,7 +34,11 @@ describe('locateNamedTables', () => {
     ['an inline table under [mcp_servers]', '[mcp_servers]\ndocs = { command = "x" }\n', /mcp_servers\.docs is written as a key.*line 2/],
     ['mcp_servers as one inline value', 'mcp_servers = { docs = { command = "x" } }\n', /mcp_servers is written as a key.*line 1/],
     ['dotted keys at the top', 'mcp_servers.docs.command = "x"\n', /mcp_servers\.docs is not written as its own table/],
-    ['a sub-table away from its table', '[mcp_servers.a]\ncommand = "x"\n[mcp_servers.b]\ncommand = "y"\n[mcp_servers.a.env]\nK = "v"\n', /\[mcp_servers\.a\.env\] is separated.*line 5/],
+    [
+      'a sub-table away from its table',
+      '[mcp_servers.a]\ncommand = "x"\n[mcp_servers.b]\ncommand = "y"\n[mcp_servers.a.env]\nK = "v"\n',
+      /\[mcp_servers\.a\.env\] is separated.*line 5/,
+    ],
   ])('refuses %s', (_, text, message) => {
     expect(() => locateNamedTables(text, P, 'config.toml')).toThrow(message);
   });
@@ -49,12 +53,19 @@ describe('addNamedTable and removeNamedTable', () => {
 
   it('adds after the last table of the parent, keeping every other byte', () => {
     const out = addNamedTable(CODEX, P, 'blitz', blitz, 'config.toml');
-    expect(out).toBe(CODEX.replace('# bearer_token_env_var = "OLD"\n', '# bearer_token_env_var = "OLD"\n\n[mcp_servers.blitz]\ncommand = "/opt/blitz/bin/blitz.js"\nargs = ["connect"]\nenv = { BLITZ_HOME = "/h" }\n'));
+    expect(out).toBe(
+      CODEX.replace(
+        '# bearer_token_env_var = "OLD"\n',
+        '# bearer_token_env_var = "OLD"\n\n[mcp_servers.blitz]\ncommand = "/opt/blitz/bin/blitz.js"\nargs = ["connect"]\nenv = { BLITZ_HOME = "/h" }\n',
+      ),
+    );
     expect((parse(out) as { mcp_servers: Record<string, unknown> }).mcp_servers.blitz).toEqual(blitz);
   });
 
   it('adds at the end of a file without such tables, and into an empty file', () => {
-    expect(addNamedTable('model = "o3"', P, 'a b', { url: 'https://x' }, 'c')).toBe('model = "o3"\n\n[mcp_servers."a b"]\nurl = "https://x"\n');
+    expect(addNamedTable('model = "o3"', P, 'a b', { url: 'https://x' }, 'c')).toBe(
+      'model = "o3"\n\n[mcp_servers."a b"]\nurl = "https://x"\n',
+    );
     expect(addNamedTable('', P, 'a', { url: 'https://x' }, 'c')).toBe('[mcp_servers.a]\nurl = "https://x"\n');
   });
 
@@ -64,13 +75,17 @@ describe('addNamedTable and removeNamedTable', () => {
 
   it('removes a table with its sub-table and comment; add then remove gives back the bytes', () => {
     const out = removeNamedTable(CODEX, P, 'docs', 'config.toml');
-    expect(out).toBe('model = "o3" # the model\n\n[mcp_servers.remote]\nurl = "https://mcp.example.com/mcp"\n# bearer_token_env_var = "OLD"\n\n[profiles.fast]\nmodel = "o4-mini"\n');
+    expect(out).toBe(
+      'model = "o3" # the model\n\n[mcp_servers.remote]\nurl = "https://mcp.example.com/mcp"\n# bearer_token_env_var = "OLD"\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+    );
     expect(removeNamedTable(addNamedTable(CODEX, P, 'blitz', blitz, 'c'), P, 'blitz', 'c')).toBe(CODEX);
   });
 
   it('puts a removed table back as it was written, comments included', () => {
     const docs = namedTableText(CODEX, P, 'docs', 'c')!;
-    expect(docs).toBe('# Docs server\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-mcp"]\n\n[mcp_servers.docs.env]\nTOKEN = "abc"\n');
+    expect(docs).toBe(
+      '# Docs server\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-mcp"]\n\n[mcp_servers.docs.env]\nTOKEN = "abc"\n',
+    );
     const back = insertNamedTableText(removeNamedTable(CODEX, P, 'docs', 'c'), P, docs, 'c');
     expect(parse(back)).toEqual(parse(CODEX));
     expect(back).toContain('# Docs server\n[mcp_servers.docs]');

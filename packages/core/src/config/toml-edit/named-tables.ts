@@ -41,14 +41,24 @@ export function locateNamedTables(text: string, parent: readonly string[], file:
   let table: readonly string[] = [];
   const close = (next: number) => {
     if (current === undefined) return;
-    blocks.push({ name: current.name, firstLine: attachedStart(lines, current.headerLine), headerLine: current.headerLine, lastLine: lastLineBefore(lines, current.headerLine, next) });
+    blocks.push({
+      name: current.name,
+      firstLine: attachedStart(lines, current.headerLine),
+      headerLine: current.headerLine,
+      lastLine: lastLineBefore(lines, current.headerLine, next),
+    });
     current = undefined;
   };
   lines.forEach((line, i) => {
     if (line.kind === 'key-value') {
       const full = [...table, ...line.path];
       if (startsWith(full, parent) && full.length <= parent.length + 1) {
-        throw notEditable(file, text, line, `${full.join('.')} is written as a key rather than as a [${[...parent, '<name>'].join('.')}] table`);
+        throw notEditable(
+          file,
+          text,
+          line,
+          `${full.join('.')} is written as a key rather than as a [${[...parent, '<name>'].join('.')}] table`,
+        );
       }
       return;
     }
@@ -58,7 +68,12 @@ export function locateNamedTables(text: string, parent: readonly string[], file:
     if (inside && line.path.length > parent.length + 1) {
       // A sub-table belongs to the table just before it, and nowhere else.
       if (current !== undefined && line.path[parent.length] === current.name) return;
-      throw notEditable(file, text, line, `the table [${line.path.join('.')}] is separated from its [${line.path.slice(0, parent.length + 1).join('.')}] table`);
+      throw notEditable(
+        file,
+        text,
+        line,
+        `the table [${line.path.join('.')}] is separated from its [${line.path.slice(0, parent.length + 1).join('.')}] table`,
+      );
     }
     close(i);
     if (inside && !line.array) current = { name: line.path[parent.length]!, headerLine: i };
@@ -75,14 +90,24 @@ export function locateNamedTables(text: string, parent: readonly string[], file:
  * Adds `[parent.NAME]` with one `key = value` line per field (tables as inline tables), after
  * the last table under `parent` — or at the end of the file — one blank line apart.
  */
-export function addNamedTable(text: string, parent: readonly string[], name: string, fields: Readonly<Record<string, TomlValue | undefined>>, file: string): string {
+export function addNamedTable(
+  text: string,
+  parent: readonly string[],
+  name: string,
+  fields: Readonly<Record<string, TomlValue | undefined>>,
+  file: string,
+): string {
   const layout = locateNamedTables(text, parent, file);
   if (layout.blocks.some((b) => b.name === name)) {
-    throw new BlitzError('ALREADY_EXISTS', `${file} already has a [${[...parent, name].map(formatKey).join('.')}] table`, { reason: 'TABLE_EXISTS' });
+    throw new BlitzError('ALREADY_EXISTS', `${file} already has a [${[...parent, name].map(formatKey).join('.')}] table`, {
+      reason: 'TABLE_EXISTS',
+    });
   }
   const eol = detectEol(text);
   const header = `[${[...parent, name].map(formatKey).join('.')}]`;
-  const body = Object.entries(fields).flatMap(([key, value]) => (value === undefined ? [] : [`${formatKey(key)} = ${formatValue(value, `${name}.${key}`)}`]));
+  const body = Object.entries(fields).flatMap(([key, value]) =>
+    value === undefined ? [] : [`${formatKey(key)} = ${formatValue(value, `${name}.${key}`)}`],
+  );
   const block = [header, ...body].join(eol) + eol;
   return insertBlockAfter(text, layout.lines, layout.blocks.at(-1)?.lastLine, block, eol);
 }
@@ -91,7 +116,8 @@ export function addNamedTable(text: string, parent: readonly string[], name: str
 export function removeNamedTable(text: string, parent: readonly string[], name: string, file: string): string {
   const layout = locateNamedTables(text, parent, file);
   const block = layout.blocks.find((b) => b.name === name);
-  if (block === undefined) throw new BlitzError('NOT_FOUND', `${file} has no [${[...parent, name].join('.')}] table`, { reason: 'TABLE_NOT_FOUND' });
+  if (block === undefined)
+    throw new BlitzError('NOT_FOUND', `${file} has no [${[...parent, name].join('.')}] table`, { reason: 'TABLE_NOT_FOUND' });
   return removeBlockLines(text, layout.lines, block.firstLine, block.lastLine);
 }
 
@@ -125,5 +151,7 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
 
 function notEditable(file: string, text: string, line: TomlLine | undefined, why: string): BlitzError {
   const where = line === undefined ? '' : ` (line ${lineNumber(text, line.start)})`;
-  return new BlitzError('FAILED_PRECONDITION', `cannot edit ${file}: ${why}${where}; edit the file by hand`, { reason: 'TOML_NOT_EDITABLE' });
+  return new BlitzError('FAILED_PRECONDITION', `cannot edit ${file}: ${why}${where}; edit the file by hand`, {
+    reason: 'TOML_NOT_EDITABLE',
+  });
 }

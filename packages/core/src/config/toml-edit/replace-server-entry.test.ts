@@ -11,7 +11,9 @@ describe('replaceServerEntry', () => {
   });
 
   it('renames through entry.name', () => {
-    expect(replaceServerEntry(text, 'a', { name: 'b', url: 'https://x' })).toBe('# kept\n[[mcp.servers]]\nname = "b"\nurl = "https://x"\n\n[hub]\n');
+    expect(replaceServerEntry(text, 'a', { name: 'b', url: 'https://x' })).toBe(
+      '# kept\n[[mcp.servers]]\nname = "b"\nurl = "https://x"\n\n[hub]\n',
+    );
   });
 
   it('refuses to rename onto another entry', () => {

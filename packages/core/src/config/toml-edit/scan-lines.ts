@@ -65,7 +65,14 @@ function scanLine(text: string, start: number): TomlLine {
     if (text[eq] === '=') {
       const valueStart = skipWhitespace(text, eq + 1);
       const valueEnd = skipValue(text, valueStart);
-      return { kind: 'key-value', path: key.segments, indent: text.slice(start, p), valueStart, valueEnd, ...lineEnd(text, start, valueEnd) };
+      return {
+        kind: 'key-value',
+        path: key.segments,
+        indent: text.slice(start, p),
+        valueStart,
+        valueEnd,
+        ...lineEnd(text, start, valueEnd),
+      };
     }
   }
   return { kind: 'other', ...lineEnd(text, start, p) };
@@ -112,11 +119,14 @@ function readSimpleKey(text: string, pos: number): { key: string; end: number } 
 const UNESCAPES: Readonly<Record<string, string>> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\' };
 
 function unescapeBasic(raw: string): string {
-  return raw.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2})|(.))/g, (whole, u4?: string, u8?: string, x2?: string, c?: string) => {
-    const hex = u4 ?? u8 ?? x2;
-    if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16));
-    return UNESCAPES[c ?? ''] ?? whole;
-  });
+  return raw.replace(
+    /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2})|(.))/g,
+    (whole, u4?: string, u8?: string, x2?: string, c?: string) => {
+      const hex = u4 ?? u8 ?? x2;
+      if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16));
+      return UNESCAPES[c ?? ''] ?? whole;
+    },
+  );
 }
 
 /** The offset just past the value starting at `pos`: a string, array, inline table or bare token. */

@@ -4,7 +4,9 @@ import { setServerDisabled } from './set-server-disabled.js';
 describe('setServerDisabled', () => {
   it('adds disabled = true after the last key of the main table, before its sub-tables', () => {
     const text = '[[mcp.servers]]\nname = "a"\nargs = [\n  "x",\n]\n# the env\n[mcp.servers.env]\nK = "v"\n';
-    expect(setServerDisabled(text, 'a', true)).toBe('[[mcp.servers]]\nname = "a"\nargs = [\n  "x",\n]\ndisabled = true\n# the env\n[mcp.servers.env]\nK = "v"\n');
+    expect(setServerDisabled(text, 'a', true)).toBe(
+      '[[mcp.servers]]\nname = "a"\nargs = [\n  "x",\n]\ndisabled = true\n# the env\n[mcp.servers.env]\nK = "v"\n',
+    );
   });
 
   it('follows the indentation of the keys and the CRLF line ending', () => {
@@ -22,11 +24,15 @@ describe('setServerDisabled', () => {
     const disabled = setServerDisabled(text, 'a', true);
     expect(disabled).toBe('[[mcp.servers]]\nname = "a"\ncommand = "x"\ndisabled = true\n\n[[mcp.servers]]\nname = "b"\n');
     expect(setServerDisabled(disabled, 'a', false)).toBe(text);
-    expect(setServerDisabled('[[mcp.servers]]\nname = "a"\ndisabled = true\ncommand = "x"\n', 'a', false)).toBe('[[mcp.servers]]\nname = "a"\ncommand = "x"\n');
+    expect(setServerDisabled('[[mcp.servers]]\nname = "a"\ndisabled = true\ncommand = "x"\n', 'a', false)).toBe(
+      '[[mcp.servers]]\nname = "a"\ncommand = "x"\n',
+    );
   });
 
-  it('enabling keeps a disabled line that carries a comment, set to false: the comment is the user\'s', () => {
-    expect(setServerDisabled('[[mcp.servers]]\nname = "a"\ndisabled = true # for now\n', 'a', false)).toBe('[[mcp.servers]]\nname = "a"\ndisabled = false # for now\n');
+  it("enabling keeps a disabled line that carries a comment, set to false: the comment is the user's", () => {
+    expect(setServerDisabled('[[mcp.servers]]\nname = "a"\ndisabled = true # for now\n', 'a', false)).toBe(
+      '[[mcp.servers]]\nname = "a"\ndisabled = false # for now\n',
+    );
   });
 
   it('enabling a Codex-style entry sets enabled = true and drops a disabled beside it', () => {
@@ -41,11 +47,15 @@ describe('setServerDisabled', () => {
 
   it('leaves a disabled key inside a sub-table alone', () => {
     const text = '[[mcp.servers]]\nname = "a"\n[mcp.servers.env]\ndisabled = "env var"\n';
-    expect(setServerDisabled(text, 'a', true)).toBe('[[mcp.servers]]\nname = "a"\ndisabled = true\n[mcp.servers.env]\ndisabled = "env var"\n');
+    expect(setServerDisabled(text, 'a', true)).toBe(
+      '[[mcp.servers]]\nname = "a"\ndisabled = true\n[mcp.servers.env]\ndisabled = "env var"\n',
+    );
   });
 
   it('edits the named entry only', () => {
     const text = '[[mcp.servers]]\nname = "a"\ndisabled = false\n\n[[mcp.servers]]\nname = "b"\ndisabled = false\n';
-    expect(setServerDisabled(text, 'b', true)).toBe('[[mcp.servers]]\nname = "a"\ndisabled = false\n\n[[mcp.servers]]\nname = "b"\ndisabled = true\n');
+    expect(setServerDisabled(text, 'b', true)).toBe(
+      '[[mcp.servers]]\nname = "a"\ndisabled = false\n\n[[mcp.servers]]\nname = "b"\ndisabled = true\n',
+    );
   });
 });

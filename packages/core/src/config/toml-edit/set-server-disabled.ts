@@ -18,7 +18,9 @@ export function setServerDisabled(text: string, name: string, disabled: boolean,
 export function disabledChanges(text: string, name: string, disabled: boolean, file: string = DEFAULT_FILE_LABEL): FieldChanges {
   const layout = locateServers(text, file);
   const block = findServer(layout, name, file);
-  const flags = layout.lines.slice(block.headerLine + 1, block.mainEnd).flatMap((l) => (l.kind === 'key-value' && l.path.length === 1 ? [l] : []));
+  const flags = layout.lines
+    .slice(block.headerLine + 1, block.mainEnd)
+    .flatMap((l) => (l.kind === 'key-value' && l.path.length === 1 ? [l] : []));
   const enabledLine = flags.find((l) => l.path[0] === 'enabled');
   const disabledLine = flags.find((l) => l.path[0] === 'disabled');
   const changes: Record<string, boolean | undefined> = {};

@@ -32,7 +32,9 @@ describe('setServerFields', () => {
   });
 
   it('removes a field with its line and trailing comment, in every spelling', () => {
-    expect(setServerFields(TEXT, 'fs', { prefix: undefined, timeout_seconds: undefined })).toBe(TEXT.replace('prefix = "old"   # clashes with github\ntool_timeout_sec = 30\n', ''));
+    expect(setServerFields(TEXT, 'fs', { prefix: undefined, timeout_seconds: undefined })).toBe(
+      TEXT.replace('prefix = "old"   # clashes with github\ntool_timeout_sec = 30\n', ''),
+    );
   });
 
   it('removes the last key and adds another in one edit', () => {
@@ -42,15 +44,23 @@ describe('setServerFields', () => {
 
   it('replaces a multi-line array whole and edits only the named entry', () => {
     const text = '[[mcp.servers]]\nname = "a"\n\n[[mcp.servers]]\nname = "b"\ntools = [\n  "x", # one\n  "y",\n]\n';
-    expect(setServerFields(text, 'b', { tools: ['z'] })).toBe('[[mcp.servers]]\nname = "a"\n\n[[mcp.servers]]\nname = "b"\ntools = ["z"]\n');
+    expect(setServerFields(text, 'b', { tools: ['z'] })).toBe(
+      '[[mcp.servers]]\nname = "a"\n\n[[mcp.servers]]\nname = "b"\ntools = ["z"]\n',
+    );
   });
 
   it('keeps CRLF and a last line without a terminator', () => {
-    expect(setServerFields('[[mcp.servers]]\r\nname = "a"', 'a', { prefix: 'p' })).toBe('[[mcp.servers]]\r\nname = "a"\r\nprefix = "p"\r\n');
+    expect(setServerFields('[[mcp.servers]]\r\nname = "a"', 'a', { prefix: 'p' })).toBe(
+      '[[mcp.servers]]\r\nname = "a"\r\nprefix = "p"\r\n',
+    );
   });
 
   it('does what withServerFields says, on the parsed settings', () => {
-    for (const changes of [{ prefix: 'files', timeout_seconds: 60 }, { prefix: undefined, agents: ['*'] }, { timeout_seconds: undefined, share: true }]) {
+    for (const changes of [
+      { prefix: 'files', timeout_seconds: 60 },
+      { prefix: undefined, agents: ['*'] },
+      { timeout_seconds: undefined, share: true },
+    ]) {
       expect(parse(setServerFields(TEXT, 'fs', changes))).toEqual(withServerFields(parse(TEXT), 'fs', changes));
     }
   });

@@ -17,7 +17,9 @@ export type FieldChanges = Readonly<Record<string, TomlValue | undefined>>;
 export function setServerFields(text: string, name: string, changes: FieldChanges, file: string = DEFAULT_FILE_LABEL): string {
   const layout = locateServers(text, file);
   const block = findServer(layout, name, file);
-  const keyLines = layout.lines.slice(block.headerLine + 1, block.mainEnd).filter((l): l is KeyLine => l.kind === 'key-value' && l.path.length === 1);
+  const keyLines = layout.lines
+    .slice(block.headerLine + 1, block.mainEnd)
+    .filter((l): l is KeyLine => l.kind === 'key-value' && l.path.length === 1);
   const anchor = keyLines.at(-1) ?? layout.lines[block.headerLine]!;
   const indent = anchor.kind === 'key-value' ? anchor.indent : '';
   const splices: { from: number; to: number; insert: string }[] = [];

@@ -52,7 +52,7 @@ async function waiting(clock: FakeClock, call: Promise<unknown>): Promise<void> 
  * and returns once the lock waits again or `call` has settled.
  */
 async function waitOut(clock: FakeClock, call: Promise<unknown>, ms: number): Promise<void> {
-  for (const end = clock.now() + ms; clock.now() < end; ) {
+  for (const end = clock.now() + ms; clock.now() < end;) {
     await waiting(clock, call);
     if (clock.pendingTimers() === 0) return;
     clock.advance(Math.min(100, end - clock.now()));
@@ -60,7 +60,8 @@ async function waitOut(clock: FakeClock, call: Promise<unknown>, ms: number): Pr
   await waiting(clock, call);
 }
 
-const holdBy = (pid: number, start?: string) => writeFile(lock, JSON.stringify({ pid, ...(start === undefined ? {} : { start }), token: 'someone-else' }));
+const holdBy = (pid: number, start?: string) =>
+  writeFile(lock, JSON.stringify({ pid, ...(start === undefined ? {} : { start }), token: 'someone-else' }));
 
 describe('withFileLock', () => {
   it('holds the lock file while running and removes it after', async () => {
@@ -108,10 +109,13 @@ describe('withFileLock', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it.skipIf(processStart(process.pid) === undefined)('takes over a lock whose pid now runs another process (start times differ)', async () => {
-    await holdBy(process.pid, 'not-the-start-of-this-process');
-    expect(await withFileLock(lock, async () => 'ran', { clock: atOnce })).toBe('ran');
-  });
+  it.skipIf(processStart(process.pid) === undefined)(
+    'takes over a lock whose pid now runs another process (start times differ)',
+    async () => {
+      await holdBy(process.pid, 'not-the-start-of-this-process');
+      expect(await withFileLock(lock, async () => 'ran', { clock: atOnce })).toBe('ran');
+    },
+  );
 
   it.skipIf(processStart(process.pid) === undefined)('waits for a lock whose owner lives, however old the lock', async () => {
     await holdBy(process.pid, processStart(process.pid));
@@ -157,26 +161,33 @@ describe('withFileLock', () => {
     expect(await readdir(dir)).toEqual(['settings.toml.lock']);
   });
 
-  it('keeps a process that only waits on it alive until it holds the lock (a CLI once exited 0 mid-wait, having done nothing)', { timeout: 60_000 }, async () => {
-    await holdBy(process.pid);
-    // Each try writes a temporary file beside the lock: a second one means the child waited once.
-    let tries = 0;
-    const watcher = watch(dir, (_event, name) => void (String(name).startsWith('settings.toml.lock.') && String(name).endsWith('.tmp') && tries++));
-    try {
-      const child = spawn(process.execPath, [waiterChild, lock], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      let gone = false;
-      void exited.then(() => (gone = true));
-      await expect.poll(() => gone || tries >= 2, REAL_WAIT).toBe(true);
-      await rm(lock);
-      expect(await exited).toBe(0);
-      expect(out).toBe('ran\n');
-    } finally {
-      watcher.close();
-    }
-  });
+  it(
+    'keeps a process that only waits on it alive until it holds the lock (a CLI once exited 0 mid-wait, having done nothing)',
+    { timeout: 60_000 },
+    async () => {
+      await holdBy(process.pid);
+      // Each try writes a temporary file beside the lock: a second one means the child waited once.
+      let tries = 0;
+      const watcher = watch(
+        dir,
+        (_event, name) => void (String(name).startsWith('settings.toml.lock.') && String(name).endsWith('.tmp') && tries++),
+      );
+      try {
+        const child = spawn(process.execPath, [waiterChild, lock], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        let gone = false;
+        void exited.then(() => (gone = true));
+        await expect.poll(() => gone || tries >= 2, REAL_WAIT).toBe(true);
+        await rm(lock);
+        expect(await exited).toBe(0);
+        expect(out).toBe('ran\n');
+      } finally {
+        watcher.close();
+      }
+    },
+  );
 
   it('leaves a lock alone at release once someone else holds it', async () => {
     await withFileLock(lock, async () => {

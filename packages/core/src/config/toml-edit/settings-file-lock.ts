@@ -57,7 +57,14 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number, clo
   return tryUntil(lockPath, owner, clock.now() + timeoutMs, timeoutMs, staleMs, clock);
 }
 
-async function tryUntil(lockPath: string, owner: LockOwner, deadline: number, timeoutMs: number, staleMs: number, clock: Clock): Promise<string> {
+async function tryUntil(
+  lockPath: string,
+  owner: LockOwner,
+  deadline: number,
+  timeoutMs: number,
+  staleMs: number,
+  clock: Clock,
+): Promise<string> {
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     if (await create(lockPath, owner)) return owner.token;
     const held = await readHeld(lockPath);
@@ -65,9 +72,13 @@ async function tryUntil(lockPath: string, owner: LockOwner, deadline: number, ti
     if (isGone(held, staleMs, clock) && (await takeOver(lockPath, held, clock))) continue;
     if (clock.now() >= deadline) {
       const by = held.owner === undefined ? '' : ` by process ${held.owner.pid}`;
-      throw new BlitzError('TIMEOUT', `could not lock ${lockPath}: held${by} for over ${timeoutMs} ms; if no Blitz command is running, delete that file`, {
-        reason: 'SETTINGS_LOCKED',
-      });
+      throw new BlitzError(
+        'TIMEOUT',
+        `could not lock ${lockPath}: held${by} for over ${timeoutMs} ms; if no Blitz command is running, delete that file`,
+        {
+          reason: 'SETTINGS_LOCKED',
+        },
+      );
     }
     // Jitter keeps a crowd of waiters from retrying in step.
     // A ref'd timer: a CLI command waiting here must not exit (status 0, nothing done) mid-wait.
@@ -113,7 +124,10 @@ export async function takeOver(lockPath: string, judged: Held, clock: Clock = sy
   } catch (err) {
     if (errorCode(err) !== 'EEXIST') throw err;
     // Another taker is at it, or one was killed mid-takeover and left its claim.
-    const since = await stat(claim).then((s) => clock.now() - s.mtimeMs, () => 0);
+    const since = await stat(claim).then(
+      (s) => clock.now() - s.mtimeMs,
+      () => 0,
+    );
     if (since > CLAIM_STALE_MS) await rm(claim, { force: true });
     return false;
   }

@@ -99,9 +99,17 @@ describe('connectHttp against server-everything', () => {
   it('a result streamed past the size limit fails its call at once, with the reason, and the session carries on', async () => {
     const everything = await startEverything();
     const errors: Error[] = [];
-    const link = track(await connectHttp(httpConfig('everything', everything.url), { ...options, maxMessageBytes: () => 64 * 1024, onError: (e) => errors.push(e) }));
+    const link = track(
+      await connectHttp(httpConfig('everything', everything.url), {
+        ...options,
+        maxMessageBytes: () => 64 * 1024,
+        onError: (e) => errors.push(e),
+      }),
+    );
     const big = link.client.callTool({ name: 'echo', arguments: { message: 'x'.repeat(100 * 1024) } }, undefined, { timeout: 60_000 });
-    await expect(big).rejects.toThrow('MCP server everything sent a message larger than the limit of 0.1 MB ([hub] max_result_mb); it was not passed on');
+    await expect(big).rejects.toThrow(
+      'MCP server everything sent a message larger than the limit of 0.1 MB ([hub] max_result_mb); it was not passed on',
+    );
     // No part of the cut event reached the SDK's parser.
     expect(errors.map((e) => e.message)).not.toContainEqual(expect.stringMatching(/JSON/));
     const result = await link.client.callTool({ name: 'echo', arguments: { message: 'small' } });
@@ -235,7 +243,9 @@ describe('connectHttp against fixture servers', () => {
     clock.advance(1000);
     const err = await connecting.catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SERVER_UNAVAILABLE' });
-    expect((err as Error).message).toMatch(/^MCP server gone at http:\/\/127\.0\.0\.1:\d+\/mcp failed to initialize: fetch failed \(ECONNREFUSED\)$/);
+    expect((err as Error).message).toMatch(
+      /^MCP server gone at http:\/\/127\.0\.0\.1:\d+\/mcp failed to initialize: fetch failed \(ECONNREFUSED\)$/,
+    );
     expect(retries[0]?.reason).toBe('fetch failed (ECONNREFUSED)');
   });
 

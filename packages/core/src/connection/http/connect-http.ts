@@ -73,10 +73,20 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   const related = new RelatedRequests();
   const transport = new RelatingTransport(related, url, {
     requestInit: { headers: target.headers },
-    fetch: related.fetch(limited(retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, { clock, ...(opts.onRetry ? { onRetry: opts.onRetry } : {}) }))),
+    fetch: related.fetch(
+      limited(
+        retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, {
+          clock,
+          ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+        }),
+      ),
+    ),
     ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
   });
-  const client = new Client({ name: 'blitz', version: opts.clientVersion ?? '0.0.0' }, { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() });
+  const client = new Client(
+    { name: 'blitz', version: opts.clientVersion ?? '0.0.0' },
+    { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() },
+  );
   opts.prepareClient?.(client);
 
   let closedByUs = false;
@@ -85,7 +95,10 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   const previousOnClose = client.onclose;
   client.onclose = () => {
     previousOnClose?.();
-    if (!closedByUs) settleLost(new BlitzError('SERVER_UNAVAILABLE', `MCP server ${name} closed the connection`, { serverCause: { code: 'CONNECTION_CLOSED' } }));
+    if (!closedByUs)
+      settleLost(
+        new BlitzError('SERVER_UNAVAILABLE', `MCP server ${name} closed the connection`, { serverCause: { code: 'CONNECTION_CLOSED' } }),
+      );
   };
   const previousOnError = client.onerror;
   client.onerror = (err) => {
@@ -136,7 +149,8 @@ class RelatingTransport extends StreamableHTTPClientTransport {
   }
 
   override send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
-    if (options?.relatedRequestId !== undefined && !Array.isArray(message) && isJSONRPCRequest(message)) this.#related.sent(message.id, options.relatedRequestId);
+    if (options?.relatedRequestId !== undefined && !Array.isArray(message) && isJSONRPCRequest(message))
+      this.#related.sent(message.id, options.relatedRequestId);
     return super.send(message, options);
   }
 }

@@ -24,7 +24,10 @@ describe('connectFailure', () => {
 
   it('gives the status, not the body, and drops the query', () => {
     const err = fail(new StreamableHTTPError(502, 'Error POSTing to endpoint: <html>upstream secret</html>'));
-    expect(err).toMatchObject({ code: 'SERVER_UNAVAILABLE', message: 'MCP server notes at https://mcp.example.com/v1/mcp refused initialize: HTTP 502' });
+    expect(err).toMatchObject({
+      code: 'SERVER_UNAVAILABLE',
+      message: 'MCP server notes at https://mcp.example.com/v1/mcp refused initialize: HTTP 502',
+    });
   });
 
   it('keeps coded errors as they are', () => {

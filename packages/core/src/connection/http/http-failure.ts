@@ -24,14 +24,19 @@ export class NeedsMoreAccess extends BlitzError {
 
   constructor(server: string, scope: string) {
     const asked = scope ? ` (scope "${scope}")` : '';
-    super('NEEDS_MORE_ACCESS', `MCP server ${server} needs more access${asked}: run blitz mcp login ${server} to ask for it`, { reason: 'INSUFFICIENT_SCOPE' });
+    super('NEEDS_MORE_ACCESS', `MCP server ${server} needs more access${asked}: run blitz mcp login ${server} to ask for it`, {
+      reason: 'INSUFFICIENT_SCOPE',
+    });
     this.scope = scope;
   }
 }
 
 export function initializeTimeout(server: string, deadlineMs: number, cause?: unknown): BlitzError {
   const after = formatDelay(deadlineMs);
-  return new BlitzError('TIMEOUT', `MCP server ${server} did not answer initialize within ${after}`, { cause, serverCause: { code: 'START_TIMEOUT', phase: 'initialize', after } });
+  return new BlitzError('TIMEOUT', `MCP server ${server} did not answer initialize within ${after}`, {
+    cause,
+    serverCause: { code: 'START_TIMEOUT', phase: 'initialize', after },
+  });
 }
 
 /**
@@ -44,10 +49,16 @@ export function connectFailure(server: string, url: string, deadlineMs: number, 
   if (err instanceof McpError && err.code === RpcErrorCode.RequestTimeout) return initializeTimeout(server, deadlineMs, err);
   const where = safeUrl(url);
   if (err instanceof StreamableHTTPError) {
-    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} refused initialize: HTTP ${err.code}`, { cause: err, serverCause: { code: 'HTTP_STATUS', status: err.code ?? 0, where } });
+    return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} refused initialize: HTTP ${err.code}`, {
+      cause: err,
+      serverCause: { code: 'HTTP_STATUS', status: err.code ?? 0, where },
+    });
   }
   const serverCause = systemCause(err);
-  return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} failed to initialize: ${describe(err)}`, { cause: err, ...(serverCause ? { serverCause } : {}) });
+  return new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} at ${where} failed to initialize: ${describe(err)}`, {
+    cause: err,
+    ...(serverCause ? { serverCause } : {}),
+  });
 }
 
 function safeUrl(url: string): string {

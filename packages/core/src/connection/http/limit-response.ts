@@ -53,7 +53,12 @@ function withBody(response: Response, body: ReadableStream<Uint8Array>): Respons
  * error answer to each request it carried, so the caller hears why at once; the standalone
  * stream, answering no request, is cut.
  */
-function limitEvents(server: string, max: number, ids: RequestId[], onCut: (lastEventId: string | undefined) => void): TransformStream<Uint8Array, Uint8Array> {
+function limitEvents(
+  server: string,
+  max: number,
+  ids: RequestId[],
+  onCut: (lastEventId: string | undefined) => void,
+): TransformStream<Uint8Array, Uint8Array> {
   const events = new EventSplitter();
   let lastEventId: string | undefined;
   const pass = (event: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>) => {
@@ -65,7 +70,12 @@ function limitEvents(server: string, max: number, ids: RequestId[], onCut: (last
     onCut(lastEventId);
     const error = tooLarge(server, max);
     if (ids.length === 0) return controller.error(error);
-    for (const id of ids) controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`));
+    for (const id of ids)
+      controller.enqueue(
+        new TextEncoder().encode(
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message, data: { code: error.code } } })}\n\n`,
+        ),
+      );
     controller.terminate();
   };
   return new TransformStream({
@@ -88,7 +98,9 @@ export function requestIds(body: unknown): RequestId[] {
   if (typeof body !== 'string') return [];
   try {
     const parsed = JSON.parse(body) as unknown;
-    return (Array.isArray(parsed) ? parsed : [parsed]).filter((m): m is { id: RequestId } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m).map((m) => m.id);
+    return (Array.isArray(parsed) ? parsed : [parsed])
+      .filter((m): m is { id: RequestId } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
+      .map((m) => m.id);
   } catch {
     return [];
   }
@@ -98,5 +110,8 @@ export function requestIds(body: unknown): RequestId[] {
 function tooLarge(server: string, max: number, bytes?: number): BlitzError {
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
   const size = bytes === undefined ? 'a message larger than' : `a message of ${mb(bytes)}, more than`;
-  return new BlitzError('RESULT_TOO_LARGE', `MCP server ${server} sent ${size} the limit of ${mb(max)} ([hub] max_result_mb); it was not passed on`);
+  return new BlitzError(
+    'RESULT_TOO_LARGE',
+    `MCP server ${server} sent ${size} the limit of ${mb(max)} ([hub] max_result_mb); it was not passed on`,
+  );
 }

@@ -50,7 +50,10 @@ async function startProxy(): Promise<{ url: string; seen: string[]; close(): Pro
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  while (closers.length) await closers.pop()?.().catch(() => {});
+  while (closers.length)
+    await closers
+      .pop()?.()
+      .catch(() => {});
 });
 
 async function setup(): Promise<{ target: RestartableServer; proxy: Awaited<ReturnType<typeof startProxy>> }> {

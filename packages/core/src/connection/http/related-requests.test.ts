@@ -22,7 +22,13 @@ describe('RelatedRequests', () => {
     related.sent(5, 'call-1');
     const elicit = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'elicitation/create', params: { message: 'who?' } });
     // CRLF endings, an event cut mid-line, a comment line, an id field.
-    const pieces = [': hi\r\nevent: message\r\nid: 1\r\ndata: ', elicit.slice(0, 20), `${elicit.slice(20)}\r\n\r\n`, 'data: {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"é', '"}]}}\n\n'];
+    const pieces = [
+      ': hi\r\nevent: message\r\nid: 1\r\ndata: ',
+      elicit.slice(0, 20),
+      `${elicit.slice(20)}\r\n\r\n`,
+      'data: {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"é',
+      '"}]}}\n\n',
+    ];
     const fetch = related.fetch(async () => eventStream(pieces));
     const response = await fetch('http://127.0.0.1/mcp', post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask' } }));
     const reader = response.body!.getReader();
@@ -46,7 +52,10 @@ describe('RelatedRequests', () => {
     const elicit = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'elicitation/create', params: { message: 'x'.repeat(1_000_000) } });
     const stream = `event: message\ndata: ${elicit}\n\n`;
     const pieces = Array.from({ length: Math.ceil(stream.length / 100) }, (_, i) => stream.slice(i * 100, (i + 1) * 100));
-    const response = await related.fetch(async () => eventStream(pieces))('http://127.0.0.1/mcp', post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask' } }));
+    const response = await related.fetch(async () => eventStream(pieces))(
+      'http://127.0.0.1/mcp',
+      post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ask' } }),
+    );
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let text = '';

@@ -48,11 +48,14 @@ export class RelatedRequests {
       const related = ours.length === 1 ? this.#sentWith.get(ours[0]!) : undefined;
       const seen: RequestId[] = [];
       const watched = response.body.pipeThrough(
-        watchEvents((message) => {
-          if (related === undefined || !('method' in message) || !('id' in message)) return;
-          this.#cameWith.set(message.id, related);
-          seen.push(message.id);
-        }, () => forget(seen)),
+        watchEvents(
+          (message) => {
+            if (related === undefined || !('method' in message) || !('id' in message)) return;
+            this.#cameWith.set(message.id, related);
+            seen.push(message.id);
+          },
+          () => forget(seen),
+        ),
       );
       return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
     };

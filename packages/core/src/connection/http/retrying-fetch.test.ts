@@ -84,7 +84,11 @@ describe('retryingFetch', () => {
   it('honours Retry-After as an HTTP date, capped at 10 s', async () => {
     const clock = new FakeClock();
     const in4s = new Date(clock.now() + 4000).toUTCString();
-    const { fetch: base } = scriptedFetch([{ status: 503, headers: { 'retry-after': in4s } }, { status: 429, headers: { 'retry-after': '3600' } }, 200]);
+    const { fetch: base } = scriptedFetch([
+      { status: 503, headers: { 'retry-after': in4s } },
+      { status: 429, headers: { 'retry-after': '3600' } },
+      200,
+    ]);
     const retries: RetryEvent[] = [];
     const response = retryingFetch(base, { clock, onRetry: (e) => retries.push(e) })('http://x/mcp', post('resources/templates/list'));
     await advanceWhenWaiting(clock, 4000);

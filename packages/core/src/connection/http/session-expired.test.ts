@@ -14,7 +14,10 @@ function httpConfig(url: string): ServerConfig {
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
-  while (closers.length) await closers.pop()?.().catch(() => {});
+  while (closers.length)
+    await closers
+      .pop()?.()
+      .catch(() => {});
 });
 
 /** What a connection would hold: the current link, replaced once on reconnect. */

@@ -14,7 +14,12 @@ function split(pieces: string[]): string[] {
 
 describe('EventSplitter', () => {
   it('ends an event at a blank line, whichever line ending the server uses (LF, CRLF, CR)', () => {
-    expect(split(['data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\n'])).toEqual(['data: a\n\n', 'data: b\r\n\r\n', 'data: c\r\r', '(end) data: d\n']);
+    expect(split(['data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\n'])).toEqual([
+      'data: a\n\n',
+      'data: b\r\n\r\n',
+      'data: c\r\r',
+      '(end) data: d\n',
+    ]);
   });
 
   it('keeps an event whole however it is cut, a CRLF cut between its CR and LF included', () => {

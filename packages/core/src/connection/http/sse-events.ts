@@ -74,7 +74,7 @@ export function eventField(event: Uint8Array, field: 'data' | 'id' | 'event'): s
   const bytes = Buffer.from(event.buffer, event.byteOffset, event.byteLength);
   const name = FIELD_PREFIX[field];
   const values: string[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     let end = at;
     while (end < bytes.length && bytes[end] !== LF && bytes[end] !== CR) end++;
     if (end - at >= name.length && bytes.compare(name, 0, name.length, at, at + name.length) === 0) {

@@ -27,7 +27,10 @@ export function checkCommand(command: string, where: CommandSearch): CommandChec
   if (path.isAbsolute(command) || command.includes('/')) {
     return isExecutable(command) ? { kind: 'found', file: command } : { kind: 'notFound' };
   }
-  const found = findOnPath(command, where.path, { platform: where.platform as NodeJS.Platform, ...(where.pathext ? { pathext: where.pathext } : {}) });
+  const found = findOnPath(command, where.path, {
+    platform: where.platform as NodeJS.Platform,
+    ...(where.pathext ? { pathext: where.pathext } : {}),
+  });
   return found ? { kind: 'found', file: found } : { kind: 'notFound' };
 }
 

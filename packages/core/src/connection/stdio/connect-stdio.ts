@@ -36,7 +36,10 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
     ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
   });
-  const client = new Client({ name: 'blitz', version: deps.clientVersion }, { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() });
+  const client = new Client(
+    { name: 'blitz', version: deps.clientVersion },
+    { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() },
+  );
   opts.prepareClient(client);
   const writable = () => deps.sandbox.writable(opts.workspace, config.sandboxWrite);
   const explain = (text: string) => (config.sandbox ? explainSandboxDenial(text, writable(), config.name) : undefined);
@@ -45,7 +48,10 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     const error = transport.exitError;
     const folder = error && config.sandbox ? deniedFolder(error.message, writable()) : undefined;
     if (!error || folder === undefined) return error;
-    return new BlitzError(error.code, `${error.message}\n${explain(error.message)}`, { cause: error, serverCause: { code: 'SANDBOX_DENIED', folder } });
+    return new BlitzError(error.code, `${error.message}\n${explain(error.message)}`, {
+      cause: error,
+      serverCause: { code: 'SANDBOX_DENIED', folder },
+    });
   };
 
   let resolveLost!: (error: BlitzError) => void;
@@ -53,16 +59,26 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   let closing = false;
   // The SDK client calls this once the transport closes: by our close(), or because the process ended.
   client.onclose = () => {
-    if (!closing) resolveLost(exitError() ?? new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`, { serverCause: { code: 'CONNECTION_CLOSED' } }));
+    if (!closing)
+      resolveLost(
+        exitError() ??
+          new BlitzError('SERVER_EXITED', `MCP server ${config.name} closed its connection`, {
+            serverCause: { code: 'CONNECTION_CLOSED' },
+          }),
+      );
   };
 
   try {
     const connected = withDeadline(client.connect(transport), opts.deadlineMs, deps.clock, () => {
       const phase = transport.process ? 'initialize' : 'spawn';
       const after = formatDelay(opts.deadlineMs);
-      return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${after}`, { serverCause: { code: 'START_TIMEOUT', phase, after } });
+      return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${after}`, {
+        serverCause: { code: 'START_TIMEOUT', phase, after },
+      });
     });
-    await (opts.signal ? untilAborted(connected, opts.signal, () => new BlitzError('CANCELLED', `MCP server ${config.name} was stopped while starting`)) : connected);
+    await (opts.signal
+      ? untilAborted(connected, opts.signal, () => new BlitzError('CANCELLED', `MCP server ${config.name} was stopped while starting`))
+      : connected);
   } catch (err) {
     closing = true;
     const closed = client.close().catch(() => undefined);
@@ -71,7 +87,10 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     if (opts.stopping && isBlitzError(err, 'TIMEOUT')) opts.stopping(closed);
     else await closed;
     if (isBlitzError(err)) throw err;
-    throw exitError() ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to initialize: ${(err as Error).message}`, { cause: err });
+    throw (
+      exitError() ??
+      new BlitzError('SERVER_UNAVAILABLE', `MCP server ${config.name} failed to initialize: ${(err as Error).message}`, { cause: err })
+    );
   }
 
   const proc = transport.process!;

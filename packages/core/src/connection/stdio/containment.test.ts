@@ -22,7 +22,22 @@ describe('createContainment', () => {
     expect(c.wrap(line)).toEqual({
       command: '/usr/bin/bwrap',
       // The server's stdout on fd 3, so that bwrap's own processes hold no copy of it (issue 25.7).
-      args: ['--die-with-parent', '--unshare-pid', '--dev-bind', '/', '/', '--proc', '/proc', '--', '/bin/sh', '-c', 'exec "$@" 1>&3 3>&-', 'sh', '/usr/bin/node', 'server.js'],
+      args: [
+        '--die-with-parent',
+        '--unshare-pid',
+        '--dev-bind',
+        '/',
+        '/',
+        '--proc',
+        '/proc',
+        '--',
+        '/bin/sh',
+        '-c',
+        'exec "$@" 1>&3 3>&-',
+        'sh',
+        '/usr/bin/node',
+        'server.js',
+      ],
       leaderIsWrapper: true,
       contained: true,
       stdoutFd: 3,
@@ -35,7 +50,15 @@ describe('createContainment', () => {
   it('falls back to unshare, with a user namespace when not root', () => {
     const runs = (cmd: string) => cmd.endsWith('unshare');
     expect(createContainment({ platform: 'linux', which: which(['bwrap', 'unshare']), runs, root: false }).wrap(line).args).toEqual([
-      '--pid', '--fork', '--kill-child', '--mount-proc', '--user', '--map-current-user', '--', '/usr/bin/node', 'server.js',
+      '--pid',
+      '--fork',
+      '--kill-child',
+      '--mount-proc',
+      '--user',
+      '--map-current-user',
+      '--',
+      '/usr/bin/node',
+      'server.js',
     ]);
     expect(createContainment({ platform: 'linux', which: which(['unshare']), runs, root: true }).wrap(line)).toEqual({
       command: '/usr/bin/unshare',
@@ -47,7 +70,12 @@ describe('createContainment', () => {
 
   it('scans the tree where nothing works, saying so once on Linux', () => {
     const warnings: string[] = [];
-    const c = createContainment({ platform: 'linux', which: which(['bwrap', 'unshare']), runs: () => false, warn: (m) => warnings.push(m) });
+    const c = createContainment({
+      platform: 'linux',
+      which: which(['bwrap', 'unshare']),
+      runs: () => false,
+      warn: (m) => warnings.push(m),
+    });
     expect(c.wrap(line)).toEqual({ ...line, leaderIsWrapper: false, contained: false });
     c.wrap(line);
     expect(c.kind()).toBe('scan');
@@ -85,7 +113,10 @@ describe.skipIf(!contained)(`an orphaned helper ends with its server (${here?.ki
     const mark = `blitz-orphan-${randomUUID()}`;
     const pidFile = path.join(dir, 'pid');
     const { command, args } = fixtureCommand('spawn-grandchild', ['--orphan', mark]);
-    const config = serverConfig('orphaning', { transport: { kind: 'stdio', command, args, env: { GRANDCHILD_PID_FILE: pidFile } }, sandbox });
+    const config = serverConfig('orphaning', {
+      transport: { kind: 'stdio', command, args, env: { GRANDCHILD_PID_FILE: pidFile } },
+      sandbox,
+    });
     proc = spawnServer(config, {
       workspaceDir: dir,
       sandbox: createSandbox({ blitzHome: path.join(dir, 'home'), tmpDir: dir, warn: () => {} }),
@@ -105,11 +136,14 @@ describe.skipIf(!contained)(`an orphaned helper ends with its server (${here?.ki
     await vi.waitFor(() => expect(isAlive(helper)).toBe(false), { timeout: 5_000 });
   });
 
-  it.skipIf(!canListProcesses || withoutBwrap.kind() !== 'unshare')('unsandboxed, where only unshare works: in its pid namespace', async () => {
-    const helper = await startOrphaning(false, withoutBwrap);
-    await proc!.close();
-    await vi.waitFor(() => expect(isAlive(helper)).toBe(false), { timeout: 5_000 });
-  });
+  it.skipIf(!canListProcesses || withoutBwrap.kind() !== 'unshare')(
+    'unsandboxed, where only unshare works: in its pid namespace',
+    async () => {
+      const helper = await startOrphaning(false, withoutBwrap);
+      await proc!.close();
+      await vi.waitFor(() => expect(isAlive(helper)).toBe(false), { timeout: 5_000 });
+    },
+  );
 
   it.skipIf(!bwrapOk)('sandboxed: in the sandbox’s pid namespace', async () => {
     const helper = await startOrphaning(true, undefined);

@@ -84,7 +84,15 @@ export function createContainment(deps: ContainmentDeps = {}): Containment {
     }
     const unshare = which('unshare');
     if (unshare && runs(unshare, unshareContainArgs(truePath, [], root))) {
-      return { kind: 'unshare', wrap: (line) => ({ command: unshare, args: unshareContainArgs(line.command, line.args, root), leaderIsWrapper: true, contained: true }) };
+      return {
+        kind: 'unshare',
+        wrap: (line) => ({
+          command: unshare,
+          args: unshareContainArgs(line.command, line.args, root),
+          leaderIsWrapper: true,
+          contained: true,
+        }),
+      };
     }
     deps.warn?.(`${describeContainment('scan')} (install bubblewrap, or allow unprivileged user namespaces)`);
     return scan;

@@ -33,18 +33,26 @@ describe('the line that says why a server crashed', () => {
 
   it("is Node's coded error, its code kept", () => {
     writeFileSync(path.join(dir, 'imports.mjs'), "import 'no-such-mcp-package';\n");
-    expect(crashLine(stderrOf(process.execPath, ['imports.mjs']))).toMatch(/^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package 'no-such-mcp-package'/);
+    expect(crashLine(stderrOf(process.execPath, ['imports.mjs']))).toMatch(
+      /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package 'no-such-mcp-package'/,
+    );
   });
 
   // Skipped only on a machine without python3.
   it.skipIf(!python)('is the exception after a real Python traceback', () => {
-    writeFileSync(path.join(dir, 'server.py'), "import sys\nprint('starting', file=sys.stderr)\ndef load():\n    raise ValueError('bad config: port must be a number')\nload()\n");
+    writeFileSync(
+      path.join(dir, 'server.py'),
+      "import sys\nprint('starting', file=sys.stderr)\ndef load():\n    raise ValueError('bad config: port must be a number')\nload()\n",
+    );
     expect(crashLine(stderrOf('python3', ['server.py']))).toBe('ValueError: bad config: port must be a number');
     expect(crashLine(stderrOf('python3', ['-c', 'import no_such_mcp_lib']))).toBe("ModuleNotFoundError: No module named 'no_such_mcp_lib'");
   });
 
   it.skipIf(!python)('is the last exception of a chained Python traceback', () => {
-    writeFileSync(path.join(dir, 'chained.py'), "try:\n    open('/nonexistent/settings.json')\nexcept OSError as e:\n    raise RuntimeError('cannot read settings') from e\n");
+    writeFileSync(
+      path.join(dir, 'chained.py'),
+      "try:\n    open('/nonexistent/settings.json')\nexcept OSError as e:\n    raise RuntimeError('cannot read settings') from e\n",
+    );
     expect(crashLine(stderrOf('python3', ['chained.py']))).toBe('RuntimeError: cannot read settings');
   });
 
@@ -56,9 +64,13 @@ describe('the line that says why a server crashed', () => {
   });
 
   it("is a tool's error: line, else the last line that is no banner or frame", () => {
-    expect(crashLine(['fatal: not a git repository (or any of the parent directories): .git'])).toBe('fatal: not a git repository (or any of the parent directories): .git');
+    expect(crashLine(['fatal: not a git repository (or any of the parent directories): .git'])).toBe(
+      'fatal: not a git repository (or any of the parent directories): .git',
+    );
     expect(crashLine(['starting', 'error: unknown option --stdio', 'usage: srv [--port N]'])).toBe('error: unknown option --stdio');
-    expect(crashLine(['bwrap: execvp nonexistent-mcp-server: No such file or directory'])).toBe('bwrap: execvp nonexistent-mcp-server: No such file or directory');
+    expect(crashLine(['bwrap: execvp nonexistent-mcp-server: No such file or directory'])).toBe(
+      'bwrap: execvp nonexistent-mcp-server: No such file or directory',
+    );
     expect(crashLine(['listening', 'database not reachable', '', 'Node.js v20.20.2'])).toBe('database not reachable');
     expect(crashLine([])).toBeUndefined();
   });

@@ -36,44 +36,57 @@ afterEach(async () => {
 });
 
 describe('OwnedProcess', () => {
-  it.skipIf(!existsSync('/proc/self/stat'))('ends a descendant that left its group with setsid(), on close and after it was seen by the tree scan', async () => {
-    const pidFile = path.join(tmpDir(), 'grandchild.pid');
-    const clock = new FakeClock();
-    const seen: number[][] = [];
-    const proc = own(fixtureCommand('spawn-grandchild', ['--setsid']), { env: { PATH: process.env.PATH ?? '', GRANDCHILD_PID_FILE: pidFile }, clock, treeScanMs: 1_000, onDescendants: (_leader, d) => seen.push(d.map((p) => p.pid)) });
-    await proc.spawned;
-    await vi.waitFor(() => expect(readFileSync(pidFile, 'utf8')).not.toBe(''), { timeout: 10_000 });
-    const grandchild = Number(readFileSync(pidFile, 'utf8'));
-    clock.advance(1_000);
-    expect(seen.at(-1)).toContain(grandchild);
-    await proc.close();
-    await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), { timeout: 5_000 });
-  });
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'ends a descendant that left its group with setsid(), on close and after it was seen by the tree scan',
+    async () => {
+      const pidFile = path.join(tmpDir(), 'grandchild.pid');
+      const clock = new FakeClock();
+      const seen: number[][] = [];
+      const proc = own(fixtureCommand('spawn-grandchild', ['--setsid']), {
+        env: { PATH: process.env.PATH ?? '', GRANDCHILD_PID_FILE: pidFile },
+        clock,
+        treeScanMs: 1_000,
+        onDescendants: (_leader, d) => seen.push(d.map((p) => p.pid)),
+      });
+      await proc.spawned;
+      await vi.waitFor(() => expect(readFileSync(pidFile, 'utf8')).not.toBe(''), { timeout: 10_000 });
+      const grandchild = Number(readFileSync(pidFile, 'utf8'));
+      clock.advance(1_000);
+      expect(seen.at(-1)).toContain(grandchild);
+      await proc.close();
+      await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), { timeout: 5_000 });
+    },
+  );
 
-  it.skipIf(!existsSync('/proc/self/stat'))('looks at an unchanged tree less and less often, and every treeScanMs again once it changed', async () => {
-    const pidFile = path.join(tmpDir(), 'grandchildren.pid');
-    const clock = new FakeClock();
-    const seen: number[][] = [];
-    // Starts a grandchild in a session of its own for each line on stdin, and adds its pid to the file.
-    const script = `process.stdin.on('data', () => { const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); require('node:fs').appendFileSync(${JSON.stringify(pidFile)}, c.pid + ' '); }); process.stdin.on('end', () => process.exit(0));`;
-    const proc = own(nodeEval(script), { clock, treeScanMs: 1_000, onDescendants: (_leader, d) => seen.push(d.map((p) => p.pid)) });
-    const grandchild = async (n: number): Promise<number> => {
-      proc.stdin.write('go\n');
-      await vi.waitFor(() => expect(existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ') : []).toHaveLength(n), { timeout: 10_000 });
-      return Number(readFileSync(pidFile, 'utf8').trim().split(' ')[n - 1]);
-    };
-    await proc.spawned;
-    clock.advance(1_000); // look 1 (t = 1 s): nothing new, next in 2 s
-    clock.advance(2_000); // look 2 (t = 3 s): nothing new, next in 4 s (t = 7 s)
-    const first = await grandchild(1);
-    clock.advance(3_000); // t = 6 s: no look yet
-    expect(seen).toEqual([]);
-    clock.advance(1_000); // look 3 (t = 7 s) finds it; the next look is 1 s away again
-    expect(seen).toEqual([[first]]);
-    const second = await grandchild(2);
-    clock.advance(1_000); // look 4 (t = 8 s)
-    expect(seen).toEqual([[first], [first, second]]);
-  });
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'looks at an unchanged tree less and less often, and every treeScanMs again once it changed',
+    async () => {
+      const pidFile = path.join(tmpDir(), 'grandchildren.pid');
+      const clock = new FakeClock();
+      const seen: number[][] = [];
+      // Starts a grandchild in a session of its own for each line on stdin, and adds its pid to the file.
+      const script = `process.stdin.on('data', () => { const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); require('node:fs').appendFileSync(${JSON.stringify(pidFile)}, c.pid + ' '); }); process.stdin.on('end', () => process.exit(0));`;
+      const proc = own(nodeEval(script), { clock, treeScanMs: 1_000, onDescendants: (_leader, d) => seen.push(d.map((p) => p.pid)) });
+      const grandchild = async (n: number): Promise<number> => {
+        proc.stdin.write('go\n');
+        await vi.waitFor(() => expect(existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ') : []).toHaveLength(n), {
+          timeout: 10_000,
+        });
+        return Number(readFileSync(pidFile, 'utf8').trim().split(' ')[n - 1]);
+      };
+      await proc.spawned;
+      clock.advance(1_000); // look 1 (t = 1 s): nothing new, next in 2 s
+      clock.advance(2_000); // look 2 (t = 3 s): nothing new, next in 4 s (t = 7 s)
+      const first = await grandchild(1);
+      clock.advance(3_000); // t = 6 s: no look yet
+      expect(seen).toEqual([]);
+      clock.advance(1_000); // look 3 (t = 7 s) finds it; the next look is 1 s away again
+      expect(seen).toEqual([[first]]);
+      const second = await grandchild(2);
+      clock.advance(1_000); // look 4 (t = 8 s)
+      expect(seen).toEqual([[first], [first, second]]);
+    },
+  );
 
   it('notices the exit code at once', async () => {
     const proc = own(nodeEval('process.exit(7)'));
@@ -179,7 +192,10 @@ describe('OwnedProcess', () => {
     it('kills the group when the leader exits on stdin close but its grandchild would not', async () => {
       const dir = tmpDir();
       const pidFile = path.join(dir, 'pid');
-      const proc = own(fixtureCommand('spawn-grandchild'), { env: { PATH: process.env.PATH ?? '', GRANDCHILD_PID_FILE: pidFile }, graceMs: 30_000 });
+      const proc = own(fixtureCommand('spawn-grandchild'), {
+        env: { PATH: process.env.PATH ?? '', GRANDCHILD_PID_FILE: pidFile },
+        graceMs: 30_000,
+      });
       await vi.waitFor(() => expect(readFileSync(pidFile, 'utf8')).not.toBe(''), REAL_WAIT);
       const grandchild = Number(readFileSync(pidFile, 'utf8'));
       expect(isAlive(grandchild)).toBe(true);

@@ -35,8 +35,17 @@ describe('byParent', () => {
 describe.skipIf(!existsSync('/proc/self/stat'))('descendantsOf (Linux)', () => {
   it('finds a grandchild in a session of its own, with its start time; a recorded process with another start time is not signalled', async () => {
     // A child that starts a setsid() grandchild and prints its pid.
-    const child = spawn(process.execPath, ['-e', "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);"], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const grandchild = await new Promise<number>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);",
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const grandchild = await new Promise<number>((resolve) =>
+      child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+    );
     try {
       const found = descendantsOf(child.pid!);
       const entry = found.find((p) => p.pid === grandchild);

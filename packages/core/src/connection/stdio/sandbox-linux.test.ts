@@ -40,7 +40,11 @@ afterEach(async () => {
 });
 
 function boxedConfig(name: string, line: { command: string; args: string[] }, env: Record<string, string> = {}): ServerConfig {
-  return serverConfig(name, { transport: { kind: 'stdio', command: line.command, args: line.args, env }, sandbox: true, timeoutSeconds: 60 });
+  return serverConfig(name, {
+    transport: { kind: 'stdio', command: line.command, args: line.args, env },
+    sandbox: true,
+    timeoutSeconds: 60,
+  });
 }
 
 function deps(graceMs = 200) {
@@ -67,7 +71,10 @@ async function call(client: Client, name: string, args: Record<string, string>):
 describe('bubblewrap sandbox (Linux)', () => {
   it.skipIf(!probe.ok)(`lets a server write in its workspace and tmp, and nowhere else${skipReason}`, async () => {
     const client = await connect(boxed('write-file'));
-    expect(await call(client, 'write', { path: path.join(dirs.workspace, 'ok.txt'), content: 'in' })).toEqual({ text: 'written', isError: false });
+    expect(await call(client, 'write', { path: path.join(dirs.workspace, 'ok.txt'), content: 'in' })).toEqual({
+      text: 'written',
+      isError: false,
+    });
     expect(readFileSync(path.join(dirs.workspace, 'ok.txt'), 'utf8')).toBe('in');
     expect((await call(client, 'write', { path: path.join(dirs.tmp, 'scratch'), content: 't' })).isError).toBe(false);
 

@@ -22,7 +22,7 @@ describe('sandboxPaths', () => {
     });
   });
 
-  it('adds the server\'s sandbox_write paths to the writable ones', () => {
+  it("adds the server's sandbox_write paths to the writable ones", () => {
     expect(sandboxPaths({ ...places, extraWritable: ['/home/ann/.local/share/memory', '/tmp'] }, () => false).writable).toEqual([
       '/work/proj',
       '/tmp',
@@ -45,16 +45,34 @@ describe('bwrapArgs', () => {
     expect(bwrapArgs(paths, 'node', ['server.js', '--flag'])).toEqual([
       '--die-with-parent',
       '--unshare-pid',
-      '--ro-bind', '/', '/',
-      '--dev', '/dev',
-      '--proc', '/proc',
-      '--bind', '/work/proj', '/work/proj',
-      '--bind', '/tmp', '/tmp',
-      '--bind', '/home/ann/.cache', '/home/ann/.cache',
-      '--tmpfs', '/blitz home', '--remount-ro', '/blitz home',
-      '--tmpfs', '/home/ann/.ssh', '--remount-ro', '/home/ann/.ssh',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--bind',
+      '/work/proj',
+      '/work/proj',
+      '--bind',
+      '/tmp',
+      '/tmp',
+      '--bind',
+      '/home/ann/.cache',
+      '/home/ann/.cache',
+      '--tmpfs',
+      '/blitz home',
+      '--remount-ro',
+      '/blitz home',
+      '--tmpfs',
+      '/home/ann/.ssh',
+      '--remount-ro',
+      '/home/ann/.ssh',
       '--',
-      'node', 'server.js', '--flag',
+      'node',
+      'server.js',
+      '--flag',
     ]);
   });
 
@@ -104,20 +122,35 @@ describe('createSandbox', () => {
   const base = { blitzHome: '/b', home: undefined, tmpDir: '/t', exists: () => false };
 
   it('wraps in bwrap on Linux', () => {
-    const sandbox = createSandbox({ ...base, warn: () => {}, platform: 'linux', which: (n) => (n === 'bwrap' ? '/usr/bin/bwrap' : undefined) });
+    const sandbox = createSandbox({
+      ...base,
+      warn: () => {},
+      platform: 'linux',
+      which: (n) => (n === 'bwrap' ? '/usr/bin/bwrap' : undefined),
+    });
     const wrapped = sandbox.wrap('srv', line, '/w');
     expect(wrapped.command).toBe('/usr/bin/bwrap');
-    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t'], hidden: [] }, '/bin/sh', ['-c', 'exec "$@" 1>&3 3>&-', 'sh', 'node', 's.js']));
+    expect(wrapped.args).toEqual(
+      bwrapArgs({ writable: ['/w', '/t'], hidden: [] }, '/bin/sh', ['-c', 'exec "$@" 1>&3 3>&-', 'sh', 'node', 's.js']),
+    );
     expect(wrapped.stdoutFd).toBe(3);
     expect(wrapped.leaderIsWrapper).toBe(true);
   });
 
   it('binds sandbox_write paths on Linux, creating a missing one as a folder first', () => {
     const made: string[] = [];
-    const sandbox = createSandbox({ ...base, warn: () => {}, platform: 'linux', which: () => '/usr/bin/bwrap', makeDir: (p) => made.push(p) });
+    const sandbox = createSandbox({
+      ...base,
+      warn: () => {},
+      platform: 'linux',
+      which: () => '/usr/bin/bwrap',
+      makeDir: (p) => made.push(p),
+    });
     const wrapped = sandbox.wrap('srv', line, '/w', ['/data/mem']);
     expect(made).toEqual(['/data/mem']);
-    expect(wrapped.args).toEqual(bwrapArgs({ writable: ['/w', '/t', '/data/mem'], hidden: [] }, '/bin/sh', ['-c', 'exec "$@" 1>&3 3>&-', 'sh', 'node', 's.js']));
+    expect(wrapped.args).toEqual(
+      bwrapArgs({ writable: ['/w', '/t', '/data/mem'], hidden: [] }, '/bin/sh', ['-c', 'exec "$@" 1>&3 3>&-', 'sh', 'node', 's.js']),
+    );
     expect(sandbox.writable('/w', ['/data/mem'])).toEqual(['/w', '/t', '/data/mem']);
   });
 

@@ -118,7 +118,13 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
   const real = (p: string) => (exists(p) ? realpathSync.native(p) : p);
   const makeDir = deps.makeDir ?? ((p: string) => mkdirSync(p, { recursive: true, mode: 0o700 }));
   const paths = (workspace: string, extraWritable: readonly string[] = []): SandboxPaths => {
-    const places = { workspace, tmpDir: deps.tmpDir ?? os.tmpdir(), home: 'home' in deps ? deps.home : os.homedir(), blitzHome: deps.blitzHome, extraWritable };
+    const places = {
+      workspace,
+      tmpDir: deps.tmpDir ?? os.tmpdir(),
+      home: 'home' in deps ? deps.home : os.homedir(),
+      blitzHome: deps.blitzHome,
+      extraWritable,
+    };
     const chosen = sandboxPaths(places, exists);
     return { writable: chosen.writable.map(real), hidden: chosen.hidden.map(real) };
   };
@@ -133,11 +139,22 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
           if (!bwrap) throw sandboxUnavailable(serverName);
           for (const p of extraWritable) if (!exists(p)) makeDir(p);
           const inner = viaFd3(line);
-          return { command: bwrap, args: bwrapArgs(paths(workspace, extraWritable), inner.command, inner.args), leaderIsWrapper: true, contained: true, stdoutFd: 3 };
+          return {
+            command: bwrap,
+            args: bwrapArgs(paths(workspace, extraWritable), inner.command, inner.args),
+            leaderIsWrapper: true,
+            contained: true,
+            stdoutFd: 3,
+          };
         }
         case 'darwin':
           // sandbox-exec execs the command in its place: no wrapper process remains.
-          return { command: '/usr/bin/sandbox-exec', args: sandboxExecArgs(paths(workspace, extraWritable), line.command, line.args), leaderIsWrapper: false, contained: false };
+          return {
+            command: '/usr/bin/sandbox-exec',
+            args: sandboxExecArgs(paths(workspace, extraWritable), line.command, line.args),
+            leaderIsWrapper: false,
+            contained: false,
+          };
         default:
           if (!warned) {
             warned = true;
@@ -149,7 +166,6 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
   };
 }
 
-
 /**
  * Whether bubblewrap can build a sandbox here: it is installed and the kernel lets it create
  * the namespaces (containers and hardened kernels often do not). For `blitz doctor` and tests.
@@ -159,7 +175,10 @@ export function probeBubblewrap(searchPath = process.env.PATH ?? ''): { ok: true
   if (!bwrap) return { ok: false, reason: `bwrap is not on PATH (${installCommand('bubblewrap')})` };
   const probe = spawnSync(bwrap, [...bwrapArgs({ writable: [], hidden: [] }, 'true', [])], { encoding: 'utf8', timeout: 10_000 });
   if (probe.status === 0) return { ok: true };
-  return { ok: false, reason: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}` };
+  return {
+    ok: false,
+    reason: `bwrap cannot create a sandbox here: ${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}`,
+  };
 }
 
 /** One bubblewrap probe per PATH: servers added one after another need not spawn it each time. */
@@ -170,7 +189,11 @@ const probed = new Map<string, ReturnType<typeof probeBubblewrap>>();
  * there is no sandbox here (issue 26.5): on Linux without a working bubblewrap, the reason with
  * this OS's fix; undefined where the sandbox works, or elsewhere (doctor checks macOS).
  */
-export function sandboxWarning(servers: readonly string[], searchPath = process.env.PATH ?? '', platform = process.platform): string | undefined {
+export function sandboxWarning(
+  servers: readonly string[],
+  searchPath = process.env.PATH ?? '',
+  platform = process.platform,
+): string | undefined {
   if (servers.length === 0 || platform !== 'linux') return undefined;
   let probe = probed.get(searchPath);
   if (!probe) probed.set(searchPath, (probe = probeBubblewrap(searchPath)));

@@ -63,13 +63,21 @@ export function spawnServer(config: ServerConfig, deps: SpawnServerDeps): OwnedP
 function missingCommand(server: string, command: string, searchPath: string, cwd: string): void {
   const file = command.includes('/') ? path.resolve(cwd, command) : command;
   if (checkCommand(file, { path: searchPath, platform: process.platform }).kind === 'found') return;
-  throw new BlitzError('SERVER_UNAVAILABLE', `MCP server ${server} could not start: ${command} ${command.includes('/') ? 'is not an executable file' : 'is not on PATH'}`, {
-    reason: 'COMMAND_NOT_FOUND',
-    serverCause: { code: 'COMMAND_NOT_FOUND', command },
-  });
+  throw new BlitzError(
+    'SERVER_UNAVAILABLE',
+    `MCP server ${server} could not start: ${command} ${command.includes('/') ? 'is not an executable file' : 'is not on PATH'}`,
+    {
+      reason: 'COMMAND_NOT_FOUND',
+      serverCause: { code: 'COMMAND_NOT_FOUND', command },
+    },
+  );
 }
 
 /** A transport for an SDK `Client`; the process starts when the client connects. */
 export function createStdioTransport(config: ServerConfig, deps: SpawnServerDeps): StdioTransport {
-  return new StdioTransport({ name: config.name, spawn: () => spawnServer(config, deps), ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}) });
+  return new StdioTransport({
+    name: config.name,
+    spawn: () => spawnServer(config, deps),
+    ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+  });
 }

@@ -24,9 +24,17 @@ function tmpDir(): string {
   return dir;
 }
 
-function serverConfig(name: string, fixture: FixtureName, options: { args?: string[]; env?: Record<string, string>; sandbox?: boolean } = {}): ServerConfig {
+function serverConfig(
+  name: string,
+  fixture: FixtureName,
+  options: { args?: string[]; env?: Record<string, string>; sandbox?: boolean } = {},
+): ServerConfig {
   const line = fixtureCommand(fixture, options.args);
-  return baseConfig(name, { transport: { kind: 'stdio', command: line.command, args: line.args, env: options.env ?? {} }, sandbox: options.sandbox ?? false, timeoutSeconds: 60 });
+  return baseConfig(name, {
+    transport: { kind: 'stdio', command: line.command, args: line.args, env: options.env ?? {} },
+    sandbox: options.sandbox ?? false,
+    timeoutSeconds: 60,
+  });
 }
 
 function deps(overrides: Partial<SpawnServerDeps> = {}): SpawnServerDeps {
@@ -76,7 +84,7 @@ describe('StdioTransport with an SDK Client', () => {
     await client.close();
   });
 
-  it('hands on every progress notification that arrives in one read with its call\'s result (the SDK dropped the last ones)', async () => {
+  it("hands on every progress notification that arrives in one read with its call's result (the SDK dropped the last ones)", async () => {
     const client = await connect(transportFor(serverConfig('burst', 'progress-burst')));
     const seen: number[] = [];
     const result = await client.callTool({ name: 'burst', arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) });
@@ -116,7 +124,9 @@ describe('StdioTransport with an SDK Client', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'one' } }))).toBe('one');
 
     const began = Date.now();
-    const err = await client.callTool({ name: 'echo', arguments: { text: 'two' } }, undefined, { timeout: 60_000 }).catch((e: unknown) => e);
+    const err = await client
+      .callTool({ name: 'echo', arguments: { text: 'two' } }, undefined, { timeout: 60_000 })
+      .catch((e: unknown) => e);
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(err).toBeInstanceOf(McpError);
     expect((err as McpError).code).toBe(ErrorCode.ConnectionClosed);
@@ -136,7 +146,9 @@ describe('StdioTransport with an SDK Client', () => {
     const err = await client.callTool({ name: 'close_stdout', arguments: {} }, undefined, { timeout: 600_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(McpError);
     expect(err).toMatchObject({ code: ErrorCode.ConnectionClosed, data: { code: 'SERVER_UNAVAILABLE', reason: 'STDOUT_CLOSED' } });
-    expect((err as Error).message).toContain('MCP server mute closed its stdout but kept running, so it can answer nothing more; it was stopped');
+    expect((err as Error).message).toContain(
+      'MCP server mute closed its stdout but kept running, so it can answer nothing more; it was stopped',
+    );
     expect((err as Error).message).toContain('close-stdout: closed fd 1, still running');
     await closed;
     expect(isAlive(pid)).toBe(false);
@@ -154,7 +166,8 @@ describe('StdioTransport with an SDK Client', () => {
 
   it('reports the exit, not EPIPE, when a write meets a process on its way out', async () => {
     const config = serverConfig('closing', 'env-dump');
-    const script = "require('node:fs').closeSync(0); process.stderr.write('stdin closed on purpose\\n'); setTimeout(() => process.exit(4), 150)";
+    const script =
+      "require('node:fs').closeSync(0); process.stderr.write('stdin closed on purpose\\n'); setTimeout(() => process.exit(4), 150)";
     config.transport = { kind: 'stdio', command: process.execPath, args: ['-e', script], env: {} };
     const transport = transportFor(config);
     await transport.start();
@@ -165,7 +178,7 @@ describe('StdioTransport with an SDK Client', () => {
     expect((err as Error).message).toBe('MCP server closing exited with code 4; its stderr ends with:\nstdin closed on purpose');
   });
 
-  it("a call whose write meets a dying process fails with the exit and its stderr, not the SDK's \"Connection closed\"", async () => {
+  it('a call whose write meets a dying process fails with the exit and its stderr, not the SDK\'s "Connection closed"', async () => {
     // Answers initialize, then stops reading: the next write fails (EPIPE) before the exit is seen.
     const script = `
       const rl = require('node:readline').createInterface({ input: process.stdin });
@@ -257,7 +270,7 @@ describe('StdioTransport with an SDK Client', () => {
       delete process.env.BLITZ_TEST_SECRET;
     });
 
-    it("gives the server a scrubbed environment plus its own env, and the workspace as cwd", async () => {
+    it('gives the server a scrubbed environment plus its own env, and the workspace as cwd', async () => {
       process.env.BLITZ_TEST_SECRET = 'hunter2';
       const workspaceDir = tmpDir();
       const client = await connect(transportFor(serverConfig('envy', 'env-dump', { env: { OWN_SETTING: 'mine' } }), { workspaceDir }));

@@ -129,13 +129,18 @@ export class StdioTransport implements Transport {
    */
   send(message: JSONRPCMessage): Promise<void> {
     const proc = this.#process;
-    if (!proc || this.#closed || this.#stdoutClosed) return Promise.reject(this.#exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`));
+    if (!proc || this.#closed || this.#stdoutClosed)
+      return Promise.reject(this.#exitError ?? new BlitzError('SERVER_UNAVAILABLE', `MCP server ${this.name} is not running`));
     let line: string;
     try {
       line = `${JSON.stringify(message)}\n`;
     } catch (err) {
       // Ours to blame, not the server's: it never saw the message, and the breaker must not count it.
-      return Promise.reject(new BlitzError('INVALID_ARGUMENT', `the message for MCP server ${this.name} cannot be written as JSON: ${(err as Error).message}`, { cause: err }));
+      return Promise.reject(
+        new BlitzError('INVALID_ARGUMENT', `the message for MCP server ${this.name} cannot be written as JSON: ${(err as Error).message}`, {
+          cause: err,
+        }),
+      );
     }
     const id = isRequest(message) ? message.id : undefined;
     if (id !== undefined) this.#inFlight.add(id);
@@ -209,7 +214,11 @@ export class StdioTransport implements Transport {
     this.onerror?.(new Error(message));
     if (id === undefined) return;
     this.#inFlight.delete(id);
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message, data: { code: 'RESULT_TOO_LARGE', bytes: line.bytes } } });
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: { code: ErrorCode.InternalError, message, data: { code: 'RESULT_TOO_LARGE', bytes: line.bytes } },
+    });
   }
 
   /**
@@ -224,11 +233,17 @@ export class StdioTransport implements Transport {
     this.#stopping = true;
     const head = `MCP server ${this.name} closed its stdout but kept running, so it can answer nothing more; it was stopped`;
     const tail = proc.stderr.lastLines(this.#stderrLines);
-    const error = new BlitzError('SERVER_UNAVAILABLE', tail.length > 0 ? `${head}; its stderr ends with:\n${tail.join('\n')}` : head, { reason: 'STDOUT_CLOSED' });
+    const error = new BlitzError('SERVER_UNAVAILABLE', tail.length > 0 ? `${head}; its stderr ends with:\n${tail.join('\n')}` : head, {
+      reason: 'STDOUT_CLOSED',
+    });
     this.#exitError ??= error;
     this.onerror?.(error);
     for (const id of this.#inFlight) {
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, reason: 'STDOUT_CLOSED' } } });
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, reason: 'STDOUT_CLOSED' } },
+      });
     }
     this.#inFlight.clear();
     // Its end runs #onEnded, which closes the connection (stopping: no crash reported).
@@ -247,7 +262,16 @@ export class StdioTransport implements Transport {
         this.onmessage?.({
           jsonrpc: '2.0',
           id,
-          error: { code: ErrorCode.ConnectionClosed, message: error.message, data: { code: error.code, exitCode: exit.code, signal: exit.signal, ...(error.serverCause ? { serverCause: error.serverCause } : {}) } },
+          error: {
+            code: ErrorCode.ConnectionClosed,
+            message: error.message,
+            data: {
+              code: error.code,
+              exitCode: exit.code,
+              signal: exit.signal,
+              ...(error.serverCause ? { serverCause: error.serverCause } : {}),
+            },
+          },
         });
       }
       // A crashed leader may leave helpers behind; close() kills its group.
@@ -298,7 +322,10 @@ export class StdioTransport implements Transport {
     const tail = proc.stderr.lastLines(this.#stderrLines);
     const message = describeExit(this.name, exit, tail);
     const serverCause = exitCause(exit, tail);
-    return new BlitzError(exit.error ? 'SERVER_UNAVAILABLE' : 'SERVER_EXITED', message, { cause: exit.error, ...(serverCause ? { serverCause } : {}) });
+    return new BlitzError(exit.error ? 'SERVER_UNAVAILABLE' : 'SERVER_EXITED', message, {
+      cause: exit.error,
+      ...(serverCause ? { serverCause } : {}),
+    });
   }
 
   #finish(): void {
