@@ -11,5 +11,6 @@ npm ci --prefix test/fixtures/large-catalog/node22-servers --no-audit --no-fund 
 rm -rf .test-results
 status=0
 npx turbo run build lint typecheck test --continue --force --log-order=grouped || status=$?
+npx prettier --check . || status=$?
 node scripts/test-summary.mjs || status=$?
 exit "$status"
