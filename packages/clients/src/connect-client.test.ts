@@ -95,3 +95,64 @@ describe('disconnect takes away what connect created (issue 26.9)', () => {
     expect(JSON.parse(fs.readFileSync(mine, 'utf8'))).toEqual({ mcp: {}, theme: 'dark' });
   });
 });
+
+describe("Codex's comments above its servers stay through connect and disconnect (issue 26.9)", () => {
+  const codex = clientById('codex')!;
+  const CONFIG = [
+    'model = "gpt-5-codex"',
+    '',
+    '# Servers',
+    '[mcp_servers.docs]',
+    'command = "docs-mcp"',
+    '',
+    '# Runs in CI too',
+    '[mcp_servers.shell]',
+    'command = "mcp-shell"',
+    '',
+    '[profiles.fast]',
+    'model = "o4-mini"',
+    '',
+  ].join('\n');
+  const servers = [
+    { name: 'docs', command: 'docs-mcp' },
+    { name: 'shell', command: 'mcp-shell' },
+  ];
+  let config: string;
+  beforeEach(() => {
+    config = path.join(t.where.home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(config), { recursive: true });
+    fs.writeFileSync(config, CONFIG);
+  });
+
+  it('the blitz table takes the first server’s place under its comment; the other server’s comment goes with it', async () => {
+    await connectClient(codex, config, { launch: LAUNCH, blitzServers: servers, store });
+    expect(fs.readFileSync(config, 'utf8')).toBe(
+      [
+        'model = "gpt-5-codex"',
+        '',
+        '# Servers',
+        '[mcp_servers.blitz]',
+        'command = "/usr/bin/node"',
+        'args = ["/opt/blitz/bin/blitz.js", "connect"]',
+        '',
+        '[profiles.fast]',
+        'model = "o4-mini"',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('disconnect after a later edit puts both servers back where blitz stood, every byte as it was', async () => {
+    await connectClient(codex, config, { launch: LAUNCH, blitzServers: servers, store });
+    fs.appendFileSync(config, '\n[profiles.later]\nmodel = "gpt-5"\n');
+    expect((await disconnectClient(codex, config, store)).kind).toBe('undone');
+    expect(fs.readFileSync(config, 'utf8')).toBe(`${CONFIG}\n[profiles.later]\nmodel = "gpt-5"\n`);
+  });
+
+  it('a blitz table with no record is removed alone: the comment above it is the user’s', async () => {
+    await connectClient(codex, config, { launch: LAUNCH, blitzServers: servers, store });
+    await store.drop('codex', config);
+    expect((await disconnectClient(codex, config, store)).kind).toBe('not-connected');
+    expect(fs.readFileSync(config, 'utf8')).toBe('model = "gpt-5-codex"\n\n# Servers\n\n[profiles.fast]\nmodel = "o4-mini"\n');
+  });
+});

@@ -60,18 +60,21 @@ export function computeConnect(
   const servers: ClientServer[] = serversOf(spec, data, file).map(([name, raw]) => ({ name, raw, mapping: spec.fromClient(name, raw) }));
   const plan = planConnect(servers, blitzServers, native);
   let after = text;
+  const current = servers.find((s) => s.name === BLITZ_ENTRY);
+  // A new blitz table stands where the first server it replaces stood, under that server's
+  // comments, which may head the whole section (Codex's `# Servers`): they stay (issue 26.9).
+  const inPlaceOf = current === undefined ? servers.find((s) => plan.remove.some((r) => r.name === s.name))?.name : undefined;
   const removed = plan.remove.map(({ name }) => ({
     name,
-    saved: savedServer(spec, text, file, name, servers.find((s) => s.name === name)!.raw),
+    saved: savedServer(spec, text, file, name, servers.find((s) => s.name === name)!.raw, name === inPlaceOf ? 'header' : 'comments'),
   }));
-  const current = servers.find((s) => s.name === BLITZ_ENTRY);
-  const previousBlitz = current === undefined ? null : savedServer(spec, text, file, BLITZ_ENTRY, current.raw);
+  const previousBlitz = current === undefined ? null : savedServer(spec, text, file, BLITZ_ENTRY, current.raw, 'header');
   for (const { name } of plan.remove) {
-    after = withoutServerText(spec, after, file, name);
+    if (name !== inPlaceOf) after = withoutServerText(spec, after, file, name);
     data = withServerData(spec, data, name, undefined);
   }
   if (plan.blitz !== 'same') {
-    after = withServerText(spec, after, file, BLITZ_ENTRY, native);
+    after = withServerText(spec, after, file, BLITZ_ENTRY, native, inPlaceOf);
     data = withServerData(spec, data, BLITZ_ENTRY, native);
   }
   return { plan, after, intended: data, removed, previousBlitz };

@@ -8,6 +8,7 @@ import {
   serversOf,
   withoutServerText,
   withSavedServerText,
+  withSavedTablesInPlaceOf,
   withServerData,
   type SavedServer,
 } from './files/client-document.js';
@@ -46,7 +47,10 @@ export async function disconnectClient(
         if (ours === undefined) return undefined;
         const mapped = spec.fromClient(ours[0], ours[1]);
         if (mapped.kind !== 'server' || !isBlitzEntry(mapped.entry)) return undefined;
-        return { after: withoutServerText(spec, text, file, BLITZ_ENTRY), intended: withServerData(spec, data, BLITZ_ENTRY, undefined) };
+        return {
+          after: withoutServerText(spec, text, file, BLITZ_ENTRY, true),
+          intended: withServerData(spec, data, BLITZ_ENTRY, undefined),
+        };
       },
       { parse, maxBytes: spec.maxFileBytes, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) },
     );
@@ -88,13 +92,21 @@ export async function disconnectClient(
       plan = now;
       let after = current;
       let data = data0;
-      if (now.removeBlitz) {
-        after = withoutServerText(spec, after, file, BLITZ_ENTRY);
-        data = withServerData(spec, data, BLITZ_ENTRY, undefined);
-      }
       const back = [...(now.restoreBlitz && now.removeBlitz ? [{ name: BLITZ_ENTRY, saved: now.restoreBlitz }] : []), ...now.putBack];
+      if (now.removeBlitz) data = withServerData(spec, data, BLITZ_ENTRY, undefined);
+      // In TOML the servers go back where the blitz table stands, under the comments above it, which are not Blitz's.
+      const inPlace = now.removeBlitz && spec.format === 'toml';
+      if (inPlace)
+        after = withSavedTablesInPlaceOf(
+          spec,
+          after,
+          file,
+          BLITZ_ENTRY,
+          back.map((b) => b.saved),
+        );
+      else if (now.removeBlitz) after = withoutServerText(spec, after, file, BLITZ_ENTRY);
       for (const { name, saved } of back) {
-        after = withSavedServerText(spec, after, file, name, saved);
+        if (!inPlace) after = withSavedServerText(spec, after, file, name, saved);
         data = withServerData(spec, data, name, savedValue(spec.serversKey, name, saved));
       }
       if (madeServersKey && hasServersKey(spec, data) && serversOf(spec, data, file).length === 0) {

@@ -22,9 +22,12 @@ export {
   addNamedTable,
   insertNamedTableText,
   locateNamedTables,
+  namedTableLines,
   namedTableText,
+  replaceNamedTable,
   removeNamedTable,
   type NamedTableBlock,
   type NamedTablesLayout,
 } from './named-tables.js';
 export { describeTomlError } from './parse-toml-text.js';
+export { detectEol } from './scan-lines.js';

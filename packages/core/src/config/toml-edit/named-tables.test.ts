@@ -1,6 +1,14 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { addNamedTable, insertNamedTableText, locateNamedTables, namedTableText, removeNamedTable } from './named-tables.js';
+import {
+  addNamedTable,
+  insertNamedTableText,
+  locateNamedTables,
+  namedTableLines,
+  namedTableText,
+  removeNamedTable,
+  replaceNamedTable,
+} from './named-tables.js';
 
 const P = ['mcp_servers'];
 const CODEX = `model = "o3" # the model
@@ -89,5 +97,26 @@ describe('addNamedTable and removeNamedTable', () => {
     const back = insertNamedTableText(removeNamedTable(CODEX, P, 'docs', 'c'), P, docs, 'c');
     expect(parse(back)).toEqual(parse(CODEX));
     expect(back).toContain('# Docs server\n[mcp_servers.docs]');
+  });
+});
+
+describe('replaceNamedTable', () => {
+  it('puts new tables where one stood, from its header on: the comment above it stays, and so does every other byte', () => {
+    const blitzLines = namedTableLines(P, 'blitz', { command: 'blitz' }, '\n');
+    const out = replaceNamedTable(CODEX, P, 'docs', blitzLines, 'c');
+    expect(out).toBe(CODEX.replace(namedTableText(CODEX, P, 'docs', 'c', 'header')!, '[mcp_servers.blitz]\ncommand = "blitz"\n'));
+    expect(out).toContain('# Docs server\n[mcp_servers.blitz]\n');
+    expect(replaceNamedTable(out, P, 'blitz', namedTableText(CODEX, P, 'docs', 'c', 'header')!, 'c')).toBe(CODEX);
+  });
+
+  it('with nothing in its place, only the table goes; a table that ended the file without a line break leaves it so', () => {
+    expect(replaceNamedTable(CODEX, P, 'docs', '', 'c')).toBe(CODEX.replace(namedTableText(CODEX, P, 'docs', 'c', 'header')!, ''));
+    expect(replaceNamedTable('[mcp_servers.a]\ncommand = "a"', P, 'a', '[mcp_servers.b]\ncommand = "b"\n', 'c')).toBe(
+      '[mcp_servers.b]\ncommand = "b"',
+    );
+  });
+
+  it('refuses a name that is not there', () => {
+    expect(() => replaceNamedTable(CODEX, P, 'nope', '', 'c')).toThrow(/has no \[mcp_servers.nope\] table/);
   });
 });

@@ -3,7 +3,7 @@ import { formatKey, formatValue, type TomlValue } from './format-value.js';
 import { insertBlockAfter, removeBlockLines } from './block-text.js';
 import { attachedStart, lastLineBefore, lineNumber } from './locate-servers.js';
 import { parseTomlText } from './parse-toml-text.js';
-import { detectEol, scanLines, type TomlLine } from './scan-lines.js';
+import { detectEol, scanLines, type Eol, type TomlLine } from './scan-lines.js';
 
 /**
  * In-place edits of tables named by key under a parent table, such as Codex's
@@ -104,12 +104,7 @@ export function addNamedTable(
     });
   }
   const eol = detectEol(text);
-  const header = `[${[...parent, name].map(formatKey).join('.')}]`;
-  const body = Object.entries(fields).flatMap(([key, value]) =>
-    value === undefined ? [] : [`${formatKey(key)} = ${formatValue(value, `${name}.${key}`)}`],
-  );
-  const block = [header, ...body].join(eol) + eol;
-  return insertBlockAfter(text, layout.lines, layout.blocks.at(-1)?.lastLine, block, eol);
+  return insertBlockAfter(text, layout.lines, layout.blocks.at(-1)?.lastLine, namedTableLines(parent, name, fields, eol), eol);
 }
 
 /** Removes `[parent.NAME]`, its sub-tables and the comments attached above it, and one blank line beside it. */
@@ -121,11 +116,53 @@ export function removeNamedTable(text: string, parent: readonly string[], name: 
   return removeBlockLines(text, layout.lines, block.firstLine, block.lastLine);
 }
 
-/** The text of one named table (comments above it included), to put back later as it was. */
-export function namedTableText(text: string, parent: readonly string[], name: string, file: string): string | undefined {
+/**
+ * The text of one named table, to put back later as it was: from the comments attached above
+ * it, or (`from: 'header'`) from its header, when those comments stay in the file.
+ */
+export function namedTableText(
+  text: string,
+  parent: readonly string[],
+  name: string,
+  file: string,
+  from: 'comments' | 'header' = 'comments',
+): string | undefined {
   const layout = locateNamedTables(text, parent, file);
   const block = layout.blocks.find((b) => b.name === name);
-  return block === undefined ? undefined : text.slice(layout.lines[block.firstLine]!.start, layout.lines[block.lastLine]!.end);
+  if (block === undefined) return undefined;
+  const first = from === 'comments' ? block.firstLine : block.headerLine;
+  return text.slice(layout.lines[first]!.start, layout.lines[block.lastLine]!.end);
+}
+
+/**
+ * Puts `replacement` (whole tables, ending with a line break; '' for none) where `[parent.NAME]`
+ * stood, from its header to its last line. The comments above it stay: they may head the whole
+ * section (`# Servers`) as well as this table, and only its own lines are Blitz's to change.
+ */
+export function replaceNamedTable(text: string, parent: readonly string[], name: string, replacement: string, file: string): string {
+  const layout = locateNamedTables(text, parent, file);
+  const block = layout.blocks.find((b) => b.name === name);
+  if (block === undefined)
+    throw new BlitzError('NOT_FOUND', `${file} has no [${[...parent, name].join('.')}] table`, { reason: 'TABLE_NOT_FOUND' });
+  if (replacement === '') return removeBlockLines(text, layout.lines, block.headerLine, block.lastLine);
+  const last = layout.lines[block.lastLine]!;
+  // A table that ended the file without a line break leaves it ending the same way.
+  const lines = last.terminated ? replacement : replacement.replace(/\r?\n$/, '');
+  return text.slice(0, layout.lines[block.headerLine]!.start) + lines + text.slice(last.end);
+}
+
+/** The `[parent.NAME]` table as new lines: its header and one `key = value` line per field. */
+export function namedTableLines(
+  parent: readonly string[],
+  name: string,
+  fields: Readonly<Record<string, TomlValue | undefined>>,
+  eol: Eol,
+): string {
+  const header = `[${[...parent, name].map(formatKey).join('.')}]`;
+  const body = Object.entries(fields).flatMap(([key, value]) =>
+    value === undefined ? [] : [`${formatKey(key)} = ${formatValue(value, `${name}.${key}`)}`],
+  );
+  return [header, ...body].join(eol) + eol;
 }
 
 /** Appends a table's text (as `namedTableText` gave it) after the last table under `parent`. */
