@@ -11,8 +11,38 @@ const client = {
   message: 'Core imports no API client: what both need lives in a leaf package (@blitz/clock, @blitz/process, @blitz/server-state).',
 };
 const workspaces = { group: ['@blitz/*', '**/packages/**', '**/apps/**'], message: 'A leaf package imports no other workspace.' };
+const paths = {
+  group: ['**/packages/**', '**/apps/**'],
+  message: 'Import another workspace by its name (@blitz/…), never by a path into it.',
+};
+const appPaths = {
+  regex: '^(\\.\\./)+(cli|daemon|settings|tray)/(src|dist)(/|$)',
+  message: 'Import another workspace by its name (@blitz/…), never by a path into it.',
+};
+const daemonApps = {
+  group: [
+    '@blitz/cli',
+    '@blitz/cli/*',
+    '@blitz/daemon',
+    '@blitz/daemon/*',
+    '@blitz/tray',
+    '@blitz/tray/*',
+    '@blitz/settings',
+    '@blitz/settings/*',
+  ],
+  message: "The daemon imports no app, itself included by name (it finds the settings page's built files by path, not by import).",
+};
+const daemonPackages = {
+  group: ['@blitz/clients', '@blitz/clients/*', '@blitz/autostart', '@blitz/autostart/*'],
+  message: "Other clients' config files and start at login belong to the CLI and the tray, not the daemon.",
+};
+const cliApps = {
+  regex: '^@blitz/(daemon(?!/entry$)(/|$)|tray/|settings(/|$))',
+  message: 'The CLI imports two app entry points only: @blitz/daemon/entry and @blitz/tray.',
+};
 // The arrows (docs/architecture.md): apps → packages; core and clients never see the API client;
-// the leaves (clock, process, server-state) import no workspace at all.
+// the leaves (clock, process, server-state) import no workspace at all; the daemon imports no
+// other app, and the CLI only the daemon's entry and the tray.
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'test/fixtures/**'] },
@@ -46,6 +76,14 @@ export default tseslint.config(
   {
     files: ['packages/client/**/*.ts', 'apps/tray/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [apps, core, sdk] }] },
+  },
+  {
+    files: ['apps/daemon/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [paths, appPaths, daemonApps, daemonPackages] }] },
+  },
+  {
+    files: ['apps/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [paths, appPaths, cliApps] }] },
   },
   {
     // The settings page runs in a browser: only the client's plain-data subpaths, never its Node half.
