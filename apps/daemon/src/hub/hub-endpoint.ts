@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   BlitzError,
   JsonLinesTransport,
@@ -29,6 +29,8 @@ import { RedactingTransport } from './redacting-transport.js';
 import { SessionReaper } from './session-reaper.js';
 import { serverRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
+import { serveModernPost } from './modern/modern-http.js';
+import { isModernPost } from './modern/modern-request.js';
 
 /** What the hub offers the servers it connects to: it answers elicitation and roots. */
 const SERVER_CAPABILITIES = { elicitation: {}, roots: { listChanged: false } };
@@ -73,6 +75,8 @@ export class HubEndpoint {
   readonly #pending = new Map<Workspace, Timer>();
   /** Notices heard by sessions still being introduced (waiting for their servers), by workspace. */
   readonly #introducing = new Set<{ workspace: Workspace; notices: string[] }>();
+  /** Hubs serving one modern request each (modern-http.ts): a server's log message during one reaches it. */
+  readonly #modern = new Set<HubSession>();
   #closing = false;
 
   constructor(opts: HubOptions) {
@@ -125,6 +129,8 @@ export class HubEndpoint {
     }
     if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH))
       return refuse(res, new BlitzError('INVALID_ARGUMENT', tooDeepMessage(MAX_MESSAGE_DEPTH), { reason: 'TOO_DEEP' }));
+    // A single request outside a session that is not a legacy initialize is of the modern era (2026-07-28).
+    if (isModernPost(body)) return this.#serveModern(req, res, target, body);
     // Nothing runs, and no workspace opens, before a session exists.
     if (!(Array.isArray(body) ? body : [body]).some((m) => isInitializeRequest(m))) {
       return refuse(res, new BlitzError('INVALID_ARGUMENT', 'Bad Request: no session; send initialize first', { reason: 'NO_SESSION' }));
@@ -181,9 +187,9 @@ export class HubEndpoint {
     const sessions = [...this.#in(workspace)];
     if (event.during.length > 0) {
       const latest = new Map(event.during.map((r) => [r.session, r.requestId]));
-      for (const s of sessions) {
-        const requestId = latest.get(s.hub.id);
-        if (requestId !== undefined) void s.hub.log(event.server, event.params, requestId);
+      for (const hub of [...sessions.map((s) => s.hub), ...this.#modern]) {
+        const requestId = latest.get(hub.id);
+        if (requestId !== undefined) void hub.log(event.server, event.params, requestId);
       }
       return;
     }
@@ -253,6 +259,24 @@ export class HubEndpoint {
     // A first message that was not initialize leaves no session behind, nor a workspace held open.
     if (transport.sessionId) this.#begun(transport.sessionId, { hub, transport }, query);
     else await transport.close().catch(() => undefined);
+  }
+
+  /** One modern request: a session of its own, for this request alone (modern-http.ts). */
+  async #serveModern(req: IncomingMessage, res: ServerResponse, target: string, request: JSONRPCRequest): Promise<void> {
+    const query = parseQuery(new URL(target, 'http://127.0.0.1'));
+    if (typeof query === 'string') return refuse(res, new BlitzError('INVALID_ARGUMENT', query));
+    const open = async () => {
+      const hub = await this.#hubFor(query);
+      this.#modern.add(hub);
+      return {
+        hub,
+        ended: () => {
+          this.#modern.delete(hub);
+          this.#ended(undefined, hub);
+        },
+      };
+    };
+    await serveModernPost(req, res, request, open, this.#opts.redactor);
   }
 
   /** A new session's hub; its workspace is held until `#ended`. */

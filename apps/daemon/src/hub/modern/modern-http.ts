@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Redactor } from '@blitz/core';
+import type { HubSession } from '../hub-session.js';
+import { RedactingTransport } from '../redacting-transport.js';
+import { ModernExchange } from './modern-exchange.js';
+import { checkModernRequest, HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION } from './modern-request.js';
+
+/** Errors the revision answers with 400 on HTTP (and -32601 with 404), whoever raised them. */
+const BAD_REQUEST = new Set([HEADER_MISMATCH, -32021, UNSUPPORTED_VERSION]);
+
+/**
+ * One modern (2026-07-28) request on `/mcp`: checked (modern-request.ts), then served by a
+ * hub session of its own, made for it and ended with it (`open` gives it; closing its
+ * exchange ends it). The answer is plain JSON, or SSE once a notification of the request
+ * (progress, a log message it asked for) must go first; a stream the client closes before the
+ * answer cancels the request.
+ */
+export async function serveModernPost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: JSONRPCRequest,
+  open: () => Promise<{ hub: HubSession; ended(): void }>,
+  redactor: Redactor,
+): Promise<void> {
+  const checked = checkModernRequest(request, req.headers);
+  if ('refused' in checked) return json(res, checked.refused.status, { jsonrpc: '2.0', id: request.id, error: checked.refused.error });
+  const { meta } = checked;
+  const { hub, ended } = await open();
+  const exchange = new ModernExchange();
+  exchange.onclose = ended;
+  await hub.server.connect(hub.transport(new RedactingTransport(exchange, redactor)));
+  try {
+    if (request.method === 'server/discover') {
+      return json(res, 200, { jsonrpc: '2.0', id: request.id, result: await exchange.discover(meta) });
+    }
+    await new Promise<void>((resolve) => {
+      let sse = false;
+      let answered = false;
+      res.on('close', () => {
+        if (!answered) exchange.cancel(request.id);
+        resolve();
+      });
+      void exchange.request(request, meta, {
+        notify: (message) => {
+          if (!sse) {
+            sse = true;
+            res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+          }
+          res.write(event(message));
+        },
+        answer: (message) => {
+          answered = true;
+          if (sse) res.end(event(message));
+          else json(res, statusOf(message), message);
+          resolve();
+        },
+      });
+    });
+  } finally {
+    await exchange.close();
+  }
+}
+
+/** The HTTP status of a JSON answer: what the revision names for its errors, else 200. */
+function statusOf(message: JSONRPCMessage): number {
+  if (!('error' in message)) return 200;
+  if (message.error.code === METHOD_NOT_FOUND) return 404;
+  return BAD_REQUEST.has(message.error.code) ? 400 : 200;
+}
+
+function event(message: JSONRPCMessage): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
