@@ -25,7 +25,8 @@ export type FixtureName =
   | 'protocol'
   | 'ask-together'
   | 'rug-pull'
-  | 'close-stdout';
+  | 'close-stdout'
+  | 'modern';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;
