@@ -55,6 +55,11 @@ export interface DaemonOptions {
   graceMs?: number;
   /** The built settings page (default: `@blitz/settings`'s dist). */
   settingsPageDir?: string;
+  /**
+   * The measured fast lanes of `tools/call` (docs/architecture.md "The fast lane"); default on.
+   * Off (`BLITZ_FAST_LANES=off`): every call takes the SDK's own path, to compare or to rule them out.
+   */
+  fastLanes?: boolean;
 }
 
 /**
@@ -146,6 +151,7 @@ export class Daemon {
       ...(opts.graceMs === undefined ? {} : { graceMs: opts.graceMs }),
       maxMessageBytes: () => this.source.settings.hub.maxResultMb * 1024 * 1024,
       onDescendants: (leader, descendants) => this.#children.setDescendants(leader, descendants),
+      ...(opts.fastLanes === false ? { directCalls: false } : {}),
     });
     this.registry = new WorkspaceRegistry({
       source: this.source,
@@ -208,6 +214,7 @@ export class Daemon {
       redactor: this.#redactor,
       toolUse: this.#toolUse,
       audit: this.audit,
+      ...(opts.fastLanes === false ? { fastLane: false } : {}),
     });
     this.#watcher = new FileWatcher({ clock: this.#clock });
     this.#watcher.onChange((file) => void this.#onFileChanged(file));
@@ -282,6 +289,7 @@ export class Daemon {
     fs.rmSync(this.paths.daemonStopped, { force: true });
     this.#watchFiles();
     this.log.info('daemon started', { pid: process.pid, port: this.port, home: this.paths.home, version: this.#opts.version });
+    if (this.#opts.fastLanes === false) this.log.info('the fast lanes are off: every tools/call takes the SDK path (BLITZ_FAST_LANES=off)');
   }
 
   /** The local socket `blitz connect` prefers, when the platform and the home's path allow one; the port serves without it. */

@@ -9,7 +9,7 @@ const STOP_DEADLINE_MS = 15_000;
  * Runs the daemon in this process until SIGTERM or SIGINT (or `POST /v1/shutdown`).
  * Returns the exit code: 0 after a clean stop, 1 when another daemon runs for this home.
  */
-export async function runDaemon(opts: { version: string; port?: number; mirrorLog?: boolean }): Promise<number> {
+export async function runDaemon(opts: { version: string; port?: number; mirrorLog?: boolean; fastLanes?: boolean }): Promise<number> {
   const home = blitzHome(process.env);
   // Heard from the start: the state file is written inside Daemon.start, and whoever reads it
   // (a test, the CLI) may send SIGTERM before start returns — unheard, it killed the daemon
@@ -24,6 +24,7 @@ export async function runDaemon(opts: { version: string; port?: number; mirrorLo
       home,
       version: opts.version,
       mirrorLog: opts.mirrorLog ?? true,
+      ...(opts.fastLanes === false ? { fastLanes: false } : {}),
       ...(opts.port === undefined ? {} : { port: opts.port }),
     });
   } catch (err) {

@@ -50,6 +50,8 @@ export interface HubOptions {
   toolUse?: ToolUse;
   /** The daemon's audit log (issue 31). */
   audit?: AuditLog;
+  /** `tools/call` past the SDK server's dispatch (ToolCallFastPath); default true. */
+  fastLane?: boolean;
 }
 
 interface Session {
@@ -306,6 +308,7 @@ export class HubEndpoint {
       settings: this.#opts.settings,
       ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }),
       ...(this.#opts.audit ? { audit: this.#opts.audit } : {}),
+      ...(this.#opts.fastLane === false ? { fastLane: false } : {}),
     });
   }
 

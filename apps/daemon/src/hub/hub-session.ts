@@ -38,6 +38,8 @@ export interface SessionOptions {
   earlyNotices?: readonly string[];
   /** How often each tool was called, daemon-wide: ranks the tools kept listed past `max_tools`, and counts this session's calls. */
   toolUse?: ToolUse;
+  /** `tools/call` past the SDK server's dispatch (ToolCallFastPath); default true. Off: the SDK server answers it. */
+  fastLane?: boolean;
 }
 
 /**
@@ -112,7 +114,7 @@ export class HubSession {
 
   /** What `server` connects to: the session's transport, `tools/call` taken past the SDK's dispatch (ToolCallFastPath). */
   transport(inner: Transport): Transport {
-    return new ToolCallFastPath(inner, this.server, this.#callTool);
+    return new ToolCallFastPath(inner, this.server, this.#opts.fastLane === false ? undefined : this.#callTool);
   }
 
   get workspace(): Workspace {

@@ -31,7 +31,8 @@ import type { ToolCallHandler } from './tools-handlers.js';
 export class ToolCallFastPath implements Transport {
   readonly #inner: Transport;
   readonly #server: Server;
-  readonly #handler: ToolCallHandler;
+  /** Undefined: every `tools/call` goes to the SDK server (the fast lane is off); the refusals stay. */
+  readonly #handler: ToolCallHandler | undefined;
   readonly #inFlight = new Map<RequestId, CallCancellation>();
   /** The id of the `initialize` the SDK server has not answered yet, and the calls held until it has. */
   #initializing: { id: RequestId; held: Array<JSONRPCRequest & Pick<CallToolRequest, 'params'>> } | undefined;
@@ -39,7 +40,7 @@ export class ToolCallFastPath implements Transport {
   #initialized = false;
   #onmessage: Transport['onmessage'];
 
-  constructor(inner: Transport, server: Server, handler: ToolCallHandler) {
+  constructor(inner: Transport, server: Server, handler: ToolCallHandler | undefined) {
     this.#inner = inner;
     this.#server = server;
     this.#handler = handler;
@@ -103,7 +104,7 @@ export class ToolCallFastPath implements Transport {
       void this.#inner.send(refusal).catch((err: unknown) => this.#inner.onerror?.(new Error(`Failed to send response: ${String(err)}`)));
       return;
     }
-    if (isPlainToolCall(message)) {
+    if (this.#handler && isPlainToolCall(message)) {
       if (this.#initializing) this.#initializing.held.push(message);
       else void this.#call(message);
       return;
@@ -130,7 +131,7 @@ export class ToolCallFastPath implements Transport {
       return { jsonrpc: '2.0', id: request.id, error };
     }
     // A plain tools/call is in the shape its schema takes (isPlainToolCall): it is not parsed twice.
-    return isPlainToolCall(request) ? undefined : paramsRefusal(request);
+    return this.#handler && isPlainToolCall(request) ? undefined : paramsRefusal(request);
   }
 
   /** A call cancelled while held never runs; one in flight is aborted. */
@@ -144,7 +145,7 @@ export class ToolCallFastPath implements Transport {
     this.#inFlight.set(request.id, cancellation);
     let answer: JSONRPCMessage;
     try {
-      const result = await this.#handler(request, {
+      const result = await this.#handler!(request, {
         requestId: request.id,
         signal: cancellation,
         sendNotification: (notification) => this.#server.notification(notification, { relatedRequestId: request.id }),

@@ -27,6 +27,8 @@ export interface ConnectorDeps {
   maxMessageBytes?: () => number;
   /** Hears each stdio server's descendants as they are seen: a daemon records them to end them after a crash. */
   onDescendants?: (leader: number, descendants: ReadonlyArray<{ pid: number; start?: string }>) => void;
+  /** `tools/call` on stdio links past the SDK client (direct-tool-calls.ts); default true. Off: the SDK's own `callTool`, to compare. */
+  directCalls?: boolean;
 }
 
 /** The production connector: an owned (sandboxed, or pid-namespaced) process for stdio servers, streamable HTTP for URLs. */
@@ -49,6 +51,7 @@ export function createConnector(deps: ConnectorDeps): Connector {
           ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
           ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
           ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
+          ...(deps.directCalls === false ? { directCalls: false } : {}),
         });
       case 'http': {
         const wrapFetch = deps.authFetch?.(config);

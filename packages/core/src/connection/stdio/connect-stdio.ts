@@ -22,6 +22,8 @@ export interface StdioConnectDeps {
   graceMs?: number;
   maxMessageBytes?: () => number;
   onDescendants?: SpawnServerDeps['onDescendants'];
+  /** `tools/call` past the SDK client (DirectToolCalls); default true. */
+  directCalls?: boolean;
 }
 
 /** Spawns an owned stdio server and completes the MCP handshake within the deadline. */
@@ -95,10 +97,10 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
 
   const proc = transport.process!;
   // On the transport the client is connected on: it wraps the client's handlers.
-  const direct = new DirectToolCalls(transport, deps.clock);
+  const direct = deps.directCalls === false ? undefined : new DirectToolCalls(transport, deps.clock);
   return {
     client,
-    callTool: (name, args, callOpts) => direct.call(name, args, callOpts),
+    ...(direct ? { callTool: direct.call.bind(direct) } : {}),
     lost,
     pid: proc.pid,
     stderrTail: (lines = 20) => proc.stderr.lastLines(lines).join('\n'),
