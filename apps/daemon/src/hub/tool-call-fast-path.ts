@@ -150,7 +150,8 @@ export class ToolCallFastPath implements Transport {
         signal: cancellation,
         sendNotification: (notification) => this.#server.notification(notification, { relatedRequestId: request.id }),
       });
-      answer = { jsonrpc: '2.0', id: request.id, result };
+      // In the SDK server's order, byte for byte (test/hub/fast-lane-contract.test.ts).
+      answer = { result, jsonrpc: '2.0', id: request.id };
     } catch (err) {
       // As the SDK server answers a handler's error.
       const { code, message, data } = err as { code?: unknown; message?: unknown; data?: unknown };

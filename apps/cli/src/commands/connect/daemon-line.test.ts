@@ -4,6 +4,15 @@ import { parseDaemonLine, readDaemonLine } from './daemon-line.js';
 const read = (text: string) => readDaemonLine(Buffer.from(text));
 
 describe('readDaemonLine', () => {
+  it('reads the id of a result as the daemon writes it (result first, id last) from its ends alone', () => {
+    expect(read('{"result":{"content":[]},"jsonrpc":"2.0","id":7}')).toEqual({ answers: 7 });
+    expect(read('{"result":{"tools":[]},"jsonrpc":"2.0","id":"id-2"}')).toEqual({ answers: 'id-2' });
+    // The ends are all that is read: what lies between passes on as it is.
+    expect(read('{"result":{"text":"cut short ,"jsonrpc":"2.0","id":9}')).toEqual({ answers: 9 });
+    // Not that shape at its end: read whole.
+    expect(read('{"result":{"a":{"jsonrpc":"2.0","id":3}},"id":4,"jsonrpc":"2.0"}')).toEqual({ answers: 4 });
+  });
+
   it('reads the id of an answer the daemon wrote id first from its head alone', () => {
     expect(read('{"jsonrpc":"2.0","id":7,"result":{"content":[]}}')).toEqual({ answers: 7 });
     expect(read('{"jsonrpc":"2.0","id":-3,"error":{"code":-32603,"message":"x"}}')).toEqual({ answers: -3 });
@@ -17,8 +26,8 @@ describe('readDaemonLine', () => {
     expect(read('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}')).toEqual({ answers: undefined });
   });
 
-  it('reads any other line whole: ids last (as the SDK server answers), escaped or non-ASCII ids, requests with an id', () => {
-    expect(read('{"result":{"tools":[]},"jsonrpc":"2.0","id":2}')).toEqual({ answers: 2 });
+  it('reads any other line whole: escaped or non-ASCII ids, requests with an id', () => {
+    expect(read('{"result":{},"jsonrpc":"2.0","id":"a\\"b"}')).toEqual({ answers: 'a"b' });
     expect(read('{"jsonrpc":"2.0","id":"a\\"b","result":{}}')).toEqual({ answers: 'a"b' });
     expect(read('{"jsonrpc":"2.0","id":"ü","result":{}}')).toEqual({ answers: 'ü' });
     expect(read('{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{}}')).toEqual({ answers: undefined });
