@@ -125,6 +125,44 @@ describe('pinned tool definitions (issue 31)', () => {
     );
   });
 
+  it("a trusted project's server is pinned under its trust, and mcp list there shows it held for review", async () => {
+    writeSettings(home, '[daemon]\nport = 0\n');
+    const { command, args } = fixtureCommand('rug-pull', [descriptionFile]);
+    fs.writeFileSync(
+      path.join(workspace, '.mcp.json'),
+      JSON.stringify({ mcpServers: { files: { command, args, sandbox: false, auto_approve: true } } }, null, 2),
+    );
+    expect((await runBlitz(['trust', workspace, '--allow', 'auto_approve,sandbox'], { home })).code).toBe(0);
+    daemon = await startDaemonProcess(home);
+    const [first] = await bothPaths();
+    expect(await toolNames(first!.client)).toEqual(['echo', 'read']);
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+
+    fs.writeFileSync(descriptionFile, PULLED);
+    await daemon.stop();
+    daemon = await startDaemonProcess(home);
+    const [again] = await bothPaths();
+    await expect.poll(() => toolNames(again!.client)).toEqual(['echo']);
+
+    const list = await runBlitz(['mcp', 'list'], { home, cwd: workspace });
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(list.stdout).toContain(`Project servers of ${workspace}:\n`);
+    expect(list.stdout).toMatch(/^files +\.mcp\.json +connected\n/m);
+    expect(list.stdout).toContain('review: files: "read" (changed) not as pinned, held for review: blitz mcp review files\n');
+    // From a folder inside the project, the hint names the workspace the review is in.
+    const inside = path.join(workspace, 'src');
+    fs.mkdirSync(inside);
+    expect((await runBlitz(['mcp', 'list'], { home, cwd: inside })).stdout).toContain(
+      `held for review: blitz mcp review files --workspace ${workspace}\n`,
+    );
+    const rows = JSON.parse((await runBlitz(['mcp', 'list', '--json'], { home, cwd: workspace })).stdout) as unknown[];
+    expect(rows).toEqual([
+      expect.objectContaining({ name: 'files', workspace, state: 'connected', review: [{ tool: 'read', change: 'changed' }] }),
+    ]);
+    // Away from the project, only settings.toml's servers.
+    expect((await runBlitz(['mcp', 'list'], { home })).stdout).not.toContain('Project servers');
+  });
+
   it('with pin = false the same change is offered as it is', async () => {
     const settings = fs.readFileSync(path.join(home, 'settings.toml'), 'utf8');
     writeSettings(home, `${settings}pin = false\n`);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { describeTransport, type ServerConfig } from '@blitz/core';
 import type { GlobalServerStatus, ServerCopy } from '@blitz/client';
@@ -7,15 +8,19 @@ import { loadSettingsOrFail } from '../../load.js';
 import { oneLineError } from '../../output/one-line-error.js';
 import { renderRows, renderTable } from '../../output/table.js';
 import { openSignInStore, signedInServers } from '../../sign-in-store.js';
+import { projectServers } from './project-servers.js';
 
 export function registerList(mcp: Command, ctx: CliContext): void {
   mcp
     .command('list')
     .description('list the configured MCP servers')
+    .option('--workspace <dir>', 'the project whose own servers (.mcp.json) are listed too (default: the current directory)')
     .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean; workspace?: string }) => {
       const settings = loadSettingsOrFail(ctx);
       const live = await liveStates(ctx);
+      const dir = path.resolve(ctx.cwd, opts.workspace ?? '.');
+      const project = live ? await projectServers(ctx, dir) : undefined;
       const signIns = await signInStates(ctx, settings.servers);
       const rows = settings.servers.map((s) => {
         const state = live?.get(s.name);
@@ -38,17 +43,26 @@ export function registerList(mcp: Command, ctx: CliContext): void {
           ...(signIns && maySignIn(s) ? { signedIn: signIns.servers.has(s.name) } : {}),
         };
       });
+      const projectRows = (project?.servers ?? []).map((s) => ({
+        name: s.name,
+        source: s.source,
+        workspace: project!.workspace.root,
+        state: s.state,
+        ...(s.error ? { error: s.error } : {}),
+        ...(s.cause ? { cause: s.cause, ...(s.remedy ? { remedy: s.remedy } : {}) } : {}),
+        ...(s.review ? { review: s.review } : {}),
+      }));
       if (opts.json) {
-        ctx.out(JSON.stringify(rows, null, 2));
+        ctx.out(JSON.stringify([...rows, ...projectRows], null, 2));
         return;
       }
-      if (rows.length === 0) {
+      if (rows.length === 0 && projectRows.length === 0) {
         ctx.out(
           `No MCP servers configured in ${ctx.paths.settings}.\nAdd one: blitz mcp add <name> <command> [args...]  or  blitz mcp add <name> <url>`,
         );
         return;
       }
-      const status = (r: (typeof rows)[number]) => {
+      const status = (r: StatusRow) => {
         const signedIn = r.signedIn ? ', signed in' : '';
         if (!r.enabled) return `disabled${signedIn}`;
         if (!r.state) return `enabled${signedIn}`;
@@ -72,11 +86,22 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         if (running.length > 0) ctx.out(`Running copies:\n${renderRows(running).replace(/^/gm, '  ')}`);
         // A warning is no failure: the server runs, but not as it might be meant to (a listing of no tools, …).
         for (const r of rows) for (const w of r.warnings ?? []) ctx.out(`warning: ${r.name}: ${w}`);
-        // Held back from clients until the user looks (issue 31).
-        for (const r of rows) {
+        if (project) {
+          const { root } = project.workspace;
+          ctx.out(`Project servers of ${root}:`);
+          ctx.out(
+            renderTable(
+              ['NAME', 'FROM', 'STATUS'],
+              projectRows.map((r) => [r.name, path.relative(root, r.source) || r.source, status({ ...r, enabled: true })]),
+            ),
+          );
+        }
+        // Held back from clients until the user looks (issue 31); a project's server under its trust alike.
+        const inProject = project && path.resolve(project.workspace.root) !== dir ? ` --workspace ${project.workspace.root}` : '';
+        for (const [r, where] of [...rows.map((r) => [r, ''] as const), ...projectRows.map((r) => [r, inProject] as const)]) {
           if (!r.review) continue;
           const tools = r.review.map((t) => `"${t.tool}" (${t.change})`).join(', ');
-          ctx.out(`review: ${r.name}: ${tools} not as pinned, held for review: blitz mcp review ${r.name}`);
+          ctx.out(`review: ${r.name}: ${tools} not as pinned, held for review: blitz mcp review ${r.name}${where}`);
         }
       } else {
         ctx.out(
@@ -135,4 +160,16 @@ function stateText(state: GlobalServerStatus['state']): string {
       : state === 'needsMoreAccess'
         ? 'needs more access'
         : state;
+}
+
+/** What a STATUS cell is made of, for a server of settings.toml or of a project. */
+interface StatusRow {
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly state?: GlobalServerStatus['state'];
+  readonly error?: string;
+  readonly cause?: string;
+  readonly remedy?: string;
+  readonly scope?: string;
+  readonly signedIn?: boolean;
 }
