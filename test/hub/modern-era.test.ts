@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
-import { tempDir } from '../support/blitz-cli.js';
+import { REAL_WAIT } from '../../packages/core/src/testing/real-wait.js';
+import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf } from '../support/hub-client.js';
 
@@ -204,6 +206,117 @@ describe('/mcp at 2026-07-28', () => {
       expect(tools.tools.some((t) => t.name === 'test_simple_text')).toBe(true);
     } finally {
       await legacy.close();
+    }
+  });
+});
+
+describe('subscriptions/listen at 2026-07-28', () => {
+  it('acknowledges first, then tells of a tool list change, tagged with its id, and of nothing it did not ask for', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${daemon.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        authorization: `Bearer ${daemon.state.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': VERSION,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub-1',
+        method: 'subscriptions/listen',
+        params: { _meta: META, notifications: { toolsListChanged: true } },
+      }),
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const frames: Array<{ method?: string; params?: { _meta?: Record<string, unknown>; notifications?: unknown } }> = [];
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let rest = '';
+      try {
+        for await (const chunk of response.body!) {
+          const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+          rest = lines.pop()!;
+          for (const line of lines) if (line.startsWith('data: ')) frames.push(JSON.parse(line.slice(6)));
+        }
+      } catch {
+        // aborted below
+      }
+    })();
+    try {
+      await expect.poll(() => frames.length, REAL_WAIT).toBeGreaterThan(0);
+      expect(frames[0]).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' }, notifications: { toolsListChanged: true } },
+      });
+      // Switching the server off changes the agent's tools (and its prompts and resources, which this stream did not ask for).
+      await daemon.client.setServerEnabled('fx', false);
+      await expect.poll(() => frames.some((f) => f.method === 'notifications/tools/list_changed'), REAL_WAIT).toBe(true);
+      expect(frames.find((f) => f.method === 'notifications/tools/list_changed')!.params!._meta).toEqual({
+        'io.modelcontextprotocol/subscriptionId': 'sub-1',
+      });
+      expect(frames.filter((f) => f.method !== 'notifications/tools/list_changed' && f !== frames[0])).toEqual([]);
+    } finally {
+      controller.abort();
+      await reading;
+      await daemon.client.setServerEnabled('fx', true);
+    }
+  });
+});
+
+describe('blitz connect at 2026-07-28', () => {
+  it('serves a client that opens with server/discover: stateless requests by their _meta, the errors the revision names', async () => {
+    const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], {
+      env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const received: Answer['messages'] = [];
+    let rest = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      const lines = (rest + d.toString()).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) received.push(JSON.parse(line));
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const send = (id: unknown, method: string, params?: Record<string, unknown>) =>
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })}\n`);
+    const answerTo = async (id: unknown) => {
+      await expect.poll(() => received.some((m) => m.id === id && m.method === undefined), REAL_WAIT).toBe(true);
+      return received.find((m) => m.id === id && m.method === undefined)!;
+    };
+    try {
+      send('d', 'server/discover', { _meta: META });
+      expect(await answerTo('d')).toMatchObject({
+        result: {
+          resultType: 'complete',
+          supportedVersions: expect.arrayContaining([VERSION, '2025-11-25']),
+          ttlMs: 0,
+          cacheScope: 'private',
+        },
+      });
+      send('l', 'tools/list', { _meta: META });
+      const names = ((await answerTo('l')).result!.tools as Array<{ name: string }>).map((t) => t.name);
+      expect(names).toContain('test_simple_text');
+      expect(names).toEqual([...names].sort());
+      send('c', 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: META });
+      expect(textOf((await answerTo('c')).result)).toBe('This is a simple text response for testing.');
+      expect((await answerTo('c')).result).toMatchObject({ resultType: 'complete' });
+      send('m', 'tools/list', {});
+      expect(await answerTo('m')).toMatchObject({ error: { code: -32602 } });
+      send('v', 'tools/list', { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
+      expect(await answerTo('v')).toMatchObject({ error: { code: -32022, data: { requested: '1900-01-01' } } });
+      send('p', 'ping', { _meta: META });
+      expect(await answerTo('p')).toMatchObject({ error: { code: -32601 } });
+      // Progress is the request's own; a log message only when the request set a level.
+      send('g', 'tools/call', { name: 'test_tool_with_logging', arguments: {}, _meta: META });
+      await answerTo('g');
+      expect(received.filter((m) => m.method === 'notifications/message')).toEqual([]);
+    } finally {
+      child.stdin!.end();
+      await exited;
     }
   });
 });

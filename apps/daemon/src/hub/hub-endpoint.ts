@@ -30,6 +30,7 @@ import { SessionReaper } from './session-reaper.js';
 import { serverRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
 import { serveModernPost } from './modern/modern-http.js';
+import { opensModern, serveModernLines, StartedTransport } from './modern/modern-lines.js';
 import { isModernPost } from './modern/modern-request.js';
 
 /** What the hub offers the servers it connects to: it answers elicitation and roots. */
@@ -231,10 +232,19 @@ export class HubEndpoint {
     // Listed first: a connection that closes at once then ends its session like any other.
     this.#begun(id, { hub, transport }, query);
     // Past the 101 the connection speaks lines: a failure now closes it rather than answer in HTTP.
-    await hub.server.connect(hub.transport(new RedactingTransport(transport, this.#opts.redactor))).catch(async (err: unknown) => {
+    const failed = async (err: unknown) => {
       this.#opts.log.error('a blitz connect session failed to start', { session: id, error: (err as Error).message });
       await transport.close();
-    });
+    };
+    // The first message picks the era: a 2026-07-28 request, or (as before) anything else.
+    transport.onmessage = (first) => {
+      if (opensModern(first)) return void serveModernLines(transport, hub, first, this.#opts.redactor).catch(failed);
+      // The SDK server's handlers are set before connect's first await: the first message, and those behind it, reach them.
+      const connected = hub.server.connect(hub.transport(new RedactingTransport(new StartedTransport(transport), this.#opts.redactor)));
+      transport.onmessage?.(first);
+      void connected.catch(failed);
+    };
+    await transport.start().catch(failed);
   }
 
   async #open(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
@@ -267,14 +277,17 @@ export class HubEndpoint {
   async #serveModern(req: IncomingMessage, res: ServerResponse, target: string, request: JSONRPCRequest): Promise<void> {
     const query = parseQuery(new URL(target, 'http://127.0.0.1'));
     if (typeof query === 'string') return refuse(res, new BlitzError('INVALID_ARGUMENT', query));
-    const open = async () => {
+    const open = async (listening?: Transport) => {
       const hub = await this.#hubFor(query);
       this.#modern.add(hub);
+      // A subscription's session hears what every session does (list changes, resource updates) until its stream ends.
+      const id = listening ? randomUUID() : undefined;
+      if (id !== undefined) this.#sessions.set(id, { hub, transport: listening! });
       return {
         hub,
         ended: () => {
           this.#modern.delete(hub);
-          this.#ended(undefined, hub);
+          this.#ended(id, hub);
         },
       };
     };

@@ -2,13 +2,33 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { answerId } from '@blitz/core';
 import { discoverResult, modernAnswer, type ServerInfo } from './modern-result.js';
-import type { ModernMeta } from './modern-request.js';
+import { META_SUBSCRIPTION_ID, type ModernMeta } from './modern-request.js';
 
 /** Where one modern request's messages go: notifications related to it, then its answer. */
 export interface ModernSink {
   notify(message: JSONRPCMessage): void;
   answer(message: JSONRPCMessage): void;
 }
+
+/** What a `subscriptions/listen` asked for (basic/patterns/subscriptions "Notification filter"). */
+export interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+interface Listener {
+  filter: ListenFilter;
+  sink: ModernSink;
+}
+
+/** Which filter field lets a change notification through. */
+const LIST_CHANGED: Readonly<Record<string, keyof ListenFilter>> = {
+  'notifications/tools/list_changed': 'toolsListChanged',
+  'notifications/prompts/list_changed': 'promptsListChanged',
+  'notifications/resources/list_changed': 'resourcesListChanged',
+};
 
 interface Pending {
   method: string;
@@ -36,6 +56,7 @@ export class ModernExchange implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #pending = new Map<RequestId, Pending>();
+  readonly #listeners = new Map<RequestId, Listener>();
   readonly #own = new Map<RequestId, (message: JSONRPCMessage) => void>();
   #ownCount = 0;
   #opened: Promise<Record<string, unknown>> | undefined;
@@ -87,8 +108,41 @@ export class ModernExchange implements Transport {
     this.onmessage?.({ ...request, params: withoutModernMeta(request.params) });
   }
 
+  /**
+   * A `subscriptions/listen`: acknowledged with what the hub honours (every list; resource
+   * updates when its servers offer subscriptions, subscribed through the session as a legacy
+   * client would), then each change the session would have sent a legacy client, as the
+   * filter lets it through, tagged with the subscription's id.
+   */
+  async listen(request: JSONRPCRequest, meta: ModernMeta, sink: ModernSink): Promise<void> {
+    const initialized = await this.open(meta);
+    const asked = ((request.params as { notifications?: ListenFilter } | undefined)?.notifications ?? {}) as ListenFilter;
+    const filter: ListenFilter = {};
+    for (const key of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const)
+      if (asked[key] === true) filter[key] = true;
+    const subscribes = (initialized.capabilities as { resources?: { subscribe?: boolean } }).resources?.subscribe === true;
+    if (subscribes && Array.isArray(asked.resourceSubscriptions)) {
+      const uris = asked.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string');
+      const answers = await Promise.all(uris.map((uri) => this.#ask('resources/subscribe', { uri })));
+      filter.resourceSubscriptions = uris.filter((_, i) => 'result' in answers[i]!);
+    }
+    const tag = { [META_SUBSCRIPTION_ID]: request.id };
+    sink.notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: tag, notifications: filter } });
+    this.#listeners.set(request.id, {
+      filter,
+      sink: {
+        notify: (m) => {
+          const params = (m as { params?: Record<string, unknown> }).params;
+          sink.notify({ ...m, params: { ...params, _meta: { ...(params?._meta as object | undefined), ...tag } } } as JSONRPCMessage);
+        },
+        answer: (m) => sink.answer(m),
+      },
+    });
+  }
+
   /** The client gave up on a request (its stream closed): the session stops it and answers nothing more of it. */
   cancel(id: RequestId): void {
+    if (this.#listeners.delete(id)) return;
     if (!this.#pending.delete(id)) return;
     this.onmessage?.({
       jsonrpc: '2.0',
@@ -124,7 +178,7 @@ export class ModernExchange implements Transport {
       return;
     }
     const related = options?.relatedRequestId === undefined ? undefined : this.#pending.get(options.relatedRequestId);
-    if (!related) return;
+    if (!related) return this.#changed(message as JSONRPCMessage & { method: string });
     if (message.method === 'notifications/message' && !related.logs) return;
     related.sink.notify(message);
   }
@@ -132,8 +186,22 @@ export class ModernExchange implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // A subscription the hub ends (it is stopping) ends gracefully: with its answer.
+    for (const [id, listener] of this.#listeners)
+      listener.sink.answer({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META_SUBSCRIPTION_ID]: id } } });
+    this.#listeners.clear();
     this.#pending.clear();
     this.onclose?.();
+  }
+
+  /** A change the session announced outside any request: to each subscription that asked for it. */
+  #changed(message: JSONRPCMessage & { method: string }): void {
+    const list = LIST_CHANGED[message.method];
+    const uri = message.method === 'notifications/resources/updated' ? (message as { params?: { uri?: unknown } }).params?.uri : undefined;
+    for (const { filter, sink } of this.#listeners.values()) {
+      if (list !== undefined ? filter[list] === true : typeof uri === 'string' && filter.resourceSubscriptions?.includes(uri))
+        sink.notify(message);
+    }
   }
 
   #ask(method: string, params: Record<string, unknown>): Promise<JSONRPCMessage> {

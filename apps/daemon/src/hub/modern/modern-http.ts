@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Redactor } from '@blitz/core';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
 import { ModernExchange } from './modern-exchange.js';
 import { checkModernRequest, HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION } from './modern-request.js';
+
+const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
 /** Errors the revision answers with 400 on HTTP (and -32601 with 404), whoever raised them. */
 const BAD_REQUEST = new Set([HEADER_MISMATCH, -32021, UNSUPPORTED_VERSION]);
@@ -20,19 +23,32 @@ export async function serveModernPost(
   req: IncomingMessage,
   res: ServerResponse,
   request: JSONRPCRequest,
-  open: () => Promise<{ hub: HubSession; ended(): void }>,
+  /** The request's hub session; `listening`, for a `subscriptions/listen`, joins the sessions that hear of changes. */
+  open: (listening?: Transport) => Promise<{ hub: HubSession; ended(): void }>,
   redactor: Redactor,
 ): Promise<void> {
   const checked = checkModernRequest(request, req.headers);
   if ('refused' in checked) return json(res, checked.refused.status, { jsonrpc: '2.0', id: request.id, error: checked.refused.error });
   const { meta } = checked;
-  const { hub, ended } = await open();
   const exchange = new ModernExchange();
+  const listening = request.method === 'subscriptions/listen';
+  const { hub, ended } = await open(listening ? exchange : undefined);
   exchange.onclose = ended;
   await hub.server.connect(hub.transport(new RedactingTransport(exchange, redactor)));
   try {
     if (request.method === 'server/discover') {
       return json(res, 200, { jsonrpc: '2.0', id: request.id, result: await exchange.discover(meta) });
+    }
+    if (listening) {
+      res.writeHead(200, SSE_HEAD);
+      res.flushHeaders();
+      return await new Promise<void>((resolve) => {
+        res.on('close', () => resolve());
+        void exchange.listen(request, meta, {
+          notify: (message) => res.write(event(message)),
+          answer: (message) => res.end(event(message)),
+        });
+      });
     }
     await new Promise<void>((resolve) => {
       let sse = false;
@@ -45,7 +61,7 @@ export async function serveModernPost(
         notify: (message) => {
           if (!sse) {
             sse = true;
-            res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+            res.writeHead(200, SSE_HEAD);
           }
           res.write(event(message));
         },
