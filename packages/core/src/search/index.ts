@@ -2,3 +2,5 @@ export { ToolIndex, type SearchableTool, type ToolIndexOptions, type ToolMatch, 
 export { DenseRanking, type DenseDoc } from './dense-ranking.js';
 export { defaultSentenceVectors, defaultWordVectors, encodeWordVectors, WordVectors } from './word-vectors.js';
 export { nameKey, splitWords } from './words.js';
+export { ServiceWords, type ServiceTool } from './service-words.js';
+export { parameterSignature, searchSummaries, summaryText, toolSummary, type ToolSummary } from './tool-summary.js';

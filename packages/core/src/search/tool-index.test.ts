@@ -56,7 +56,7 @@ describe('ToolIndex', () => {
   it('finds by description, title, parameters and server', () => {
     expect(names(index, 'rename draft.md')[0]).toBe('move_file');
     expect(names(index, 'new invoice')[0]).toBe('create_invoice');
-    expect(names(index, 'destination path')[0]).toBe('move_file');
+    expect(names(index, 'destination')[0]).toBe('move_file');
     expect(names(index, 'tracker')).toEqual(expect.arrayContaining(['tracker_search_issues', 'tracker_get_issue']));
   });
 
@@ -204,5 +204,45 @@ describe('ToolIndex with sentence vectors (the meaning ranking)', () => {
   it("a file name's own words are not taken by meaning", () => {
     expect(names(index, 'capture image')[0]).toBe('take_screenshot');
     expect(names(index, 'capture.image')).toEqual([]);
+  });
+});
+
+describe('ToolIndex query understanding (issue 30)', () => {
+  const tools = [
+    tool('hub', 'create_pull_request', 'Create a new pull request in a GitHub repository'),
+    tool('hub', 'list_commits', 'Get list of commits of a branch in a GitHub repository'),
+    tool('hub', 'push_files', 'Push multiple files to a GitHub repository in a single commit'),
+    tool('lab', 'create_merge_request', 'Create a new merge request in a GitLab project', { exposed: 'lab__create_merge_request' }),
+    tool('lab', 'push_files', 'Push multiple files in a single commit to a GitLab project', { exposed: 'lab__push_files' }),
+    tool('files', 'write_file', 'Create a new file or overwrite one'),
+    tool('files', 'list_directory', 'List the files and directories in a path'),
+    tool('web', 'navigate', 'Go to a URL'),
+  ];
+  const plain = { synonyms: false, wordVectors: false, sentenceVectors: false } as const;
+
+  it('ranks the tools of a service the query names first, by the words its tools use ("GitHub"), and not without services', () => {
+    const index = new ToolIndex(tools, plain);
+    // GitLab has no list_commits: its tool about commits ranks first all the same.
+    expect(names(index, 'list commits on gitlab')[0]).toBe('lab__push_files');
+    expect(names(index, 'push my files to github')[0]).toBe('push_files');
+    expect(index.serviceWords()).toEqual(expect.arrayContaining([['github', ['hub']]]));
+    expect(names(new ToolIndex(tools, { ...plain, services: false }), 'list commits on gitlab')[0]).toBe('list_commits');
+  });
+
+  it('a service named ranks its tools first, then the rest of the catalog, within the limit', () => {
+    const found = names(new ToolIndex(tools, plain), 'commit to github', 8);
+    expect(found.slice(0, 3).sort()).toEqual(['create_pull_request', 'list_commits', 'push_files']);
+    expect(found.slice(3)).toContain('lab__push_files');
+  });
+
+  it('takes developer shorthand in the tools\' words: "PR" is a pull request, "folder" a directory', () => {
+    const index = new ToolIndex(tools, { ...plain, services: false });
+    expect(names(index, 'open a PR')[0]).toBe('create_pull_request');
+    expect(names(index, "what's in this folder")[0]).toBe('list_directory');
+    expect(names(new ToolIndex(tools, { ...plain, services: false, terms: false }), 'open a PR')).toEqual([]);
+  });
+
+  it('takes a web address as a URL, not as a file name', () => {
+    expect(names(new ToolIndex(tools, plain), 'open https://example.com/blog')[0]).toBe('navigate');
   });
 });

@@ -2,11 +2,14 @@ import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DenseRanking } from './dense-ranking.js';
+import { developerTerms } from './developer-terms.js';
 import { englishSynonyms } from './english-synonyms.js';
 import { firstInOrder } from './first-in-order.js';
 import { NearestTerms } from './nearest-terms.js';
 import { defaultSentenceVectors, defaultWordVectors, type WordVectors } from './word-vectors.js';
-import { nameKey, splitWords, STOP_WORDS } from './words.js';
+import { ServiceWords } from './service-words.js';
+import { firstSentence } from './first-sentence.js';
+import { indexWords, nameKey, STOP_WORDS } from './words.js';
 
 /** One tool as the index sees it: the catalog entry and its server's instructions. */
 export interface SearchableTool {
@@ -37,6 +40,18 @@ export interface ToolIndexOptions {
    * a table of one's own, or off.
    */
   sentenceVectors?: boolean | WordVectors;
+  /**
+   * Services named: a query word that names a server (most of its tools use it, and mostly its
+   * tools: "github", "slack", a prefix) ranks that server's tools first (service-words.ts).
+   */
+  services?: boolean;
+  /**
+   * Field weights: a description's first sentence (what the tool does) weighs more than the
+   * rest (how to call it), a parameter's name more than its description.
+   */
+  fields?: boolean;
+  /** Developer terms: a query's shorthand taken in the tools' words too ("PR" → pull request, "folder" → directory). */
+  terms?: boolean;
 }
 
 export interface ToolMatch {
@@ -54,15 +69,30 @@ export interface ToolSearchOptions {
 }
 
 /** Field boosts: a word in the name says more about a tool than one in a parameter's description. */
-const BOOST = { name: 3, title: 2, description: 1, server: 1, params: 0.5, instructions: 0.2 } as const;
-type Field = keyof typeof BOOST;
-const FIELDS = Object.keys(BOOST) as Field[];
+const FIELD_BOOST = { name: 3, title: 2, summary: 2, description: 0.5, server: 1, paramNames: 1, params: 0.3, instructions: 0.2 } as const;
+type Field = keyof typeof FIELD_BOOST;
+const FIELDS = Object.keys(FIELD_BOOST) as Field[];
+/** Without field weights: the description and the parameters each weigh as one field would. */
+const FLAT_BOOST: Record<Field, number> = {
+  name: 3,
+  title: 2,
+  summary: 1,
+  description: 1,
+  server: 1,
+  paramNames: 0.5,
+  params: 0.5,
+  instructions: 0.2,
+};
 /** A synonym counts for this much of the word it stands for. */
 const SYNONYM_WEIGHT = 0.3;
 /** Synonyms taken of one word: the dictionary lists the closest first, and each costs a lookup. */
 const MAX_SYNONYMS = 6;
-/** A file name (`draft.md`) or path in a query says the task is about a file. */
+/** A web address in a query (`https://example.com/blog`, `docs.example.com`) says the task is about a page at a URL… */
+const WEB_ADDRESS = /^(https?:\/\/|www\.)|^[\w-]+(\.[\w-]+)*\.(com|org|net|io|dev|app|ai|co|edu|gov)(\/\S*)?$/i;
+/** …and a file name (`draft.md`) or path one about a file. */
 const FILE_NAME = /^[\w-]+\.[A-Za-z0-9]{1,5}$|\//;
+/** A developer term counts for this much of the word it stands for. */
+const TERM_WEIGHT = 0.8;
 /** Catalog terms taken for a query word by its vector: at most this many, each at least this near (cosine)… */
 const NEIGHBOURS = 5;
 const MIN_COSINE = 0.4;
@@ -77,6 +107,8 @@ const FUSION_K = 10;
 const MEANING_WEIGHT = 0.5;
 /** A tool's description counts this far for its meaning: its first sentences say what it does. */
 const MEANING_DESCRIPTION = 400;
+/** A word among the word table's this many most frequent is everyday English: it names a server only by its tools' use of it. */
+const EVERYDAY_WORDS = 12_000;
 /** Below this many characters a query is not taken as the start of a name. */
 const MIN_PREFIX = 3;
 
@@ -91,20 +123,20 @@ interface Doc {
   fields: Record<Field, string>;
 }
 
-/** The words a tool's input schema gives its parameters: names and descriptions, nested ones too. */
-function parameterText(schema: unknown, depth = 0): string {
-  if (depth > 3 || typeof schema !== 'object' || schema === null) return '';
+/** The words a tool's input schema gives its parameters, nested ones too: their names, and their descriptions. */
+function parameterText(schema: unknown, into: { names: string[]; descriptions: string[] } = { names: [], descriptions: [] }, depth = 0) {
+  if (depth > 3 || typeof schema !== 'object' || schema === null) return into;
   const properties = (schema as { properties?: unknown }).properties;
-  if (typeof properties !== 'object' || properties === null) return '';
-  const parts: string[] = [];
+  if (typeof properties !== 'object' || properties === null) return into;
   for (const [name, value] of Object.entries(properties as Record<string, unknown>)) {
-    parts.push(name);
+    into.names.push(name);
     if (typeof value !== 'object' || value === null) continue;
     const description = (value as { description?: unknown }).description;
-    if (typeof description === 'string') parts.push(description);
-    parts.push(parameterText(value, depth + 1), parameterText((value as { items?: unknown }).items, depth + 1));
+    if (typeof description === 'string') into.descriptions.push(description);
+    parameterText(value, into, depth + 1);
+    parameterText((value as { items?: unknown }).items, into, depth + 1);
   }
-  return parts.filter((p) => p !== '').join(' ');
+  return into;
 }
 
 /**
@@ -137,12 +169,19 @@ export class ToolIndex {
   readonly #byKey = new Map<string, string[]>();
   /** Every [name key, exposed name], sorted by key: the names a query starts, found by binary search. */
   readonly #sortedKeys: [string, string][] = [];
+  readonly #boost: Record<Field, number>;
+  readonly #terms: boolean;
+  /** Each tool's server and words for the service words, and those made of them at the first search (null: services off). */
+  readonly #serviceTools: { server: string; words: string[] }[] = [];
+  #services: ServiceWords | null | undefined;
 
   constructor(tools: readonly SearchableTool[], options: ToolIndexOptions = {}) {
     this.#stem = options.stemming === false ? (w) => w : (w) => stemmer(w);
     this.#synonyms = options.synonyms !== false;
     this.#wordVectors = options.wordVectors ?? true;
     this.#sentenceVectors = options.sentenceVectors ?? true;
+    this.#boost = options.fields === false ? FLAT_BOOST : FIELD_BOOST;
+    this.#terms = options.terms !== false;
     const stem = this.#stem;
     const vocabulary = this.#vocabulary;
     const wordsOfTerm = this.#wordsOfTerm;
@@ -150,7 +189,7 @@ export class ToolIndex {
       fields: FIELDS,
       idField: 'id',
       extractField: (doc, field) => (field === 'id' ? doc.id : doc.fields[field as Field]),
-      tokenize: splitWords,
+      tokenize: indexWords,
       processTerm: (term) => {
         if (STOP_WORDS.has(term)) return null;
         const stemmed = stem(term);
@@ -175,22 +214,37 @@ export class ToolIndex {
         id: t.exposedName,
         text: `${t.originalName} ${t.originalName} ${title} ${(t.tool.description ?? '').slice(0, MEANING_DESCRIPTION)}`,
       });
+      const description = t.tool.description ?? '';
+      const summary = firstSentence(description);
+      const params = parameterText(t.tool.inputSchema);
+      this.#serviceTools.push({
+        server: t.server,
+        words: indexWords(`${t.exposedName} ${title} ${summary}`).filter((w) => !STOP_WORDS.has(w)),
+      });
       docs.push({
         id: t.exposedName,
         server: t.server,
         fields: {
           name: `${t.exposedName} ${t.originalName}`,
           title,
-          description: t.tool.description ?? '',
+          summary,
+          description: description.trimStart().slice(summary.length),
           server: t.server,
-          params: parameterText(t.tool.inputSchema),
+          paramNames: params.names.join(' '),
+          params: params.descriptions.join(' '),
           instructions: t.serverInstructions ?? '',
         },
       });
     }
     this.#search.addAll(docs);
+    if (options.services === false) this.#services = null;
     this.#wordScores = new Float64Array(this.#names.size);
     this.#sortedKeys.sort((a, b) => byName(a[0], b[0]));
+  }
+
+  /** The words that name each server (services on): term → servers, sorted by term. */
+  serviceWords(): [string, string[]][] {
+    return this.#serviceWords()?.entries() ?? [];
   }
 
   get size(): number {
@@ -204,19 +258,49 @@ export class ToolIndex {
     const key = nameKey(query);
     const exact = key === '' ? [] : (this.#byKey.get(key) ?? []).filter(allowed);
     const prefix = key.length < MIN_PREFIX ? [] : this.#startingWith(key).filter((name) => allowed(name) && !exact.includes(name));
-    const named = new Set([...exact, ...prefix]);
-    // Only the `limit` best word matches become results: a common word matches most of a large catalog.
-    const wordOrder = this.#wordRanking(query, allowed, named, this.#meaningRanking() === undefined ? limit - named.size : FUSED);
-    const match = (exposedName: string, kind: ToolMatch['match']): ToolMatch => {
-      const { server, at } = this.#names.get(exposedName)!;
-      return { exposedName, server, match: kind, score: this.#wordScores[at]! };
-    };
-    const top = [...exact.map((n) => match(n, 'name')).sort(order), ...prefix.map((n) => match(n, 'namePrefix')).sort(order)].slice(
-      0,
-      limit,
-    );
-    const rest = this.#fuse(query, wordOrder, (name) => allowed(name) && !named.has(name), limit - top.length);
-    return [...top, ...rest.map((name) => match(name, 'words'))];
+    const taken = new Set([...exact, ...prefix]);
+    const room = Math.max(0, limit - taken.size);
+    // A query that names a service ("on GitHub, …") is answered from that service's tools first.
+    const services = this.#serviceWords()?.named(this.#ownTerms(query));
+    const ofServices =
+      services === undefined || services.size === 0 || room === 0
+        ? []
+        : this.#ranked(query, (name) => allowed(name) && services.has(this.#names.get(name)!.server), taken, room);
+    // The whole catalog's word scores, which the name matches' scores are, before they are read.
+    const rest = this.#ranked(query, allowed, taken, room - ofServices.length);
+    const named = [...exact.map((n) => this.#match(n, 'name')).sort(order), ...prefix.map((n) => this.#match(n, 'namePrefix')).sort(order)];
+    return [...named.slice(0, limit), ...ofServices, ...rest];
+  }
+
+  #match(exposedName: string, kind: ToolMatch['match']): ToolMatch {
+    const { server, at } = this.#names.get(exposedName)!;
+    return { exposedName, server, match: kind, score: this.#wordScores[at]! };
+  }
+
+  /** The first `count` tools `allowed` accepts and `taken` has not, by words and meaning; each is added to `taken`. */
+  #ranked(query: string, allowed: (name: string) => boolean, taken: Set<string>, count: number): ToolMatch[] {
+    // Only the `count` best word matches become results: a common word matches most of a large catalog.
+    const wordOrder = this.#wordRanking(query, allowed, taken, this.#meaningRanking() === undefined ? count : FUSED);
+    const names = count <= 0 ? [] : this.#fuse(query, wordOrder, (name) => allowed(name) && !taken.has(name), count);
+    const found = names.map((name) => this.#match(name, 'words'));
+    for (const name of names) taken.add(name);
+    return found;
+  }
+
+  /** The query's own words as indexed terms (stemmed, no stop words). */
+  #ownTerms(query: string): string[] {
+    return indexWords(query).flatMap((w) => (STOP_WORDS.has(w) ? [] : [this.#stem(w)]));
+  }
+
+  /** The words that name the catalog's servers, made on first use; undefined when services are off. */
+  #serviceWords(): ServiceWords | undefined {
+    if (this.#services === undefined) {
+      // Everyday English: the word table's most frequent words (no table: no word is).
+      const table = defaultWordVectors();
+      const common = (word: string): boolean => (table?.rank(word) ?? Infinity) < EVERYDAY_WORDS;
+      this.#services = new ServiceWords(this.#serviceTools, { term: this.#stem, common });
+    }
+    return this.#services ?? undefined;
   }
 
   /**
@@ -235,7 +319,7 @@ export class ToolIndex {
       tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       boostTerm: (term) => weights.get(term) ?? 1,
-      boost: BOOST,
+      boost: this.#boost,
       filter: (result) => allowed(result.id as string),
     });
     for (const r of results) this.#wordScores[this.#names.get(r.id as string)!.at] = r.score;
@@ -255,7 +339,9 @@ export class ToolIndex {
     // A file name's own words say little ("draft.md" is no draft note): the word ranking took it as "file".
     const meaningQuery = query
       .split(/\s+/)
-      .filter((token) => !FILE_NAME.test(token))
+      .flatMap((token) =>
+        WEB_ADDRESS.test(token) || FILE_NAME.test(token) ? [] : this.#terms ? [token, ...developerTerms(token.toLowerCase())] : [token],
+      )
       .join(' ');
     meaning
       .rank(meaningQuery, FUSED, allowed)
@@ -288,13 +374,15 @@ export class ToolIndex {
     };
     const words: string[] = [];
     for (const token of query.split(/\s+/)) {
-      // "rename draft.md": the name's words say little; that it names a file says a lot.
-      const file = FILE_NAME.test(token);
-      for (const word of splitWords(token)) {
-        add(word, file ? SYNONYM_WEIGHT : 1);
-        if (!file) words.push(word);
+      // "rename draft.md": the name's words say little; that it names a file (or a page) says a lot.
+      const named = WEB_ADDRESS.test(token) ? 'url' : FILE_NAME.test(token) ? 'file' : undefined;
+      for (const word of indexWords(token)) {
+        add(word, named ? SYNONYM_WEIGHT : 1);
+        if (named) continue;
+        words.push(word);
+        if (this.#terms) for (const meant of developerTerms(word)) add(meant, TERM_WEIGHT);
       }
-      if (file) add('file', 1);
+      if (named) add(named, 1);
     }
     // Only a word no tool uses is taken in other words: the synonyms (or neighbours) of one a tool uses add noise, not recall.
     const unknown = words.filter((word) => !STOP_WORDS.has(word) && !this.#vocabulary.has(this.#stem(word)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameKey, splitWords } from './words.js';
+import { indexWords, nameKey, splitWords } from './words.js';
 
 describe('splitWords', () => {
   it('splits on _ - . / and spaces', () => {
@@ -14,6 +14,13 @@ describe('splitWords', () => {
 
   it('keeps letters outside ASCII', () => {
     expect(splitWords('créer_fichier')).toEqual(['créer', 'fichier']);
+  });
+});
+
+describe('indexWords', () => {
+  it('keeps a word written in humps whole beside its parts, so "github" meets "GitHub"', () => {
+    expect(indexWords('a GitHub repository')).toEqual(['a', 'git', 'hub', 'repository', 'github']);
+    expect(indexWords('move_file')).toEqual(['move', 'file']);
   });
 });
 

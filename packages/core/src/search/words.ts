@@ -11,6 +11,19 @@ export function splitWords(text: string): string[] {
     .filter((w) => w !== '');
 }
 
+/**
+ * The words the index and queries match on: splitWords', and each word written in humps
+ * whole as well (`GitHub` → git, hub, github; `LaunchDarkly` → launch, darkly, launchdarkly),
+ * so that "github" in a query meets "GitHub" in a description.
+ */
+export function indexWords(text: string): string[] {
+  const words = splitWords(text);
+  for (const token of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (/\p{Ll}\p{Lu}/u.test(token)) words.push(token.toLowerCase());
+  }
+  return words;
+}
+
 /** A name's words joined by one space: `move_file`, `moveFile` and `move file` are one key. */
 export function nameKey(name: string): string {
   return splitWords(name).join(' ');
