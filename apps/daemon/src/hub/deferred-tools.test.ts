@@ -148,3 +148,51 @@ describe('DeferredTools: past max_tools, the most used tools stay listed (issue 
     expect(deferred.listing(all).listed.map((e) => e.exposedName)).toEqual(['t0', 't3', 't7', 't9']);
   });
 });
+
+describe('DeferredTools: what a search answers (issue 30)', () => {
+  it('a summary per match (name, server, first sentence, parameters); the whole input schema only for a tool asked for by its exact name', () => {
+    const settings = emptySettings();
+    settings.hub.deferred = 'always';
+    const scope = {
+      workspace: { manager: { introduced: () => [] } },
+      agent: 'main',
+      readOnly: false,
+      settings: () => settings,
+    } as unknown as SessionScope;
+    const inputSchema = {
+      type: 'object' as const,
+      properties: {
+        path: { type: 'string', description: 'A long description of the path that the answer leaves out' },
+        depth: { type: 'integer' },
+      },
+      required: ['path'],
+    };
+    const tool = (name: string, description: string): CatalogEntry => ({
+      exposedName: name,
+      server: 'fs',
+      originalName: name,
+      exposure: 'default',
+      tool: { name, description, inputSchema },
+    });
+    const catalog = new Catalog([
+      tool('list_tree', 'List a folder as a tree. Use depth to stop early.'),
+      tool('list_files', 'List the files of a folder.'),
+    ]);
+    const deferred = new DeferredTools(scope, () => 'client');
+    const found = deferred.search(catalog, { query: 'list a folder' }).result;
+    const tools = (found.structuredContent as { tools: unknown[] }).tools;
+    expect(tools).toEqual([
+      { name: 'list_tree', server: 'fs', description: 'List a folder as a tree.', parameters: 'path: string, depth?: integer' },
+      { name: 'list_files', server: 'fs', description: 'List the files of a folder.', parameters: 'path: string, depth?: integer' },
+    ]);
+    const text = (found.content[0] as { text: string }).text;
+    expect(text).toBe(
+      'list_tree (fs): List a folder as a tree.\n  (path: string, depth?: integer)\nlist_files (fs): List the files of a folder.\n  (path: string, depth?: integer)',
+    );
+    const byName = deferred.search(catalog, { query: 'list_files' }).result;
+    expect((byName.structuredContent as { tools: unknown[] }).tools[0]).toEqual(
+      expect.objectContaining({ name: 'list_files', inputSchema }),
+    );
+    expect((byName.content[0] as { text: string }).text).toContain(`input schema: ${JSON.stringify(inputSchema)}`);
+  });
+});

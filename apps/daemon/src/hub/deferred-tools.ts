@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { maxToolsFor, ToolIndex, type Catalog, type CatalogEntry, type DeferredMode } from '@blitz/core';
+import { maxToolsFor, summaryText, ToolIndex, toolSummary, type Catalog, type CatalogEntry, type DeferredMode } from '@blitz/core';
 import { deferredListing, type DeferredListing } from './deferred-listing.js';
 import { RESOURCE_TOOLS } from './resource-tools.js';
 import type { UseCounts } from './tool-use.js';
@@ -18,7 +18,8 @@ export const DEFERRED_TOOLS: Tool[] = [
     name: SEARCH_TOOLS,
     description:
       'Finds tools of the MCP servers that are not in the tool list: describe the task in a few words (or give part of a tool name). ' +
-      'Returns the best matches with their input schemas, and adds them to the tool list from now on while it has room. Call one with call_tool if it does not appear.',
+      "Returns the best matches (name, server, what each does, its parameters; a tool's exact name returns its whole input schema), " +
+      'and adds them to the tool list from now on while it has room. Call one with call_tool if it does not appear.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -158,16 +159,11 @@ export class DeferredTools {
         room--;
         grew ||= deferred.has(m.exposedName);
       }
-      const { name, title, description, inputSchema } = entry.tool;
-      return {
-        name,
-        server: entry.server,
-        ...(title === undefined ? {} : { title }),
-        ...(description === undefined ? {} : { description }),
-        inputSchema,
-      };
+      // A summary, not the whole schema (8 of them were ~16 KB): the exact name asked for gets its schema too.
+      const summary = toolSummary(entry);
+      return m.match === 'name' ? { ...summary, inputSchema: entry.tool.inputSchema } : summary;
     });
-    const text = tools.length === 0 ? `No tool matches "${query}".` : JSON.stringify({ tools }, null, 1);
+    const text = tools.length === 0 ? `No tool matches "${query}".` : tools.map(summaryText).join('\n');
     return { result: { content: [{ type: 'text', text }], structuredContent: { tools } }, activated: grew };
   }
 
