@@ -102,6 +102,12 @@ const figures = {};
 for (const set of SETS) {
   if (tunedOnly && set.judged) continue;
   const { kept, dropped } = runnable(set.tasks, set.catalog);
+  if (kept.length === 0) {
+    console.log(
+      `\n${set.name}: no task's server recorded (npm ci --prefix bench/search-eval --ignore-scripts, then rm ${path.relative(process.cwd(), RECORDED)})`,
+    );
+    continue;
+  }
   console.log(
     `\n${set.name}: ${kept.length} tasks over ${set.catalog.length} tools${dropped ? ` (${dropped} left out: their server not recorded)` : ''}`,
   );
