@@ -26,6 +26,7 @@ import { ToolUse } from './hub/tool-use.js';
 import type { Router } from './http/router.js';
 import { AuditLog } from './audit/audit-log.js';
 import { ChildRecord } from './child-record.js';
+import { PageSignIns } from './page-sign-ins.js';
 import { CredentialStoreCache } from './credential-store-cache.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { loadOrCreateToken } from './daemon-token.js';
@@ -85,6 +86,8 @@ export class Daemon {
   readonly #secrets: Secrets;
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
+  /** Sign-ins the settings page started (issue 29.7). */
+  readonly #pageSignIns: PageSignIns;
   readonly #credentials: CredentialStoreCache;
   readonly #server: DaemonServer;
   readonly #watcher: FileWatcher;
@@ -136,6 +139,14 @@ export class Daemon {
       onForgotten: (server, why) =>
         this.log.warn(`forgot the sign-in of MCP server ${server}: ${why}; run blitz mcp login ${server}`, { server }),
       warn: (message) => this.log.warn(message),
+    });
+    this.#pageSignIns = new PageSignIns({
+      store: () => this.#credentials.open(),
+      clock: this.#clock,
+      env: (opts.env ?? process.env) as NodeJS.ProcessEnv,
+      clientMetadataUrl: () => this.source.settings.oauth.clientMetadataUrl,
+      changed: (server) => this.#credentialsChanged(server),
+      info: (message, fields) => this.log.info(message, fields),
     });
     this.#pageSessions = new PageSessions(this.#clock, {
       file: path.join(this.paths.stateDir, 'page-sessions.json'),
@@ -318,6 +329,7 @@ export class Daemon {
       },
       applySettings: () => this.reload(),
       credentialsChanged: (server) => this.#credentialsChanged(server),
+      signIns: this.#pageSignIns,
       permissions: () => this.source.settings.permissions,
       settingsCode: () => {
         const { code, expiresAt } = this.#pageSessions.issueCode();
@@ -368,6 +380,7 @@ export class Daemon {
       await this.pins.flush();
       await this.#toolUse.flush();
       this.audit.close();
+      await this.#pageSignIns.close();
       await this.#signIns.close();
       await closed;
       fs.rmSync(daemonStatePath(this.paths.home), { force: true });

@@ -8,6 +8,9 @@ import type {
   ServerProblems,
   ServerTestResult,
   SettingsSession,
+  SignedOut,
+  SignInStarted,
+  SignInStatus,
   StatusResponse,
   WorkspaceServer,
   WorkspaceServerDetail,
@@ -108,6 +111,19 @@ export class PageApi {
       `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/review/accept`,
       {},
     );
+  }
+
+  signInStatus(name: string): Promise<SignInStatus> {
+    return this.#get(`/v1/oauth/${encodeURIComponent(name)}`);
+  }
+
+  /** Starts `blitz mcp login NAME` in the daemon: the answer is the address to open in the browser. */
+  signIn(name: string): Promise<SignInStarted> {
+    return this.#change('POST', `/v1/oauth/${encodeURIComponent(name)}/sign-in`, {});
+  }
+
+  signOut(name: string): Promise<SignedOut> {
+    return this.#change('POST', `/v1/oauth/${encodeURIComponent(name)}/sign-out`, {});
   }
 
   #get<T>(path: string): Promise<T> {

@@ -9,6 +9,8 @@ import { stateText, targetText } from './state-text.js';
 import { ToolTable } from './tool-table.js';
 import type { Snapshot } from './use-snapshot.js';
 import { takeSaveWarnings } from './save-warnings.js';
+import { problemText } from './problem-text.js';
+import { SignInCard } from './sign-in-card.js';
 
 interface Props {
   api: PageApi;
@@ -114,11 +116,26 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
           <dd>{typeof config.url === 'string' ? 'streamable HTTP' : 'stdio'}</dd>
           <dt>State</dt>
           <dd data-testid="detail-state">{status ? stateText(status, snapshot.at) : '…'}</dd>
-          {status?.error && (
+          {status?.cause !== undefined ? (
             <>
-              <dt>Last error</dt>
-              <dd class="server-error">{status.error}</dd>
+              <dt>Why</dt>
+              <dd class="server-error" data-testid="detail-cause">
+                {status.cause}
+              </dd>
+              {status.remedy !== undefined && (
+                <>
+                  <dt>What to do</dt>
+                  <dd data-testid="detail-remedy">{status.remedy}</dd>
+                </>
+              )}
             </>
+          ) : (
+            status?.error && (
+              <>
+                <dt>Error</dt>
+                <dd class="server-error">{status.error}</dd>
+              </>
+            )
           )}
           <dt>Tools</dt>
           <dd>
@@ -140,6 +157,10 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
             </>
           )}
         </dl>
+      )}
+
+      {config && typeof config.url === 'string' && (
+        <SignInCard api={api} name={name} at={snapshot.at} readOnly={readOnly} refresh={refresh} />
       )}
 
       <section aria-labelledby="test-heading" class="card">
@@ -255,7 +276,7 @@ function WorkspaceCard({
             State: <span class={`state state-${detail.state}`}>{stateText(detail, at)}</span>
             {detail.pid !== undefined && <> (pid {detail.pid})</>}
           </p>
-          {detail.error && <p class="server-error">{detail.error}</p>}
+          {problemText(detail) && <p class="server-error">{problemText(detail)}</p>}
           {detail.warnings.length > 0 && (
             <ul class="warnings">
               {detail.warnings.map((w) => (

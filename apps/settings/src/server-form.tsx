@@ -227,7 +227,8 @@ export function ServerForm({ api, snapshot, editing, focus, readOnly, refresh, h
                 hint: 'Values shown as *** are kept unless you replace them.',
               })}
               <p class="hint">
-                To sign in to a server that uses OAuth, run <code>blitz mcp login {name}</code> in a terminal.
+                A server that uses OAuth is signed in to from its own view, once saved (Sign in), or with{' '}
+                <code>blitz mcp login {name}</code>.
                 {status && status.transport === 'http' && (
                   <> Sign-in: {status.state === 'needsSignIn' ? 'needed' : `not asked for now (${stateText(status, snapshot.at)})`}.</>
                 )}

@@ -14,7 +14,7 @@ describe('stateText', () => {
     ['idle', 'idle (starts when a client lists its tools)'],
     ['starting', 'starting…'],
     ['connected', 'connected'],
-    ['needsSignIn', 'needs sign-in: blitz mcp login fs'],
+    ['needsSignIn', 'needs sign-in'],
   ])('says %s as "%s"', (state, text) => {
     expect(stateText(status(state), NOW)).toBe(text);
   });
@@ -36,14 +36,10 @@ describe('stateText', () => {
     expect(stateText(status('paused'), NOW)).toBe('paused');
   });
 
-  it('names the scope a server asks for, and the command that grants it', () => {
+  it('names the scope a server asks for (the Sign in button is on its view)', () => {
     expect(stateText(status('needsMoreAccess', { transport: 'http', scope: 'repo:write' }), NOW)).toBe(
-      'needs more access (scope "repo:write"): blitz mcp login fs',
+      'needs more access (scope "repo:write")',
     );
-    expect(stateText(status('needsMoreAccess', { transport: 'http' }), NOW)).toBe('needs more access: blitz mcp login fs');
-  });
-
-  it('uses the server’s own name in the command to run', () => {
-    expect(stateText(status('needsSignIn', { name: 'github.work' }), NOW)).toBe('needs sign-in: blitz mcp login github.work');
+    expect(stateText(status('needsMoreAccess', { transport: 'http' }), NOW)).toBe('needs more access');
   });
 });

@@ -16,9 +16,10 @@ export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'r
     case 'failed':
       return 'failed';
     case 'needsSignIn':
-      return `needs sign-in: blitz mcp login ${server.name}`;
+      // The server's view has the Sign in button (issue 29.7); the remedy names the command.
+      return 'needs sign-in';
     case 'needsMoreAccess':
-      return `needs more access${server.scope ? ` (scope "${server.scope}")` : ''}: blitz mcp login ${server.name}`;
+      return `needs more access${server.scope ? ` (scope "${server.scope}")` : ''}`;
     case 'paused':
       return server.retryAt === undefined ? 'paused' : `paused, retrying in ${formatDelay(Date.parse(server.retryAt) - now)}`;
     default: {

@@ -75,11 +75,13 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     notifier: desktopNotifier(platform, log, iconFile(opts.home, log), iconFile(opts.home, log, 'attention')),
     cursorStore: fileCursorStore(opts.home),
     autostart: opts.autostart,
-    openSettings: async () => {
+    openSettings: async (server) => {
       // What `blitz settings` does: the daemon's page, by a one-time address (never the token).
       const state = readDaemonState(opts.home);
       if (state) {
-        const { url } = await new BlitzClient(state, { timeoutMs: 5_000 }).settingsCode();
+        const code = await new BlitzClient(state, { timeoutMs: 5_000 }).settingsCode();
+        // The browser keeps the #fragment through the code's redirect: the page opens at the server.
+        const url = server === undefined ? code.url : `${code.url}#/server/${encodeURIComponent(server)}`;
         try {
           return await (opts.openUrl ?? ((address) => openUrl(address, platform)))(url);
         } catch (err) {

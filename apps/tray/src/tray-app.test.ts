@@ -292,6 +292,26 @@ describe('the tray app', () => {
     second.app.stop(0);
   });
 
+  it("a server's Sign in item opens the settings page at that server", async () => {
+    const h = harness();
+    const opened: Array<string | undefined> = [];
+    const app = new TrayApp({
+      clock: h.clock,
+      findDaemon: () => h.daemon.link(),
+      surface: { show: async () => {} },
+      notifier: { notify: () => {} },
+      cursorStore: { load: () => undefined, save: () => {}, loadProblems: () => [], saveProblems: () => {} },
+      autostart: { isEnabled: async () => false, setEnabled: async () => {} },
+      openSettings: async (server) => void opened.push(server),
+      startDaemon: async () => {},
+      log: () => {},
+    });
+    await app.handle({ kind: 'openSettings', server: 'docs' });
+    await app.handle({ kind: 'openSettings' });
+    expect(opened).toEqual(['docs', undefined]);
+    app.stop(0);
+  });
+
   it('a surface that breaks stops the tray with exit 1', async () => {
     const h = harness();
     await h.app.start();

@@ -39,7 +39,8 @@ export interface TrayAppDeps {
   notifier: Notifier;
   cursorStore: CursorStore;
   autostart: AutostartControl;
-  openSettings(): Promise<void>;
+  /** Opens the settings page, at one server's view when one is named. */
+  openSettings(server?: string): Promise<void>;
   /** Starts the daemon and resolves once it answers. */
   startDaemon(): Promise<void>;
   log(message: string): void;
@@ -128,7 +129,7 @@ export class TrayApp {
           break;
         }
         case 'openSettings':
-          await this.#deps.openSettings();
+          await this.#deps.openSettings(action.server);
           return;
         case 'toggleStartAtLogin':
           await this.#deps.autostart.setEnabled(action.enable);

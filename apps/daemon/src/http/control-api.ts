@@ -39,6 +39,8 @@ import type { JsonBytes } from './json-bytes.js';
 import { Router } from './router.js';
 import { saveWarnings } from './save-warnings.js';
 import { setToolApproval, setToolOffered } from './tool-settings.js';
+import { signInRoutes } from './sign-in-routes.js';
+import type { PageSignIns } from '../page-sign-ins.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -51,6 +53,8 @@ export interface ControlApiDeps {
   applySettings(): Promise<void>;
   /** A server's OAuth sign-in changed (login, logout): drop its tokens and its live connections. */
   credentialsChanged(server: string): Promise<OAuthChange>;
+  /** Sign-ins started from the settings page. */
+  signIns: PageSignIns;
   /** The permission rules in force, for whether a tool's call is asked (MCP-30). */
   permissions(): Permissions;
   /** A one-time address of the settings page. */
@@ -79,8 +83,10 @@ export function controlApi(deps: ControlApiDeps): Router {
     return { body: { file: deps.settingsFile, server, change: kind, ...(warnings.length > 0 ? { warnings } : {}) } };
   };
 
+  const router = new Router();
+  signInRoutes(router, deps.signIns, (name) => findServer(deps.settingsFile, name));
   return (
-    new Router()
+    router
       // The cheapest authenticated answer: a liveness probe, and the benchmark's baseline.
       .on('GET', '/v1/health', () => ({ body: { ok: true, ...deps.identity() } }))
       .on('GET', '/v1/status', ({ query }) => {

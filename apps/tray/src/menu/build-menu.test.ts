@@ -54,6 +54,7 @@ describe('the tray menu as a pure function of the status', () => {
         [x] github — paused, retrying in 30s
         [x] broken — failed: exit-at-start: FAKE_API_KEY is not set
         [x] docs — needs sign-in
+        Sign in to docs…
         [ ] off
       ────
       Open settings

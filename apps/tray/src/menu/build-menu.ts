@@ -132,13 +132,27 @@ function iconFor(servers: readonly GlobalServerStatus[], problems: readonly stri
 
 function serverEntries(servers: readonly GlobalServerStatus[], now: number): MenuEntry[] {
   if (servers.length === 0) return [{ kind: 'note', key: 'no-servers', text: NO_SERVERS_TEXT }];
-  return servers.map((s) => ({
-    kind: 'check',
-    key: `server:${s.name}`,
-    text: serverTitle(s, now),
-    checked: s.enabled,
-    action: { kind: 'toggleServer', server: s.name, enable: !s.enabled },
-  }));
+  return servers.flatMap((s): MenuEntry[] => [
+    {
+      kind: 'check',
+      key: `server:${s.name}`,
+      text: serverTitle(s, now),
+      checked: s.enabled,
+      action: { kind: 'toggleServer', server: s.name, enable: !s.enabled },
+    },
+    // The page signs in with a button (issue 29.7): one click away from the server that needs it.
+    ...(s.enabled && (s.state === 'needsSignIn' || s.state === 'needsMoreAccess')
+      ? [
+          {
+            kind: 'button' as const,
+            key: `sign-in:${s.name}`,
+            text: `Sign in to ${s.name}…`,
+            enabled: true,
+            action: { kind: 'openSettings' as const, server: s.name },
+          },
+        ]
+      : []),
+  ]);
 }
 
 /** Whether two menus show the same thing: the redraw test. */

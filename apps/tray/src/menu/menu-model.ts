@@ -6,7 +6,8 @@
 /** What a click asks for; the tray app carries it out. */
 export type MenuAction =
   | { kind: 'toggleServer'; server: string; enable: boolean }
-  | { kind: 'openSettings' }
+  /** With a server: the page opens at that server (its Sign in, issue 29.7). */
+  | { kind: 'openSettings'; server?: string }
   | { kind: 'toggleStartAtLogin'; enable: boolean }
   | { kind: 'startDaemon' }
   | { kind: 'quitTray' }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOAuthServer, type OAuthFixture } from '../../../../test/fixtures/oauth/oauth-server.mjs';
 import { FakeClock } from '@blitz/clock';
 import type { CredentialStore } from './credential-store.js';
-import { SIGN_IN_TIMEOUT_MS } from './sign-in.js';
+import { signIn, SIGN_IN_TIMEOUT_MS } from './sign-in.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { fileStore, httpServer, playBrowser, startSignIn } from '../testing/oauth-sign-in.js';
 
@@ -48,6 +48,27 @@ describe('signIn', () => {
       code: 'TIMEOUT',
       message: 'sign-in to MCP server remote timed out: no answer from the browser within 5m; run blitz mcp login remote again',
     });
+    expect(await store.read('remote')).toBeUndefined();
+    await expect(fetch(redirect)).rejects.toThrow();
+  });
+
+  it('tells the authorization URL as it is made, and ends the wait when aborted, closing its listener', async () => {
+    const abort = new AbortController();
+    let told!: (url: string) => void;
+    const authorizationUrl = new Promise<string>((resolve) => (told = resolve));
+    const done = signIn({
+      config: httpServer(fixture.url),
+      store,
+      clock: new FakeClock(),
+      noBrowser: true,
+      env: { DISPLAY: ':0' },
+      print: () => undefined,
+      onAuthorizationUrl: told,
+      signal: abort.signal,
+    });
+    const redirect = new URL(await authorizationUrl).searchParams.get('redirect_uri')!;
+    abort.abort();
+    await expect(done).rejects.toMatchObject({ code: 'CANCELLED', message: 'sign-in to MCP server remote was cancelled' });
     expect(await store.read('remote')).toBeUndefined();
     await expect(fetch(redirect)).rejects.toThrow();
   });

@@ -37,6 +37,10 @@ export interface SignInOptions {
   clientMetadataUrl?: string;
   /** The fetch under every OAuth request; by default undici's, through the environment's proxy. */
   fetch?: FetchLike;
+  /** Told the authorization URL as soon as it is made (the settings page opens it in the user's browser). */
+  onAuthorizationUrl?(url: string): void;
+  /** Ends the wait for the browser (the daemon stopping, or the page signing in again). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -110,6 +114,7 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
     const url = provider.authorizationUrl;
     if (!url) throw new BlitzError('INTERNAL', `sign-in to MCP server ${name} produced no authorization URL`);
 
+    opts.onAuthorizationUrl?.(url.href);
     const remote = remoteSession(opts.env ?? process.env, opts.platform);
     opts.print(`Sign in to MCP server ${name} in a browser:\n\n  ${url.href}\n`);
     if (remote) {
@@ -138,8 +143,11 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
           ),
         );
       }, timeoutMs);
+      const onAbort = () =>
+        finish(() => reject(new BlitzError('CANCELLED', `sign-in to MCP server ${name} was cancelled`, { reason: 'SIGN_IN_CANCELLED' })));
       const finish = (fn: () => void) => {
         timer.cancel();
+        opts.signal?.removeEventListener('abort', onAbort);
         judge = () => ({ ok: false, message: 'this sign-in is already over' });
         fn();
       };
@@ -167,6 +175,8 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
           }
         }
       };
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener('abort', onAbort);
       if (opts.input) {
         lines = readline.createInterface({ input: opts.input, terminal: false });
         lines.on('line', (line) => {
