@@ -7,6 +7,9 @@ import { hrefOf } from './route.js';
 import { stateText, targetText } from './state-text.js';
 import type { Snapshot } from './use-snapshot.js';
 import { problemText } from './problem-text.js';
+import { matchServer, type StateFilter } from './server-filter.js';
+
+const ATTENTION = new Set(['failed', 'paused', 'needsSignIn', 'needsMoreAccess']);
 
 interface Props {
   api: PageApi;
@@ -36,7 +39,50 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
       ...(s.enabled ? {} : { disabled: true }),
       ...(s.transport === 'http' ? { url: '' } : {}),
     }));
-  const projects = snapshot.workspaces.filter((w) => w.serverStates.some((s) => s.source !== 'global'));
+  const [query, setQuery] = useState('');
+  const [filter, setFilter] = useState<StateFilter>('all');
+  // Search and filter (issue 29.9): by name, command or URL, state, and the names of its tools.
+  const toolsOf = (name: string) => [
+    ...new Set(
+      snapshot.workspaces.flatMap((w) => w.serverStates.filter((s) => s.name === name && s.source === 'global').flatMap((s) => s.tools)),
+    ),
+  ];
+  const shown = servers.flatMap((config) => {
+    const status = statusByName.get(config.name);
+    const found = matchServer(
+      {
+        name: config.name,
+        target: targetText(config),
+        state: status ? stateText(status, snapshot.at) : '',
+        enabled: config.disabled !== true && config.enabled !== false,
+        attention: (status !== undefined && ATTENTION.has(status.state)) || (status?.review?.length ?? 0) > 0,
+        tools: toolsOf(config.name),
+      },
+      query,
+      filter,
+    );
+    return found.match ? [{ config, status, matchedTools: found.tools }] : [];
+  });
+  const filtering = query.trim() !== '' || filter !== 'all';
+  const projectServers = (w: (typeof snapshot.workspaces)[number]) =>
+    w.serverStates
+      .filter((s) => s.source !== 'global')
+      .filter(
+        (s) =>
+          matchServer(
+            {
+              name: s.name,
+              target: String(s.source),
+              state: stateText(s, snapshot.at),
+              enabled: true,
+              attention: ATTENTION.has(s.state),
+              tools: s.tools,
+            },
+            query,
+            filter,
+          ).match,
+      );
+  const projects = snapshot.workspaces.filter((w) => projectServers(w).length > 0);
   const removeButton = useRef<HTMLButtonElement | null>(null);
   /** Where the removed server stood: the focus goes to the one now there (or the last, or the heading). */
   const focusAfter = useRef<number | undefined>(undefined);
@@ -80,12 +126,34 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
         </p>
       )}
       {snapshot.config && servers.length === 0 && <p class="empty">No MCP servers yet. Add one, or run blitz mcp add in a terminal.</p>}
+      {servers.length > 0 && (
+        <div class="controls" role="search" aria-label="Servers and tools">
+          <label class="control">
+            <span>Search servers and tools</span>
+            <input type="search" value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
+          </label>
+          <label class="control">
+            <span>Show</span>
+            <select value={filter} onChange={(e) => setFilter((e.target as HTMLSelectElement).value as StateFilter)}>
+              <option value="all">every server</option>
+              <option value="attention">needing attention</option>
+              <option value="on">switched on</option>
+              <option value="off">switched off</option>
+            </select>
+          </label>
+          <p class="hint" aria-live="polite" data-testid="shown-count">
+            {filtering ? `${shown.length} of ${plural(servers.length, 'server')} shown` : ''}
+          </p>
+        </div>
+      )}
+      {filtering && shown.length === 0 && <p class="empty">No server matches.</p>}
       <ul class="servers" aria-label="Global MCP servers, in settings order">
-        {servers.map((config) => (
+        {shown.map(({ config, status, matchedTools }) => (
           <ServerRow
             key={config.name}
             config={config}
-            status={statusByName.get(config.name)}
+            status={status}
+            matchedTools={matchedTools}
             tools={toolCount(snapshot, config.name)}
             now={snapshot.at}
             readOnly={readOnly}
@@ -99,7 +167,7 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
                 confirm: 'Remove',
                 onConfirm: async () => {
                   // Set before the list changes: the new list may be drawn before act() returns.
-                  focusAfter.current = servers.indexOf(config);
+                  focusAfter.current = shown.findIndex((s) => s.config === config);
                   if (!(await act(() => api.remove(config.name)))) focusAfter.current = undefined;
                 },
               });
@@ -114,26 +182,24 @@ export function ServerList({ api, snapshot, readOnly, refresh, headingRef }: Pro
           </h3>
           <p class="hint">Defined in the project's own file; edit it there. Shown while a client has the project open.</p>
           <ul class="servers">
-            {w.serverStates
-              .filter((s) => s.source !== 'global')
-              .map((s) => (
-                <li key={s.name} class="server">
-                  <div class="server-main">
-                    <span class="server-name">{s.name}</span>
-                    <span class={`state state-${s.state}`}>{stateText(s, snapshot.at)}</span>
-                    {s.state === 'connected' && <span class="tools">{plural(s.tools.length, 'tool')}</span>}
-                  </div>
-                  <p class="where">
-                    from <code>{s.source}</code>
+            {projectServers(w).map((s) => (
+              <li key={s.name} class="server">
+                <div class="server-main">
+                  <span class="server-name">{s.name}</span>
+                  <span class={`state state-${s.state}`}>{stateText(s, snapshot.at)}</span>
+                  {s.state === 'connected' && <span class="tools">{plural(s.tools.length, 'tool')}</span>}
+                </div>
+                <p class="where">
+                  from <code>{s.source}</code>
+                </p>
+                {problemText(s) && <p class="server-error">{problemText(s)}</p>}
+                {s.tools.length > 0 && (
+                  <p class="tools-list">
+                    Tools: <code>{s.tools.join(', ')}</code>
                   </p>
-                  {problemText(s) && <p class="server-error">{problemText(s)}</p>}
-                  {s.tools.length > 0 && (
-                    <p class="tools-list">
-                      Tools: <code>{s.tools.join(', ')}</code>
-                    </p>
-                  )}
-                </li>
-              ))}
+                )}
+              </li>
+            ))}
           </ul>
         </section>
       ))}
@@ -155,6 +221,8 @@ interface RowProps {
   config: McpServerConfig;
   status: GlobalServerStatus | undefined;
   tools: number | undefined;
+  /** Its tools that matched the search. */
+  matchedTools: string[];
   now: number;
   readOnly: boolean;
   /** Resolves false when the change was refused. */
@@ -162,7 +230,7 @@ interface RowProps {
   onRemove(button: HTMLButtonElement): void;
 }
 
-function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }: RowProps) {
+function ServerRow({ config, status, tools, matchedTools, now, readOnly, onToggle, onRemove }: RowProps) {
   const enabled = config.disabled !== true && config.enabled !== false;
   // The switch shows what was asked for until the daemon's answer shows it too (or it failed).
   const [wanted, setWanted] = useState<boolean | undefined>(undefined);
@@ -200,6 +268,11 @@ function ServerRow({ config, status, tools, now, readOnly, onToggle, onRemove }:
       {targetText(config) !== '' && (
         <p class="target">
           <code>{targetText(config)}</code>
+        </p>
+      )}
+      {matchedTools.length > 0 && (
+        <p class="tools-list" data-testid="matched-tools">
+          Matching tools: <code>{matchedTools.join(', ')}</code>
         </p>
       )}
       {status && problemText(status) && <p class="server-error">{problemText(status)}</p>}
