@@ -30,7 +30,7 @@ import { PageSignIns } from './page-sign-ins.js';
 import { CredentialStoreCache } from './credential-store-cache.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { loadOrCreateToken } from './daemon-token.js';
-import { Logger } from './log/index.js';
+import { Logger, ServerLogBook } from './log/index.js';
 import { NoticeFeed } from './notices/index.js';
 import { StatusCache } from './status-cache.js';
 import { SettingsSource } from './settings/settings-source.js';
@@ -86,6 +86,8 @@ export class Daemon {
   readonly #secrets: Secrets;
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
+  /** Each server's last lines, stderr and the daemon's own, for the page's logs view (issue 29.9). */
+  readonly #serverLogs: ServerLogBook;
   /** Sign-ins the settings page started (issue 29.7). */
   readonly #pageSignIns: PageSignIns;
   readonly #credentials: CredentialStoreCache;
@@ -123,7 +125,13 @@ export class Daemon {
     this.#lock = acquireInstanceLock(opts.home);
     this.token = loadOrCreateToken(path.join(this.paths.stateDir, 'token'));
     this.#children = new ChildRecord(path.join(this.paths.stateDir, 'children.json'));
-    this.log = new Logger({ dir: this.paths.logs, mirror: opts.mirrorLog ?? false, redactor: this.#redactor });
+    this.#serverLogs = new ServerLogBook({ now: () => this.#clock.now(), redact: (text) => this.#redactor.redact(text) });
+    this.log = new Logger({
+      dir: this.paths.logs,
+      mirror: opts.mirrorLog ?? false,
+      redactor: this.#redactor,
+      onRecord: (record) => this.#serverLogs.record(record),
+    });
     this.#secrets = new Secrets(this.#redactor, this.log);
     this.source = new SettingsSource(this.paths, emptySettings(), opts.env ?? process.env);
     this.#credentials = new CredentialStoreCache({
@@ -163,6 +171,7 @@ export class Daemon {
       maxMessageBytes: () => this.source.settings.hub.maxResultMb * 1024 * 1024,
       onDescendants: (leader, descendants) => this.#children.setDescendants(leader, descendants),
       ...(opts.fastLanes === false ? { directCalls: false } : {}),
+      onStderr: (server, chunk) => this.#serverLogs.stderr(server, chunk.toString('utf8')),
     });
     this.registry = new WorkspaceRegistry({
       source: this.source,
@@ -330,6 +339,7 @@ export class Daemon {
       applySettings: () => this.reload(),
       credentialsChanged: (server) => this.#credentialsChanged(server),
       signIns: this.#pageSignIns,
+      serverLogs: this.#serverLogs,
       permissions: () => this.source.settings.permissions,
       settingsCode: () => {
         const { code, expiresAt } = this.#pageSessions.issueCode();

@@ -4,6 +4,7 @@ import { useRoute } from './route.js';
 import { ServerDetail } from './server-detail.js';
 import { ServerForm } from './server-form.js';
 import { ServerList } from './server-list.js';
+import { ServerLogs } from './server-logs.js';
 import { NoticeList } from './notice-list.js';
 import { useSnapshot } from './use-snapshot.js';
 import type { ApiError } from '@blitz/client/api-error';
@@ -69,6 +70,7 @@ export function App({ api }: { api: PageApi }) {
             headingRef={heading}
           />
         )}
+        {route.view === 'logs' && <ServerLogs api={api} name={route.name} headingRef={heading} />}
         {route.view === 'server' && (
           <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />
         )}

@@ -7,6 +7,7 @@ import type {
   ReviewAccepted,
   ServerProblems,
   ServerTestResult,
+  ServerLogs,
   SettingsSession,
   SignedOut,
   SignInStarted,
@@ -111,6 +112,11 @@ export class PageApi {
       `/v1/workspaces/${encodeURIComponent(workspace)}/mcp-servers/${encodeURIComponent(name)}/review/accept`,
       {},
     );
+  }
+
+  /** A server's log lines after `after` (all it keeps with 0). */
+  serverLogs(name: string, after: number): Promise<ServerLogs> {
+    return this.#get(`/v1/logs/${encodeURIComponent(name)}?after=${after}`);
   }
 
   signInStatus(name: string): Promise<SignInStatus> {

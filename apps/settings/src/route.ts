@@ -1,7 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The page's views, kept in the address's #fragment so Back and reload keep the place. */
-export type Route = { view: 'list' } | { view: 'add' } | { view: 'edit'; name: string; focus?: string } | { view: 'server'; name: string };
+export type Route =
+  | { view: 'list' }
+  | { view: 'add' }
+  | { view: 'edit'; name: string; focus?: string }
+  | { view: 'server'; name: string }
+  | { view: 'logs'; name: string };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
@@ -12,6 +17,7 @@ export function parseRoute(hash: string): Route {
   const focus = new URLSearchParams(query).get('focus');
   if (view === 'edit' && name) return focus ? { view: 'edit', name, focus } : { view: 'edit', name };
   if (view === 'server' && name) return { view: 'server', name };
+  if (view === 'logs' && name) return { view: 'logs', name };
   return { view: 'list' };
 }
 
@@ -25,6 +31,8 @@ export function hrefOf(route: Route): string {
       return `#/edit/${encodeURIComponent(route.name)}${route.focus ? `?focus=${encodeURIComponent(route.focus)}` : ''}`;
     case 'server':
       return `#/server/${encodeURIComponent(route.name)}`;
+    case 'logs':
+      return `#/logs/${encodeURIComponent(route.name)}`;
     default: {
       const _exhaustive: never = route;
       return _exhaustive;

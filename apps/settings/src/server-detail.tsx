@@ -90,11 +90,16 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
         <h2 id="detail-heading" tabIndex={-1} ref={headingRef}>
           {name}
         </h2>
-        {!readOnly && config && (
-          <a class="button" href={hrefOf({ view: 'edit', name })}>
-            Edit
+        <p class="actions">
+          <a class="button" href={hrefOf({ view: 'logs', name })}>
+            Logs
           </a>
-        )}
+          {!readOnly && config && (
+            <a class="button" href={hrefOf({ view: 'edit', name })}>
+              Edit
+            </a>
+          )}
+        </p>
       </div>
       {saveWarnings.length > 0 && (
         <div class="problems" role="status" data-testid="save-warnings">

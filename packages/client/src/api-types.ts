@@ -11,6 +11,7 @@ export type { AskAnswer, AuditEntry, AuditOutcome, AuditRule } from './api/audit
 export type { ConfigChange, McpServerConfig, McpServerConfigList, OAuthChange } from './api/server-config.js';
 export type { ExposedTool, WorkspaceServer, WorkspaceServerDetail, WorkspaceSummary } from './api/workspaces.js';
 export type { FieldProblem, ServerProblems, ServerTestResult } from './api/server-problems.js';
+export type { ServerLogLine, ServerLogs } from './api/server-logs.js';
 export type { SignedOut, SignInAttempt, SignInStarted, SignInStatus } from './api/sign-in.js';
 export type { SettingsCode, SettingsSession } from './api/settings-session.js';
 export type { ErrorBody } from './api/error-body.js';

@@ -41,6 +41,8 @@ import { saveWarnings } from './save-warnings.js';
 import { setToolApproval, setToolOffered } from './tool-settings.js';
 import { signInRoutes } from './sign-in-routes.js';
 import type { PageSignIns } from '../page-sign-ins.js';
+import type { ServerLogBook } from '../log/server-log-book.js';
+import { logRoutes } from './log-routes.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -55,6 +57,8 @@ export interface ControlApiDeps {
   credentialsChanged(server: string): Promise<OAuthChange>;
   /** Sign-ins started from the settings page. */
   signIns: PageSignIns;
+  /** Each server's last stderr and daemon lines, for the page's logs view. */
+  serverLogs: ServerLogBook;
   /** The permission rules in force, for whether a tool's call is asked (MCP-30). */
   permissions(): Permissions;
   /** A one-time address of the settings page. */
@@ -85,6 +89,7 @@ export function controlApi(deps: ControlApiDeps): Router {
 
   const router = new Router();
   signInRoutes(router, deps.signIns, (name) => findServer(deps.settingsFile, name));
+  logRoutes(router, deps.serverLogs);
   return (
     router
       // The cheapest authenticated answer: a liveness probe, and the benchmark's baseline.

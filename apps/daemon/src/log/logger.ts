@@ -18,6 +18,8 @@ export interface LoggerOptions {
   /** A redactor shared with the rest of the daemon; a new one otherwise. */
   redactor?: Redactor;
   clock?: Pick<Clock, 'now'>;
+  /** Hears every entry once redacted (the settings page's logs view keeps those naming a server). */
+  onRecord?(record: LogRecord): void;
 }
 
 /**
@@ -82,6 +84,7 @@ class LogSink {
   readonly #mirror: boolean;
   readonly #stderr: { write(text: string): unknown };
   readonly #clock: Pick<Clock, 'now'>;
+  readonly #onRecord: ((record: LogRecord) => void) | undefined;
   /** Set while the file cannot be written, so the trouble is told once, not per entry. */
   #failing = false;
 
@@ -91,6 +94,7 @@ class LogSink {
     this.#mirror = options.mirror ?? false;
     this.#stderr = options.stderr ?? process.stderr;
     this.#clock = options.clock ?? systemClock;
+    this.#onRecord = options.onRecord;
   }
 
   addSecrets(values: Iterable<string>): void {
@@ -103,6 +107,7 @@ class LogSink {
     const safeFields = this.#redactor.redactValue(fields) as LogFields;
     const record: LogRecord = { time: this.#clock.now(), level, msg: this.#redactor.redact(msg), fields: safeFields };
     this.#append(toJsonLine(record));
+    this.#onRecord?.(record);
     if (this.#mirror) this.#stderr.write(toHumanLine(record));
   }
 

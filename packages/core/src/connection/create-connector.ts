@@ -29,6 +29,8 @@ export interface ConnectorDeps {
   onDescendants?: (leader: number, descendants: ReadonlyArray<{ pid: number; start?: string }>) => void;
   /** `tools/call` on stdio links past the SDK client (direct-tool-calls.ts); default true. Off: the SDK's own `callTool`, to compare. */
   directCalls?: boolean;
+  /** Hears each stdio server's stderr as it comes (the daemon's per-server log, issue 29.9). */
+  onStderr?: (serverName: string, chunk: Buffer) => void;
 }
 
 /** The production connector: an owned (sandboxed, or pid-namespaced) process for stdio servers, streamable HTTP for URLs. */
@@ -52,6 +54,7 @@ export function createConnector(deps: ConnectorDeps): Connector {
           ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
           ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
           ...(deps.directCalls === false ? { directCalls: false } : {}),
+          ...(deps.onStderr ? { onStderr: deps.onStderr } : {}),
         });
       case 'http': {
         const wrapFetch = deps.authFetch?.(config);

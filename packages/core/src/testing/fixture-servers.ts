@@ -26,7 +26,8 @@ export type FixtureName =
   | 'ask-together'
   | 'rug-pull'
   | 'close-stdout'
-  | 'modern';
+  | 'modern'
+  | 'stderr-echo';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

@@ -24,6 +24,7 @@ export interface StdioConnectDeps {
   onDescendants?: SpawnServerDeps['onDescendants'];
   /** `tools/call` past the SDK client (DirectToolCalls); default true. */
   directCalls?: boolean;
+  onStderr?: SpawnServerDeps['onStderr'];
 }
 
 /** Spawns an owned stdio server and completes the MCP handshake within the deadline. */
@@ -37,6 +38,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     ...(deps.graceMs === undefined ? {} : { graceMs: deps.graceMs }),
     ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
     ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
+    ...(deps.onStderr ? { onStderr: deps.onStderr } : {}),
   });
   const client = new Client(
     { name: 'blitz', version: deps.clientVersion },
