@@ -7,6 +7,7 @@ export * from './catalog/index.js';
 export * from './catalog-cache/index.js';
 export * from './pins/index.js';
 export * from './connection/index.js';
+export * from './fast-lane/index.js';
 export * from './jsonrpc/index.js';
 export * from './manager/index.js';
 export * from './approval/index.js';

@@ -1,7 +1,6 @@
 export type { Link } from './link.js';
 export type { Caller, RequestOwner } from './caller.js';
 export type { ConnectOptions, Connector } from './connector.js';
-export { CallCancellation, callSignalOf, type CallSignal } from './call-signal.js';
 export { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from './server-connection.js';
 export { toServerStatus, type ReviewedTool, type ServerStatus } from './server-status.js';
 export { listingWarnings, NO_TOOLS_WARNING } from './listing-warnings.js';

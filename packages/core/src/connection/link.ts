@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { BlitzError } from '../errors/blitz-error.js';
-import type { DirectCallOptions } from './direct-tool-calls.js';
+import type { DirectCallOptions } from '../fast-lane/direct-tool-calls.js';
 
 /**
  * One live, initialized connection to a server: it exists only after the handshake
@@ -23,7 +23,7 @@ export interface Link {
    */
   relatedTo?(serverRequestId: RequestId): RequestId | undefined;
   /**
-   * `tools/call` past the SDK client's request machinery (stdio links: direct-tool-calls.ts),
+   * `tools/call` past the SDK client's request machinery (stdio links: fast-lane/direct-tool-calls.ts),
    * for a tool `DirectToolCalls.takes`; the client's own `callTool` otherwise.
    */
   callTool?(name: string, args: Record<string, unknown>, opts: DirectCallOptions): Promise<CallToolResult>;

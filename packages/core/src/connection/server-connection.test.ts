@@ -3,7 +3,7 @@ import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer } from '../testing/server-config.js';
 import type { ServerConfig } from '../config/server-config.js';
-import { CallCancellation } from './call-signal.js';
+import { CallCancellation } from '../fast-lane/call-signal.js';
 import { ServerConnection, type ConnectionEvent } from './server-connection.js';
 
 const T0 = 1_700_000_000_000;

@@ -4,7 +4,7 @@ import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 import type { ConnectOptions } from '../connector.js';
 import { withDeadline } from '../deadline.js';
-import { DirectToolCalls } from '../direct-tool-calls.js';
+import { DirectToolCalls } from '../../fast-lane/direct-tool-calls.js';
 import { untilAborted } from '../until-aborted.js';
 import type { Link } from '../link.js';
 import type { Containment } from './containment.js';

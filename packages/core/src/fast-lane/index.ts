@@ -1,0 +1,4 @@
+// The fast lane (docs/architecture.md "The fast lane"): what the three lanes that take a plain
+// `tools/call` past the MCP SDK's generic machinery share, in one room.
+export { CallCancellation, callSignalOf, type CallSignal } from './call-signal.js';
+export { callToolResultProblem, DirectToolCalls, type DirectCallOptions } from './direct-tool-calls.js';
