@@ -8,3 +8,6 @@ export { whenDrained } from './jsonrpc/when-drained.js';
 export { answerId, isNotification, isRequest, looksLikeMessage } from './jsonrpc/jsonrpc-shape.js';
 export { MAX_MESSAGE_DEPTH, refuseTooDeep } from './jsonrpc/message-depth.js';
 export { refuseClientMessage, type ClientMessageRefusal } from './jsonrpc/client-message-refusal.js';
+// The fast lane's line readers (fast-lane/): a request's id and method, an answer's id, read from a line's ends.
+export { readClientRequest, type ClientRequestHead } from './fast-lane/client-line.js';
+export { parseDaemonLine, readDaemonLine, type DaemonLine } from './fast-lane/daemon-line.js';

@@ -1,9 +1,15 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isRequest, oversizeRefusal, type LineRefusal } from '@blitz/core/lines';
+import {
+  isRequest,
+  oversizeRefusal,
+  parseDaemonLine,
+  readClientRequest,
+  readDaemonLine,
+  type ClientRequestHead,
+  type LineRefusal,
+} from '@blitz/core/lines';
 import type { DaemonState } from '@blitz/client';
-import { readClientRequest, type ClientRequestHead } from './client-line.js';
 import { readClientMessage } from './client-message.js';
-import { parseDaemonLine, readDaemonLine } from './daemon-line.js';
 import type { LineLink } from './line-link.js';
 
 export interface BridgeOptions {

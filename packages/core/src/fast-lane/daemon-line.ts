@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, looksLikeMessage } from '@blitz/core/lines';
+import { answerId, looksLikeMessage } from '../jsonrpc/jsonrpc-shape.js';
 import { holdsAt, idAt, idBefore } from './line-bytes.js';
 
 /** An answer as the SDK server (and the hub's fast lane) writes a result: result first, id last; ASCII ids only (the rest are read whole). */
