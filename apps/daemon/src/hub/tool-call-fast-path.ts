@@ -1,14 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
-  ErrorCode,
-  type CallToolRequest,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
-import { BlitzError, CallCancellation, isRequest } from '@blitz/core';
+  BlitzError,
+  CallCancellation,
+  handlerErrorAnswer,
+  isPlainToolCall,
+  isRequest,
+  resultAnswer,
+  type PlainToolCall,
+} from '@blitz/core';
 import { rpcErrorAnswer } from '../http/error-answer.js';
 import { paramsRefusal } from './request-params.js';
 import type { ToolCallHandler } from './tools-handlers.js';
@@ -35,7 +36,7 @@ export class ToolCallFastPath implements Transport {
   readonly #handler: ToolCallHandler | undefined;
   readonly #inFlight = new Map<RequestId, CallCancellation>();
   /** The id of the `initialize` the SDK server has not answered yet, and the calls held until it has. */
-  #initializing: { id: RequestId; held: Array<JSONRPCRequest & Pick<CallToolRequest, 'params'>> } | undefined;
+  #initializing: { id: RequestId; held: PlainToolCall[] } | undefined;
   /** `initialize` was sent (and is answered, or being answered): requests may come. */
   #initialized = false;
   #onmessage: Transport['onmessage'];
@@ -140,7 +141,7 @@ export class ToolCallFastPath implements Transport {
     this.#inFlight.get(id)?.abort(reason);
   }
 
-  async #call(request: JSONRPCRequest & Pick<CallToolRequest, 'params'>): Promise<void> {
+  async #call(request: PlainToolCall): Promise<void> {
     const cancellation = new CallCancellation();
     this.#inFlight.set(request.id, cancellation);
     let answer: JSONRPCMessage;
@@ -150,20 +151,9 @@ export class ToolCallFastPath implements Transport {
         signal: cancellation,
         sendNotification: (notification) => this.#server.notification(notification, { relatedRequestId: request.id }),
       });
-      // In the SDK server's order, byte for byte (test/hub/fast-lane-contract.test.ts).
-      answer = { result, jsonrpc: '2.0', id: request.id };
+      answer = resultAnswer(request.id, result);
     } catch (err) {
-      // As the SDK server answers a handler's error.
-      const { code, message, data } = err as { code?: unknown; message?: unknown; data?: unknown };
-      answer = {
-        jsonrpc: '2.0',
-        id: request.id,
-        error: {
-          code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
-          message: typeof message === 'string' ? message : 'Internal error',
-          ...(data === undefined ? {} : { data }),
-        },
-      };
+      answer = handlerErrorAnswer(request.id, err);
     } finally {
       if (this.#inFlight.get(request.id) === cancellation) this.#inFlight.delete(request.id);
     }
@@ -171,21 +161,4 @@ export class ToolCallFastPath implements Transport {
     if (cancellation.aborted) return;
     await this.#inner.send(answer).catch((err: unknown) => this.#inner.onerror?.(new Error(`Failed to send response: ${String(err)}`)));
   }
-}
-
-/** A `tools/call` request whose params have the shape the SDK's schema takes, and no task. */
-function isPlainToolCall(message: JSONRPCMessage): message is JSONRPCRequest & Pick<CallToolRequest, 'params'> {
-  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return false;
-  if (typeof message.id !== 'string' && typeof message.id !== 'number') return false;
-  const params = message.params as Record<string, unknown> | undefined;
-  if (!isRecord(params) || typeof params.name !== 'string' || params.task !== undefined) return false;
-  if (params.arguments !== undefined && !isRecord(params.arguments)) return false;
-  if (params._meta === undefined) return true;
-  if (!isRecord(params._meta)) return false;
-  const token = params._meta.progressToken;
-  return token === undefined || typeof token === 'string' || typeof token === 'number';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
