@@ -6,7 +6,9 @@
 //     tuned on them;
 //   - held out (search-eval/held-out.json): tasks on servers recorded for this evaluation alone,
 //     written before any ranking was tuned and never tuned on; judged: recall@5 ≥ 0.7 and
-//     recall@1 ≥ 0.4, over the whole catalog and over the held-out servers' catalog alone.
+//     recall@1 ≥ 0.4, over the whole catalog and over the held-out servers' catalog alone;
+//   - held out, no service named (search-eval/held-out-unnamed.json): tasks over the whole catalog
+//     that do not name the service, written after tuning and committed before their first run.
 // Each is run by plain BM25, by each part of the ranking alone, and by Blitz's ranking (all of
 // them). Then search latency p50/p99 over 1,000 tools (the catalog's tools, renamed copies past
 // its end; CPU time judged, wall printed: see bench/search.mjs), target p99 < 10 ms, and the
@@ -31,6 +33,7 @@ const recorded = read('recorded.json').servers;
 const heldOut = read('held-out.json');
 const tuned = read('tuned.json');
 const heldOutServers = new Set(heldOut.servers);
+const unnamed = read('held-out-unnamed.json');
 
 /** The hub's catalog of `names`' recorded tools, in settings order, as ToolIndex takes it. */
 function catalogOf(names) {
@@ -97,6 +100,7 @@ const SETS = [
   { name: 'tuned, whole catalog', tasks: tuned.tasks, catalog: whole },
   { name: 'held out, whole catalog', tasks: heldOut.tasks, catalog: whole, judged: true },
   { name: 'held out, its servers alone', tasks: heldOut.tasks, catalog: heldOutOnly, judged: true },
+  { name: 'held out, no service named, whole catalog', tasks: unnamed.tasks, catalog: whole, judged: true },
 ];
 const figures = {};
 for (const set of SETS) {
@@ -134,7 +138,7 @@ const thousand = Array.from({ length: 1000 }, (_, i) => {
   return copy === 0 ? t : { ...t, exposedName: `${t.exposedName}_${copy}`, server: `${t.server}-${copy}` };
 });
 const big = new ToolIndex(thousand);
-const queries = [...tuned.tasks, ...heldOut.tasks].map((t) => t.query);
+const queries = [...tuned.tasks, ...heldOut.tasks, ...unnamed.tasks].map((t) => t.query);
 for (const q of queries) big.search(q, { limit: 8 }); // warm-up: tables read, the index's vectors made
 const wall = [];
 const cpu = [];
