@@ -188,6 +188,20 @@ describe('/mcp at 2026-07-28', () => {
     expect(only(await post('tools/call', call, { 'mcp-name': encoded }))).toMatchObject({ result: { resultType: 'complete' } });
   });
 
+  it('fails a call whose server asks for a capability the client did not declare with 400 -32021, naming it', async () => {
+    const answer = await post('tools/call', { name: 'test_elicitation', arguments: { message: 'Who are you?' }, _meta: META }, {}, 401);
+    expect(answer.status).toBe(400);
+    expect(only(answer)).toMatchObject({ id: 401, error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } } });
+  });
+
+  it('answers a read of a resource no server has with -32602 and its URI', async () => {
+    const uri = 'test://no-such-resource';
+    expect(only(await post('resources/read', { uri, _meta: META }, {}, 9))).toMatchObject({
+      id: 9,
+      error: { code: -32602, data: { uri } },
+    });
+  });
+
   it('serves a 2025-11-25 session on the same endpoint at the same time, as before', async () => {
     const legacy = await connectHub(daemon.state, { workspace });
     try {

@@ -33,14 +33,23 @@ const LIST_CHANGED: Readonly<Record<string, keyof ListenFilter>> = {
 interface Pending {
   method: string;
   logs: boolean;
+  /** What the client declared on this request. */
+  capabilities: Record<string, unknown>;
   sink: ModernSink;
 }
 
 /** Ids of the exchange's own requests to the session; a client's id is never taken for one (they are not strings of this form). */
 const OWN = '\u0000blitz-modern-';
 
-/** Capabilities a modern client has only through MRTR, which the hub does not bridge yet: the session must not ask for them. */
-const ASKED_BY_REQUEST = ['elicitation', 'sampling', 'roots'];
+/** The client capability each request of the session's own needs (a modern client answers them only through MRTR). */
+const NEEDS: Readonly<Record<string, string>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** The revision's MissingRequiredClientCapability error. */
+const MISSING_CAPABILITY = -32021;
 
 /**
  * The hub's legacy session (its SDK server, handlers, approvals, fast path) serving modern
@@ -68,8 +77,8 @@ export class ModernExchange implements Transport {
   /** The session, initialized for the client `meta` describes (once: later calls get the same answer). */
   open(meta: ModernMeta): Promise<Record<string, unknown>> {
     this.#opened ??= (async () => {
-      const capabilities = { ...meta.capabilities };
-      for (const name of ASKED_BY_REQUEST) delete capabilities[name];
+      // Declared whatever the client says: each request's own capabilities are judged when the session asks (send).
+      const capabilities = { ...meta.capabilities, elicitation: {}, sampling: {} };
       const answer = await this.#ask('initialize', {
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities,
@@ -103,7 +112,8 @@ export class ModernExchange implements Transport {
     this.#pending.set(request.id, {
       method: request.method,
       logs,
-      sink: { notify: (m) => sink.notify(m), answer: (m) => sink.answer(modernAnswer(m, request.method, serverInfo)) },
+      capabilities: meta.capabilities,
+      sink: { notify: (m) => sink.notify(m), answer: (m) => sink.answer(modernAnswer(m, request, serverInfo)) },
     });
     this.onmessage?.({ ...request, params: withoutModernMeta(request.params) });
   }
@@ -169,12 +179,7 @@ export class ModernExchange implements Transport {
     }
     if (!('method' in message)) return;
     if ('id' in message) {
-      // A request of the session's own (an approval, a server's elicitation): no modern client can be asked one.
-      this.onmessage?.({
-        jsonrpc: '2.0',
-        id: message.id,
-        error: { code: -32601, message: `the client speaks MCP 2026-07-28, which has no ${message.method} request from a server` },
-      });
+      this.#asked(message as JSONRPCRequest, options?.relatedRequestId);
       return;
     }
     const related = options?.relatedRequestId === undefined ? undefined : this.#pending.get(options.relatedRequestId);
@@ -192,6 +197,45 @@ export class ModernExchange implements Transport {
     this.#listeners.clear();
     this.#pending.clear();
     this.onclose?.();
+  }
+
+  /**
+   * A request of the session's own (an approval, a server's elicitation or sampling) during a
+   * client's request. One the client declared no capability for fails that request with
+   * -32021, naming the capability, as the revision says; one it did declare would be an
+   * `input_required` result, which the hub does not bridge yet: the session hears a refusal.
+   */
+  #asked(request: JSONRPCRequest, relatedId: RequestId | undefined): void {
+    const id =
+      relatedId !== undefined && this.#pending.has(relatedId)
+        ? relatedId
+        : this.#pending.size === 1
+          ? [...this.#pending.keys()][0]
+          : undefined;
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    const capability = NEEDS[request.method];
+    if (pending && capability !== undefined && !(capability in pending.capabilities)) {
+      this.#pending.delete(id!);
+      pending.sink.answer({
+        jsonrpc: '2.0',
+        id: id!,
+        error: {
+          code: MISSING_CAPABILITY,
+          message: `Missing required client capability: ${pending.method} needs ${capability}, which the client did not declare`,
+          data: { requiredCapabilities: { [capability]: {} } },
+        },
+      });
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id!, reason: `the client lacks ${capability}` },
+      });
+    }
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: -32601, message: `the client speaks MCP 2026-07-28, which has no ${request.method} request from a server` },
+    });
   }
 
   /** A change the session announced outside any request: to each subscription that asked for it. */

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_VERSIONS, INVALID_PARAMS, META_SERVER_INFO } from './modern-request.js';
 
 /** Results the revision lets a client cache (server/utilities/caching): they carry `ttlMs` and `cacheScope`. */
@@ -33,9 +33,15 @@ export interface ServerInfo {
  * same list reads the same, whatever order its servers came up in); the legacy
  * resource-not-found code becomes the revision's.
  */
-export function modernAnswer(message: JSONRPCMessage, method: string, serverInfo: ServerInfo): JSONRPCMessage {
+export function modernAnswer(message: JSONRPCMessage, request: JSONRPCRequest, serverInfo: ServerInfo): JSONRPCMessage {
+  const method = request.method;
   if ('error' in message) {
-    return message.error.code === RESOURCE_NOT_FOUND ? { ...message, error: { ...message.error, code: INVALID_PARAMS } } : message;
+    if (message.error.code !== RESOURCE_NOT_FOUND && !(method === 'resources/read' && message.error.code === INVALID_PARAMS))
+      return message;
+    // A read of a resource no server has: the revision's code, and the URI it could not find (SEP-2164).
+    const uri = method === 'resources/read' ? (request.params as { uri?: unknown } | undefined)?.uri : undefined;
+    const data = message.error.data ?? (typeof uri === 'string' ? { uri } : undefined);
+    return { ...message, error: { ...message.error, code: INVALID_PARAMS, ...(data === undefined ? {} : { data }) } };
   }
   if (!('result' in message)) return message;
   const result: Record<string, unknown> = { ...message.result };
