@@ -1,4 +1,4 @@
-import { sandboxWriteRemedy } from '../connection/stdio/sandbox-denial.js';
+import { sandboxWriteRemedy } from './sandbox-write-remedy.js';
 import type { CauseCode, ServerCause } from './server-cause.js';
 
 /**

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sandboxWriteRemedy } from '../../causes/sandbox-write-remedy.js';
 
 /** `EROFS: read-only file system, open '/root/m.jsonl'` and the like, as Node and most runtimes write them. */
 const DENIED = /\b(EROFS|EACCES)\b[^\n']*?(?:,\s*(\w+))?\s+'([^'\n]+)'|read-only file system[^\n']*?(?:,\s*(\w+))?\s+'([^'\n]+)'/i;
@@ -11,11 +12,6 @@ const DENIED = /\b(EROFS|EACCES)\b[^\n']*?(?:,\s*(\w+))?\s+'([^'\n]+)'|read-only
 export function explainSandboxDenial(text: string, writable: readonly string[], server: string): string | undefined {
   const folder = deniedFolder(text, writable);
   return folder === undefined ? undefined : `the sandbox keeps ${folder} read-only for ${server}: ${sandboxWriteRemedy(folder)}`;
-}
-
-/** What opens `folder` to a sandboxed server: the remedy of a refused write. */
-export function sandboxWriteRemedy(folder: string): string {
-  return `to let it write there, add sandbox_write = [${JSON.stringify(folder)}] to its entry in settings.toml (blitz mcp add --sandbox-write ${folder}), or set sandbox = false`;
 }
 
 /** The folder to open for the refused write `text` names, when the sandbox refused it; undefined otherwise. */
