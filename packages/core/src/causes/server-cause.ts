@@ -1,5 +1,4 @@
 import type { CauseCode as SharedCauseCode } from '@blitz/server-state';
-import type { BlitzError } from '../errors/blitz-error.js';
 
 /**
  * Why a server is not working, as facts rather than a sentence (issue 29.2): the connection
@@ -37,8 +36,15 @@ export type CauseCode = ServerCause['code'];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _sameCodes: Same<CauseCode, SharedCauseCode> = true;
 
+/** What `causeOf` reads of a coded error (a `BlitzError`; causes/ does not import errors/, which imports it). */
+export interface CodedError extends Error {
+  readonly code: string;
+  readonly reason?: string | undefined;
+  readonly serverCause?: ServerCause | undefined;
+}
+
 /** The facts of a coded error: those it carries, else what its code and its causes say. */
-export function causeOf(error: BlitzError): ServerCause {
+export function causeOf(error: CodedError): ServerCause {
   if (error.serverCause) return error.serverCause;
   switch (error.code) {
     case 'NEEDS_SIGN_IN':
