@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeTextAtomic } from '../config/write-text-atomic.js';
+import { writeTextAtomic } from '../files/write-text-atomic.js';
 import { withFileLock } from '../config/toml-edit/settings-file-lock.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { SecretStore } from './secret-store.js';

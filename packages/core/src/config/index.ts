@@ -14,7 +14,6 @@ export * from './effective-servers.js';
 export * from './shadowed-servers.js';
 export * from './url-rules.js';
 export * from './home-path.js';
-export * from './write-text-atomic.js';
 export * from './server-to-entry.js';
 export * from './settings-editor.js';
 export {

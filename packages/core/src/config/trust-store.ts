@@ -6,7 +6,7 @@ import { isTable } from './field-reader.js';
 import { jsonSyntaxError } from './json-syntax-error.js';
 import { readProjectConfig, type ProjectConfig } from './project-config.js';
 import { isProjectGrant, PROJECT_GRANTS, type ProjectGrant } from './project-grants.js';
-import { writeTextAtomic } from './write-text-atomic.js';
+import { writeTextAtomic } from '../files/write-text-atomic.js';
 
 interface TrustFile {
   version: 1;

@@ -1,4 +1,4 @@
-import { writeTextAtomic } from '../config/write-text-atomic.js';
+import { writeTextAtomic } from './write-text-atomic.js';
 
 /**
  * A state file written whole, atomically (0600 when new), after each change but never twice at

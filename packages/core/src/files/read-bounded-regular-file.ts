@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { errorCode } from '../config/toml-edit/error-code.js';
+import { errorCode } from './error-code.js';
 
 /** The most read from a project's MCP file (`.mcp.json`, `.agents/mcp_config.json`). */
 export const PROJECT_FILE_MAX_BYTES = 1024 * 1024;

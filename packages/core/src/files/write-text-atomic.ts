@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readlink, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { errorCode } from './toml-edit/error-code.js';
-import { noSpaceError } from '../files/no-space.js';
+import { errorCode } from './error-code.js';
+import { noSpaceError } from './no-space.js';
 
 /**
  * Writes `text` so readers see the old file or the new one, never half of it: a temporary

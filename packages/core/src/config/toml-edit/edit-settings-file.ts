@@ -5,7 +5,7 @@ import { BlitzError } from '../../errors/blitz-error.js';
 import { firstDifference } from './first-difference.js';
 import { describeTomlError, parseTomlText } from './parse-toml-text.js';
 import { withFileLock, type LockOptions } from './settings-file-lock.js';
-import { writeTextAtomic } from '../write-text-atomic.js';
+import { writeTextAtomic } from '../../files/write-text-atomic.js';
 import { noSpaceError, readTextFile, SETTINGS_FILE_MAX_BYTES } from '../../files/index.js';
 
 export interface EditSettingsOptions {

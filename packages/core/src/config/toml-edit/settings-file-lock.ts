@@ -3,7 +3,7 @@ import { link, open, rm, stat } from 'node:fs/promises';
 import { systemClock, type Clock } from '@blitz/clock';
 import { isProcessAlive, processStart } from '@blitz/process';
 import { BlitzError } from '../../errors/blitz-error.js';
-import { errorCode } from './error-code.js';
+import { errorCode } from '../../files/error-code.js';
 
 export interface LockOptions {
   /** Give up after this long (default 10 s). */
