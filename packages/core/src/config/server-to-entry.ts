@@ -1,7 +1,5 @@
 import { DEFAULT_STARTUP_TIMEOUT_SECONDS, DEFAULT_TIMEOUT_SECONDS, type ServerConfig } from './server-config.js';
 import type { ServerEntry, TomlValue } from './toml-edit/index.js';
-import { maskArgs } from '../redact/mask-server-secrets.js';
-import { maskUrl } from '../redact/url-secrets.js';
 
 /** A server as a `[[mcp.servers]]` table (and an API body): the file's field names, defaults left out. */
 export function serverToEntry(config: ServerConfig): ServerEntry {
@@ -43,14 +41,4 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
     };
   }
   return entry;
-}
-
-/** `npx -y pkg` or the URL: how a server is reached, in one line, secrets masked as `maskServerSecrets` masks them. */
-export function describeTransport(config: ServerConfig): string {
-  const t = config.transport;
-  return t.kind === 'stdio' ? [t.command, ...(maskArgs(t.args) as string[])].map(shellQuote).join(' ') : maskUrl(t.url);
-}
-
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./${}-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

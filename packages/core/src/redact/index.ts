@@ -5,3 +5,4 @@ export { isSecretEnv, isSecretEnvName, isSecretField, isSecretParam } from './se
 export { looksLikeCredential } from './credential-shape.js';
 export { maskUrl } from './url-secrets.js';
 export { serverSecretValues } from './server-secret-values.js';
+export { describeTransport } from './describe-transport.js';
