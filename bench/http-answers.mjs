@@ -14,7 +14,7 @@
 //   more — what node:http's own machinery costs, not an endpoint anyone should ship.
 import http from 'node:http';
 import net from 'node:net';
-import { readBody } from '../apps/daemon/dist/http/read-body.js';
+import { readBody } from '../apps/daemon/dist/wire/read-body.js';
 
 export const SHAPES = ['json', 'early-json', 'sse', 'early-sse', 'minimal'];
 

@@ -9,10 +9,10 @@ import type { Logger } from '../log/index.js';
 import { defaultPageDir } from '../settings-page/page-files.js';
 import type { PageSessions } from '../settings-page/page-sessions.js';
 import { servePage } from '../settings-page/serve-page.js';
-import { errorAnswer } from './error-answer.js';
+import { errorAnswer } from '../wire/error-answer.js';
 import { LocalListener } from './local-listener.js';
 import { bodyBytes, JsonBytes, stillMatches } from './json-bytes.js';
-import { readBody } from './read-body.js';
+import { readBody } from '../wire/read-body.js';
 import { RequestGuard } from './request-guard.js';
 import { MAX_BODY_BYTES, type ApiRequest, type Router } from './router.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { CSRF_HEADER, PageSessions, SESSION_COOKIE } from '../settings-page/page-sessions.js';
-import { errorAnswer } from './error-answer.js';
+import { errorAnswer } from '../wire/error-answer.js';
 import { RequestGuard } from './request-guard.js';
 
 const TOKEN = 'tok-123';

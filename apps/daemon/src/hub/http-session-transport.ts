@@ -8,8 +8,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseClientMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
-import { rpcErrorAnswer } from '../http/error-answer.js';
-import { readBody } from '../http/read-body.js';
+import { rpcErrorAnswer } from '../wire/error-answer.js';
+import { readBody } from '../wire/read-body.js';
 
 const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 

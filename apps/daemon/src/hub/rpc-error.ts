@@ -1,6 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isBlitzError } from '@blitz/core';
-import { rpcErrorAnswer } from '../http/error-answer.js';
+import { rpcErrorAnswer } from '../wire/error-answer.js';
 
 const SDK_PREFIX = /^MCP error -?\d+: /;
 

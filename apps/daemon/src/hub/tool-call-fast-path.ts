@@ -10,7 +10,7 @@ import {
   resultAnswer,
   type PlainToolCall,
 } from '@blitz/core';
-import { rpcErrorAnswer } from '../http/error-answer.js';
+import { rpcErrorAnswer } from '../wire/error-answer.js';
 import { paramsRefusal } from './request-params.js';
 import type { ToolCallHandler } from './tools-handlers.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { RequestGuard } from '../http/request-guard.js';
-import { errorAnswer } from '../http/error-answer.js';
+import { errorAnswer } from '../wire/error-answer.js';
 import { CODE_TTL_MS, CSRF_HEADER, PageSessions, SESSION_COOKIE, SESSION_IDLE_MS } from './page-sessions.js';
 
 const cookieOf = (setCookie: string) => setCookie.split(';')[0]!;

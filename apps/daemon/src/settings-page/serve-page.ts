@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { ErrorCode } from '@blitz/core';
-import { statusOf } from '../http/error-answer.js';
+import { statusOf } from '../wire/error-answer.js';
 import { readPageFile } from './page-files.js';
 import type { PageSessions } from './page-sessions.js';
 
