@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog, emptySettings, type CatalogEntry } from '@blitz/core';
-import { deferralText, DeferredTools, type SessionScope } from './deferred-tools.js';
+import { deferralText, DeferredTools } from './deferred-tools.js';
+import type { SessionScope } from './session-scope.js';
 
 const entries = (n: number): CatalogEntry[] =>
   Array.from({ length: n }, (_, i) => ({

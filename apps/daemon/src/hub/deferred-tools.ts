@@ -1,9 +1,9 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { maxToolsFor, summaryText, ToolIndex, toolSummary, type Catalog, type CatalogEntry, type DeferredMode } from '@blitz/core';
 import { deferredListing, type DeferredListing } from './deferred-listing.js';
-import { RESOURCE_TOOLS } from './resource-tools.js';
+import { RESOURCE_TOOLS } from './resource-tool-list.js';
 import type { UseCounts } from './tool-use.js';
-import type { SessionContext } from './session-context.js';
+import type { SessionScope } from './session-scope.js';
 import { toolError } from './tool-error.js';
 
 export const SEARCH_TOOLS = 'search_tools';
@@ -48,9 +48,6 @@ export const DEFERRED_TOOLS: Tool[] = [
     },
   },
 ];
-
-/** Whom a session serves, and the settings in force. */
-export type SessionScope = Pick<SessionContext, 'workspace' | 'agent' | 'readOnly' | 'settings'>;
 
 /** One index per built catalog, shared by the sessions that see it; gone with the catalog. */
 const indexes = new WeakMap<Catalog<CatalogEntry>, ToolIndex>();

@@ -28,7 +28,7 @@ import { HubSession } from './hub-session.js';
 import { RedactingTransport } from './redacting-transport.js';
 import { SessionReaper } from './session-reaper.js';
 import { serverRequests } from './server-requests.js';
-import { RESOURCE_TOOL_NAMES } from './resource-tools.js';
+import { RESOURCE_TOOL_NAMES } from './resource-tool-list.js';
 import { serveModernPost } from './modern/modern-http.js';
 import { opensModern, serveModernLines, StartedTransport } from './modern/modern-lines.js';
 import { isModernPost } from './modern/modern-request.js';

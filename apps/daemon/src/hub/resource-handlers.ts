@@ -5,7 +5,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { LIST_RESOURCES } from './resource-tools.js';
+import { LIST_RESOURCES } from './resource-tool-list.js';
 import { audited } from '../audit/audited-call.js';
 import { passThrough } from './rpc-error.js';
 import { routeOf, type SessionContext } from './session-context.js';

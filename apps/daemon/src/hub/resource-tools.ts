@@ -1,39 +1,12 @@
-import type { CallToolResult, ReadResourceResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { decide, permissionKey, type CallSignal, type ResourceEntry } from '@blitz/core';
 import type { SessionContext } from './session-context.js';
 import type { AuditedCall } from '../audit/audited-call.js';
+import { LIST_RESOURCES, READ_RESOURCE } from './resource-tool-list.js';
 import { toolError } from './tool-error.js';
-
-export const LIST_RESOURCES = 'list_mcp_resources';
-export const READ_RESOURCE = 'read_mcp_resource';
-export const RESOURCE_TOOL_NAMES = [LIST_RESOURCES, READ_RESOURCE];
 
 /** Text longer than this is cut, with a note saying so (MCP-35). */
 export const MAX_RESOURCE_TEXT_BYTES = 256 * 1024;
-
-/** The hub's own tools (MCP-35): allowed in read-only mode, approved like the server's tools. */
-export const RESOURCE_TOOLS: Tool[] = [
-  {
-    name: LIST_RESOURCES,
-    description: "Lists the resources (files, documents, schemas…) the MCP servers offer, or one server's.",
-    inputSchema: { type: 'object', properties: { server: { type: 'string', description: 'Only this MCP server' } } },
-    annotations: { readOnlyHint: true },
-  },
-  {
-    name: READ_RESOURCE,
-    description:
-      'Reads one resource of an MCP server by its URI. Text comes back (up to 256 KB); binary content is described, not inlined.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        server: { type: 'string', description: 'The MCP server offering it' },
-        uri: { type: 'string', description: 'The resource URI' },
-      },
-      required: ['server', 'uri'],
-    },
-    annotations: { readOnlyHint: true },
-  },
-];
 
 /** Runs a resource tool (MCP-35): approved like the server's tools, by rule or auto_approve (MCP-43). */
 export async function callResourceTool(

@@ -1,23 +1,18 @@
 import type { LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { RouteOptions, Settings } from '@blitz/core';
-import type { Workspace } from '../workspaces/workspace.js';
+import type { RouteOptions } from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
 import type { Approver } from './approver.js';
 import type { DeferredTools } from './deferred-tools.js';
+import type { SessionScope } from './session-scope.js';
 import type { ToolUse } from './tool-use.js';
 
 /**
  * What a session's request handlers share (one `registerX(server, ctx)` per concern, beside
  * this file): whom the session serves, the settings in force, and its approver.
  */
-export interface SessionContext {
+export interface SessionContext extends SessionScope {
   /** The session's id in the workspace's manager: its subscriptions, logging level and requests are counted under it. */
   readonly session: string;
-  readonly workspace: Workspace;
-  readonly agent: string;
-  readonly readOnly: boolean;
-  /** The settings in force now: permissions and limits follow live edits. */
-  settings(): Settings;
   readonly approver: Approver;
   /** The client was just sent the tools: later changes are told against what it saw. */
   toolsShown(): void;
