@@ -46,9 +46,12 @@ export function formatEntryProblem(p: EntryProblem): string {
  */
 export class SettingsEditor {
   readonly file: string;
+  readonly #beforeWrite: ((text: string) => void) | undefined;
 
-  constructor(file: string) {
+  /** `beforeWrite`: told each text just before it is written (the daemon's watcher then knows the change for its own). */
+  constructor(file: string, options: { beforeWrite?: (text: string) => void } = {}) {
     this.file = file;
+    this.#beforeWrite = options.beforeWrite;
   }
 
   /** Adds `entry`; refused with every problem at once — its own, and its name already taken. */
@@ -144,6 +147,7 @@ export class SettingsEditor {
         return after;
       },
       (doc) => planned!.intended(doc),
+      this.#beforeWrite ? { beforeWrite: this.#beforeWrite } : {},
     );
   }
 

@@ -1,4 +1,5 @@
-import { parse, TomlError } from 'smol-toml';
+import { TomlError } from 'smol-toml';
+import { parseToml } from './toml-edit/parse-toml-text.js';
 import { FieldReader, isTable } from './field-reader.js';
 import { fieldSpellings, parseServerEntry } from './server-entry.js';
 import type { Problem } from './problem.js';
@@ -124,7 +125,7 @@ export function parseSettings(text: string, file: string): ParsedSettings {
   const problems: Problem[] = [];
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parseToml(text);
   } catch (err) {
     const line = err instanceof TomlError ? err.line : undefined;
     const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);

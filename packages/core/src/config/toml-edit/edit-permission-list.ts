@@ -1,7 +1,7 @@
-import { parse } from 'smol-toml';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { formatValue } from './format-value.js';
 import { DEFAULT_FILE_LABEL } from './locate-servers.js';
+import { parseToml } from './parse-toml-text.js';
 import { detectEol, scanLines, type TomlLine } from './scan-lines.js';
 
 export type PermissionKind = 'allow' | 'ask' | 'deny';
@@ -26,7 +26,7 @@ export function changedPatterns(current: readonly string[], change: PatternChang
  * (`permissions = { … }`, dotted keys), the file is refused, unchanged.
  */
 export function editPermissionList(text: string, kind: PermissionKind, change: PatternChange, file: string = DEFAULT_FILE_LABEL): string {
-  const parsed = parse(text) as Record<string, unknown>;
+  const parsed = parseToml(text);
   const current = permissionList(parsed, kind);
   const next = changedPatterns(current, change);
   if (next.length === current.length && next.every((p, i) => p === current[i])) return text;

@@ -1,15 +1,16 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'smol-toml';
 import { BlitzError } from '../../errors/blitz-error.js';
 import { firstDifference } from './first-difference.js';
-import { describeTomlError, parseTomlText } from './parse-toml-text.js';
+import { describeTomlError, parseToml, parseTomlText } from './parse-toml-text.js';
 import { withFileLock, type LockOptions } from './settings-file-lock.js';
 import { writeTextAtomic } from '../../files/write-text-atomic.js';
 import { noSpaceError, readTextFile, SETTINGS_FILE_MAX_BYTES } from '../../files/index.js';
 
 export interface EditSettingsOptions {
   readonly lock?: LockOptions;
+  /** Told the text just before it is written: the daemon's watcher then takes the change for its own (issue 27.5). */
+  readonly beforeWrite?: (text: string) => void;
 }
 
 export interface EditSettingsResult {
@@ -54,6 +55,7 @@ async function editLocked(
       const after = edit(before);
       verify(file, after, intended(parsed));
       if (after === before) return { changed: false, text: before };
+      options.beforeWrite?.(after);
       await writeTextAtomic(file, after);
       return { changed: true, text: after };
     },
@@ -79,7 +81,7 @@ export async function readSettingsText(file: string): Promise<string> {
 function verify(file: string, after: string, expected: Record<string, unknown>): void {
   let actual: Record<string, unknown>;
   try {
-    actual = parse(after);
+    actual = parseToml(after);
   } catch (err) {
     throw refusal(file, `the edited text would not be valid TOML (${describeTomlError(err)})`, err);
   }

@@ -16,7 +16,7 @@ export {
 } from './edit-permission-list.js';
 export { editSettingsFile, readSettingsText, type EditSettingsOptions, type EditSettingsResult } from './edit-settings-file.js';
 export { type LockOptions } from './settings-file-lock.js';
-export { parseTomlText } from './parse-toml-text.js';
+export { parseToml, parseTomlText, tomlParses } from './parse-toml-text.js';
 export { firstDifference } from './first-difference.js';
 export {
   addNamedTable,
