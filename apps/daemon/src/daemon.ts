@@ -83,6 +83,7 @@ export class Daemon {
   readonly #redactor = new Redactor();
   /** The missing sandbox was told (a notice): once per daemon. */
   #noSandboxTold = false;
+  #settingsApplies = 0;
   readonly #secrets: Secrets;
   /** OAuth sign-ins of HTTP servers (MCP-38), shared by every workspace's connections. */
   readonly #signIns: ServerSignIns;
@@ -337,6 +338,7 @@ export class Daemon {
         return { path: env.PATH ?? '', ...(env.PATHEXT ? { pathext: env.PATHEXT } : {}), platform: process.platform };
       },
       applySettings: () => this.reload(),
+      writingSettings: (text) => this.#watcher.expect(this.paths.settings, text),
       credentialsChanged: (server) => this.#credentialsChanged(server),
       signIns: this.#pageSignIns,
       serverLogs: this.#serverLogs,
@@ -376,6 +378,11 @@ export class Daemon {
     return this.#statusCache.builds;
   }
 
+  /** How many times settings.toml was taken in (read, checked, applied where it changed): tests see one per edit, whoever made it. */
+  get settingsApplies(): number {
+    return this.#settingsApplies;
+  }
+
   /** Closes every workspace (MCP-12), then the server; idempotent. */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
@@ -404,6 +411,7 @@ export class Daemon {
 
   /** Loads settings.toml; returns whether the settings in force changed. */
   #loadSettings(): boolean {
+    this.#settingsApplies++;
     const { applied, problems } = this.source.reload();
     this.#statusCache.changed();
     for (const p of problems) this.log[p.severity === 'error' ? 'error' : 'warn'](formatProblem(p));

@@ -53,6 +53,8 @@ export interface ControlApiDeps {
   environment(): DaemonEnvironment;
   /** Applies settings.toml to every open workspace now, not waiting for the file watcher. */
   applySettings(): Promise<void>;
+  /** The text an edit here is about to write to settings.toml: the watcher leaves that change to `applySettings` (issue 27.5). */
+  writingSettings(text: string): void;
   /** A server's OAuth sign-in changed (login, logout): drop its tokens and its live connections. */
   credentialsChanged(server: string): Promise<OAuthChange>;
   /** Sign-ins started from the settings page. */
@@ -79,7 +81,7 @@ export interface DaemonIdentity {
 
 /** The control API of DESIGN.md: ConfigService and WorkspaceService over HTTP (MCP-47). */
 export function controlApi(deps: ControlApiDeps): Router {
-  const editor = new SettingsEditor(deps.settingsFile);
+  const editor = new SettingsEditor(deps.settingsFile, { beforeWrite: (text) => deps.writingSettings(text) });
   const change = async (server: string, kind: ConfigChange['change']): Promise<{ body: ConfigChange }> => {
     await deps.applySettings();
     // A saved server whose command is not found, or that no sandbox here can run, says so (issue 26.5).

@@ -40,7 +40,7 @@ function contentKey(file: string): string {
   const read = readBoundedRegularFileSync(file, { maxBytes: SETTINGS_FILE_MAX_BYTES });
   switch (read.kind) {
     case 'read':
-      return createHash('sha256').update(read.bytes).digest('hex');
+      return bytesKey(read.bytes);
     case 'missing':
       return 'missing';
     case 'refused':
@@ -50,6 +50,15 @@ function contentKey(file: string): string {
       return _exhaustive;
     }
   }
+}
+
+/** The `content` of a file holding `text` as UTF-8, as a snapshot of it would say. */
+export function textKey(text: string): string {
+  return bytesKey(Buffer.from(text, 'utf8'));
+}
+
+function bytesKey(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The final target of a symlink (a dangling one included); undefined for anything else. */

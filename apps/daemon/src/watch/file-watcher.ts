@@ -3,7 +3,7 @@ import { BlitzError } from '@blitz/core';
 import { systemClock, type Clock, type Timer } from '@blitz/clock';
 import { Listeners } from '../listeners.js';
 import { DirectoryWatch } from './directory-watch.js';
-import { snapshot, statKey } from './file-snapshot.js';
+import { snapshot, statKey, textKey } from './file-snapshot.js';
 
 export type ChangeListener = (file: string) => void;
 
@@ -91,6 +91,16 @@ export class FileWatcher {
     this.#unsubscribe(watched.file, watched);
     if (watched.target) this.#unsubscribe(watched.target, watched);
     if (this.#files.size === 0) this.#stopPolling();
+  }
+
+  /**
+   * This process is about to write `text` to `file`: a check that finds these bytes hears no
+   * change, so only an edit made by others is told (issue 27.5). Told before the write, no check
+   * can come between; a write that then fails leaves bytes that differ, and the next check tells them.
+   */
+  expect(file: string, text: string): void {
+    const watched = this.#files.get(path.resolve(file));
+    if (watched) watched.content = textKey(text);
   }
 
   /** Calls `listener` with the absolute path of each file whose content changed; returns the unsubscribe. */
