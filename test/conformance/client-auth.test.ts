@@ -1,15 +1,16 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { runConformance } from '../support/conformance-runner.js';
 
-// The MCP conformance suite's client auth scenarios (@modelcontextprotocol/conformance 0.1.13,
-// `--suite auth`: the 15 below), each run against blitz mcp login + blitz connect through
-// blitz-auth-client.mjs. The suite starts the scenario's servers on localhost and runs the
-// driver with their URL.
+// The MCP conformance suite's client auth scenarios, as the 2026-07-28 revision requires them
+// (@modelcontextprotocol/conformance 0.2.0-alpha.12 on its own Node 22: the 25 `auth/` scenarios of
+// `list --requirements 2026-07-28`, RFC 9207 iss and RFC 8414 issuer checks, SEP-2352 migration,
+// SEP-2207 offline access, SEP-837 application_type), each run against blitz mcp login + blitz
+// connect through blitz-auth-client.mjs. The suite starts the scenario's servers on localhost and
+// runs the driver with their URL.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CONFORMANCE = path.join(HERE, '..', '..', 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const DRIVER = path.join(HERE, 'blitz-auth-client.mjs');
 
 const SCENARIOS = [
@@ -26,27 +27,43 @@ const SCENARIOS = [
   'auth/token-endpoint-auth-basic',
   'auth/token-endpoint-auth-post',
   'auth/token-endpoint-auth-none',
-  'auth/resource-mismatch',
   'auth/pre-registration',
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
 ];
+/**
+ * Scenarios new in 2026-07-28 that end with a tool call to an MCP server speaking only that
+ * revision (it answers initialize with HTTP 400). Blitz reaches servers by initialize today
+ * (speaking 2026-07-28 to servers is issue 28.2), so these run with their MCP wire at 2025-11-25
+ * (`--spec-version 2025-11-25 --force`); their authorization checks are the same. At the 2026-07-28
+ * wire every one of their checks passes and only the final call fails, at initialize. The
+ * scenarios where the client must refuse (iss, issuer, resource mismatches) run at 2026-07-28.
+ */
+const MODERN_ONLY_SERVER = new Set([
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+]);
 
 const results: Array<{ scenario: string; passed: boolean; line: string }> = [];
 
 function runScenario(scenario: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [CONFORMANCE, 'client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, '--timeout', '60000'],
-      {
-        cwd: HERE,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.once('close', (code) => resolve({ code, output }));
+  const wire = MODERN_ONLY_SERVER.has(scenario) ? ['--spec-version', '2025-11-25', '--force'] : [];
+  // The driver runs on Blitz's Node (this one), the runner on its own.
+  return runConformance(['client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, ...wire, '--timeout', '60000'], {
+    cwd: HERE,
+    timeoutMs: 110_000,
   });
 }
 
@@ -58,7 +75,7 @@ afterAll(() => {
   );
 });
 
-describe('MCP conformance: client auth scenarios (0.1.13)', () => {
+describe('MCP conformance: client auth scenarios required by 2026-07-28 (0.2.0-alpha.12)', () => {
   it.each(SCENARIOS)(
     '%s',
     async (scenario) => {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { BlitzError } from '../errors/blitz-error.js';
-import { assertSecureDiscovery } from './secure-endpoints.js';
+import type { ExpectedRedirect } from './redirect-params.js';
+import { assertMatchingIssuer, assertSecureDiscovery } from './secure-endpoints.js';
 import type { ClientSource, StoredCredentials } from './stored-credentials.js';
 
 export interface LoginProviderOptions {
@@ -18,6 +19,19 @@ export interface LoginProviderOptions {
   clientMetadataUrl?: string;
   now(): number;
 }
+
+/**
+ * Blitz as an OAuth client, as its client ID metadata document (docs/oauth/client-metadata.json)
+ * and dynamic registration describe it: a native app on the loopback redirect (any port, RFC 8252),
+ * a public client relying on PKCE, since a native app cannot keep a secret.
+ */
+export const BLITZ_CLIENT_METADATA: Readonly<Omit<OAuthClientMetadata, 'redirect_uris'> & { application_type: 'native' }> = {
+  client_name: 'Blitz',
+  application_type: 'native',
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
 
 /**
  * The SDK's side of one sign-in: everything lives in memory until the flow succeeds, so
@@ -59,22 +73,32 @@ export class LoginProvider implements OAuthClientProvider {
     return client.client_id === this.clientMetadataUrl ? 'metadataDocument' : 'dynamicRegistration';
   }
 
+  /** What dynamic registration sends: the fields of Blitz's client ID metadata document, for this attempt's redirect URI. */
   get clientMetadata(): OAuthClientMetadata {
     const scopes = this.#opts.scopes;
+    // application_type (OpenID registration, SEP-837) is not in the SDK's type; the SDK sends the object as it is.
     return {
-      client_name: 'Blitz',
+      ...BLITZ_CLIENT_METADATA,
       redirect_uris: [this.#opts.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      // A native app cannot keep a secret: it registers as a public client and relies on PKCE.
-      token_endpoint_auth_method: 'none',
       ...(scopes && scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
     };
   }
 
-  /** The `state` this attempt sent; a redirect carrying another one is from another attempt. */
-  get expectedState(): string {
-    return this.#state;
+  /**
+   * What the redirect must carry: this attempt's `state`, and (RFC 9207) the issuer discovery
+   * recorded for the authorization server the user was sent to. Known once the SDK has built
+   * the authorization URL.
+   */
+  get expectedRedirect(): ExpectedRedirect {
+    const discovery = this.#discovery;
+    if (!discovery) throw new BlitzError('INTERNAL', 'no discovery: the authorization was not started');
+    const metadata = discovery.authorizationServerMetadata;
+    return {
+      state: this.#state,
+      issuer: metadata?.issuer ?? discovery.authorizationServerUrl,
+      // RFC 9207's metadata field is not in the SDK's type; its schema keeps unknown fields.
+      issRequired: (metadata as Record<string, unknown> | undefined)?.['authorization_response_iss_parameter_supported'] === true,
+    };
   }
 
   /** Set once the SDK has built it. */
@@ -125,6 +149,7 @@ export class LoginProvider implements OAuthClientProvider {
   /** Called after discovery and before any registration or token request: the place to refuse insecure endpoints. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     assertSecureDiscovery(this.#opts.server, state);
+    assertMatchingIssuer(this.#opts.server, state);
     this.#discovery = state;
   }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertSecureDiscovery, noRedirectFetch } from './secure-endpoints.js';
+import { assertMatchingIssuer, assertSecureDiscovery, noRedirectFetch } from './secure-endpoints.js';
 
 describe('assertSecureDiscovery', () => {
   const metadata = (token: string) => ({
@@ -63,5 +63,33 @@ describe('noRedirectFetch', () => {
   it('passes other answers through', async () => {
     const response = await noRedirectFetch(fetch)(`${base}/token`, { method: 'POST', body: 'x' });
     expect(await response.text()).toBe('here');
+  });
+});
+
+describe('assertMatchingIssuer', () => {
+  const state = (from: string, issuer: string) => ({
+    authorizationServerUrl: from,
+    authorizationServerMetadata: {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      response_types_supported: ['code'],
+    },
+  });
+
+  it('accepts metadata naming the issuer it was fetched for, a trailing slash on one side aside', () => {
+    expect(() => assertMatchingIssuer('docs', state('https://auth.example.com', 'https://auth.example.com'))).not.toThrow();
+    expect(() => assertMatchingIssuer('docs', state('https://auth.example.com/', 'https://auth.example.com'))).not.toThrow();
+    expect(() => assertMatchingIssuer('docs', state('https://auth.example.com/t1', 'https://auth.example.com/t1/'))).not.toThrow();
+    expect(() => assertMatchingIssuer('docs', { authorizationServerUrl: 'https://auth.example.com' })).not.toThrow();
+  });
+
+  it('refuses metadata of another issuer (RFC 8414 §3.3), naming both', () => {
+    expect(() => assertMatchingIssuer('docs', state('https://auth.example.com', 'https://attacker.example.com'))).toThrow(
+      'the authorization server https://auth.example.com of MCP server docs publishes metadata for issuer "https://attacker.example.com"; Blitz will not sign in with metadata of another issuer',
+    );
+    expect(() => assertMatchingIssuer('docs', state('https://auth.example.com/t1', 'https://auth.example.com/t2'))).toThrow(
+      /metadata for issuer "https:\/\/auth\.example\.com\/t2"/,
+    );
   });
 });

@@ -28,6 +28,24 @@ export function assertSecureDiscovery(server: string, state: OAuthDiscoveryState
 }
 
 /**
+ * RFC 8414 §3.3: the authorization server's metadata must name as its `issuer` the identifier
+ * its well-known address was built from; metadata claiming another (someone else's document, a
+ * mix-up) is not used, so no registration, authorization or token request goes to its endpoints.
+ * One leniency: a trailing slash on one side only (the SDK writes the server's own origin with one
+ * when no authorization server is advertised, and resource metadata often lists an issuer so).
+ */
+export function assertMatchingIssuer(server: string, state: OAuthDiscoveryState): void {
+  const issuer = state.authorizationServerMetadata?.issuer;
+  const from = state.authorizationServerUrl;
+  if (issuer === undefined || issuer === from || `${issuer}/` === from || issuer === `${from}/`) return;
+  throw new BlitzError(
+    'FAILED_PRECONDITION',
+    `the authorization server ${from} of MCP server ${server} publishes metadata for issuer ${JSON.stringify(issuer)}; Blitz will not sign in with metadata of another issuer`,
+    { reason: 'ISSUER_MISMATCH' },
+  );
+}
+
+/**
  * A fetch for OAuth requests that follows no redirect of a POST (registration, token
  * exchange, refresh): a redirected token request could carry a code, a verifier or a
  * refresh token somewhere else. GETs (metadata discovery) are left to the SDK, which follows

@@ -152,7 +152,7 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
         fn();
       };
       judge = (params, from) => {
-        const verdict = judgeRedirect(params, provider.expectedState);
+        const verdict = judgeRedirect(params, provider.expectedRedirect);
         switch (verdict.kind) {
           case 'code':
             finish(() => resolve(verdict.code));
@@ -168,6 +168,20 @@ export async function signIn(opts: SignInOptions): Promise<StoredCredentials> {
             return { ok: false, message: verdict.message };
           case 'refused':
             opts.print(`Refused ${from === 'browser' ? 'a redirect' : 'the pasted address'}: ${verdict.message}.`);
+            return { ok: false, message: verdict.message };
+          case 'wrongIssuer':
+            // A pasted code#state cannot carry iss: the whole address can.
+            if (from === 'pasted' && verdict.missing) {
+              opts.print(`Refused the pasted address: ${verdict.message}; paste the whole address the browser ended on.`);
+              return { ok: false, message: verdict.message };
+            }
+            finish(() =>
+              reject(
+                new BlitzError('PERMISSION_DENIED', `sign-in to MCP server ${name} was refused: ${verdict.message}`, {
+                  reason: 'WRONG_ISSUER',
+                }),
+              ),
+            );
             return { ok: false, message: verdict.message };
           default: {
             const _exhaustive: never = verdict;
