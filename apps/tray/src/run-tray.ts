@@ -67,6 +67,7 @@ async function runLocked(opts: RunTrayOptions, platform: NodeJS.Platform, log: (
     cwd: opts.home,
     onAction: (action) => void app.handle(action),
     onHelperExit: (error) => app.fail(error),
+    clock: opts.clock ?? systemClock,
   });
   const app: TrayApp = new TrayApp({
     clock: opts.clock ?? systemClock,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from '@blitz/clock';
 import { buildMenu } from '../menu/build-menu.js';
 import type { MenuAction } from '../menu/menu-model.js';
 import { FakeHelper, waitFor } from '../testing/fake-helper.js';
@@ -37,13 +38,14 @@ afterEach(async () => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-function open(actions: MenuAction[] = [], exits: Error[] = []): SystraySurface {
+function open(actions: MenuAction[] = [], exits: Error[] = [], clock?: FakeClock): SystraySurface {
   surface = new SystraySurface({
     platform: 'linux',
     cwd,
     onAction: (a) => actions.push(a),
     onHelperExit: (e) => exits.push(e),
     readyTimeoutMs: 10_000,
+    ...(clock ? { clock } : {}),
   });
   return surface;
 }
@@ -126,6 +128,24 @@ describe.runIf(process.platform === 'linux')('the systray surface with a fake he
     expect(error).toBeInstanceOf(TrayHelperError);
     expect((error as Error).message).toMatch(/exited with code 1 before it was ready:\nGtk-WARNING: cannot open display/);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a helper that never says it is ready fails once the ready timeout passes on the clock', async () => {
+    new FakeHelper(cwd, 'never-ready');
+    const clock = new FakeClock();
+    const shown = open([], [], clock)
+      .show(menu([]))
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    await vi.waitFor(() => expect(clock.pendingTimers()).toBe(1));
+    clock.advance(9_999);
+    expect(clock.pendingTimers()).toBe(1);
+    clock.advance(1);
+    const error = await shown;
+    expect(error).toBeInstanceOf(TrayHelperError);
+    expect((error as Error).message).toBe('the tray helper was not ready within 10s');
   });
 
   it('a helper that cannot be spawned fails at once with the reason', async () => {

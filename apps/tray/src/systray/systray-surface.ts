@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { systemClock, type Clock } from '@blitz/clock';
 import type { MenuAction, MenuModel } from '../menu/menu-model.js';
 import type { TraySurface } from '../tray-app.js';
 import { ensureHelperExecutable } from './helper-binary.js';
@@ -14,6 +14,8 @@ export interface SystraySurfaceOptions {
   /** Called once when the helper goes away by itself after it was ready (crash, display lost). */
   onHelperExit(error: Error): void;
   readyTimeoutMs?: number;
+  /** The ready timeout and the exit grace run on it (default: the system clock). */
+  clock?: Clock;
 }
 
 /** The helper exited or failed before it was ready. */
@@ -40,8 +42,11 @@ export class SystraySurface implements TraySurface {
   #items: NumberedItem[] = [];
   #closed = false;
 
+  readonly #clock: Clock;
+
   constructor(opts: SystraySurfaceOptions) {
     this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
   }
 
   async show(model: MenuModel): Promise<void> {
@@ -82,17 +87,19 @@ export class SystraySurface implements TraySurface {
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-STDERR_TAIL)));
     const exited = helper.exited.then(({ code, signal }) => exitText(code, signal));
     const timeoutMs = this.#opts.readyTimeoutMs ?? 20_000;
-    const timeout = new AbortController();
+    let timer: { cancel(): void } | undefined;
     const outcome = await Promise.race([
       helper.ready.then(() => ({ ready: true as const })),
       exited.then((how) => ({ ready: false as const, why: `the tray helper ${how} before it was ready` })),
-      delay(timeoutMs, undefined, { signal: timeout.signal }).then(() => ({
-        ready: false as const,
-        why: `the tray helper was not ready within ${timeoutMs / 1000}s`,
-      })),
+      new Promise<{ ready: false; why: string }>((resolve) => {
+        timer = this.#clock.setTimeout(
+          () => resolve({ ready: false, why: `the tray helper was not ready within ${timeoutMs / 1000}s` }),
+          timeoutMs,
+        );
+      }),
     ])
       .catch((err: unknown) => ({ ready: false as const, why: `the tray helper could not start: ${(err as Error).message}` }))
-      .finally(() => timeout.abort());
+      .finally(() => timer?.cancel());
     if (!outcome.ready) {
       child.kill('SIGKILL');
       const detail = stderr.trim().split('\n').slice(-5).join('\n');
@@ -124,9 +131,9 @@ export class SystraySurface implements TraySurface {
     const child = helper.child;
     if (child.exitCode !== null || child.signalCode !== null) return;
     helper.send({ type: 'exit' });
-    const kill = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
+    const kill = this.#clock.setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
     await helper.exited;
-    clearTimeout(kill);
+    kill.cancel();
   }
 }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { helperName } from '../systray/helper-binary.js';
 
-export type FakeHelperMode = 'normal' | 'exit-at-start' | 'crash-after-ready';
+export type FakeHelperMode = 'normal' | 'exit-at-start' | 'crash-after-ready' | 'never-ready';
 
 export interface HelperItem {
   __id: number;
@@ -29,7 +29,7 @@ if (${JSON.stringify(mode)} === 'exit-at-start') {
   process.stderr.write('Gtk-WARNING: cannot open display: \\n');
   process.exit(1);
 }
-process.stdout.write('{"type":"ready"}\\n');
+if (${JSON.stringify(mode)} !== 'never-ready') process.stdout.write('{"type":"ready"}\\n');
 if (${JSON.stringify(mode)} === 'crash-after-ready') setTimeout(() => process.exit(3), 300);
 let buffer = '';
 process.stdin.on('data', (d) => {
