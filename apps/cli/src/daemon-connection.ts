@@ -44,6 +44,7 @@ export async function startDaemon(ctx: CliContext, opts: StartOptions = {}): Pro
     daemon = spawnDaemon(ctx.paths.home, ctx.env);
   }
   const { child } = daemon;
+  // Real time, no Clock: it waits for a real process to start, as its tests do (docs/architecture.md "Time").
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const state = readDaemonState(ctx.paths.home);

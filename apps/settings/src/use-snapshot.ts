@@ -38,6 +38,7 @@ export function useSnapshot(api: PageApi): [Snapshot, () => Promise<void>] {
         setSnapshot((last) => ('down' in next ? { ...last, down: next.down } : next));
       } finally {
         inFlight.current = undefined;
+        // The browser's timer, no Clock: the page is tested in a real browser (docs/architecture.md "Time").
         timer.current = setTimeout(() => void refresh(), POLL_MS);
       }
     })();

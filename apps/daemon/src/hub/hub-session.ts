@@ -284,6 +284,7 @@ export class HubSession {
         this.#shown = this.#tools();
         await this.#relisted.notifyAndWait(() => this.server.sendToolListChanged().catch(() => undefined));
         // The listing's answer is sent as its handler returns: a turn later, it has left first.
+        // A turn of the event loop for order, not a timer: no Clock (docs/architecture.md "Time").
         await new Promise((resolve) => setImmediate(resolve));
       },
     };

@@ -105,6 +105,7 @@ export function registerDaemon(program: Command, ctx: CliContext): void {
 /** Asks the daemon to stop and waits until its process is gone (its servers stopped with it). */
 async function stopDaemon(running: { client: { shutdown(): Promise<unknown> }; state: DaemonState }): Promise<void> {
   await running.client.shutdown();
+  // Real time, no Clock: it waits for a real process to exit, as its tests do (docs/architecture.md "Time").
   const deadline = Date.now() + 20_000;
   while (isProcessAlive(running.state.pid)) {
     if (Date.now() > deadline) throw new CliError(`the daemon (pid ${running.state.pid}) did not stop within 20s`);
