@@ -1,12 +1,6 @@
-export {
-  Manager,
-  type ListOptions,
-  type ManagerOptions,
-  type OfferedServer,
-  type ResolvedTool,
-  type RouteOptions,
-  type ServerSet,
-} from './manager.js';
+export { Manager, type ManagerOptions, type ServerSet } from './manager.js';
+export type { ListOptions, RouteOptions } from './route-options.js';
+export type { OfferedServer, ResolvedTool } from './offered-server.js';
 export type { ManagerEvent, ManagerNotice } from './manager-event.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
 export type { IntroducedServer } from './session-routing.js';

@@ -19,7 +19,6 @@ import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
 import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
-import type { Permissions } from '../config/settings.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { Connector } from '../connection/connector.js';
 import type { CallOptions, ConnectionDeps, ConnectionEvent, ServerConnection } from '../connection/server-connection.js';
@@ -28,7 +27,9 @@ import { BlitzError } from '../errors/blitz-error.js';
 import type { CatalogCache } from '../catalog-cache/catalog-cache.js';
 import type { PinReviewMode } from '../config/settings.js';
 import type { PinStore, ToolReview } from '../pins/pin-store.js';
+import type { OfferedServer, ResolvedTool } from './offered-server.js';
 import { PinnedTools } from './pinned-tools.js';
+import type { ListOptions, RouteOptions } from './route-options.js';
 import { AgentCatalogs } from './agent-catalogs.js';
 import { ConnectionHolder } from './connection-holder.js';
 import { CachedCatalogs } from './cached-catalogs.js';
@@ -40,15 +41,6 @@ import { serverFingerprint } from './server-fingerprint.js';
 import type { ServerInterest, SessionRequest } from './server-interest.js';
 import { SessionRouting, type IntroducedServer } from './session-routing.js';
 import type { SharedServers } from './shared-servers.js';
-
-/** Whom a request is for and, when a hub session made it, which request that was (its log messages go there). */
-export interface RouteOptions {
-  agent?: string;
-  signal?: AbortSignal;
-  request?: SessionRequest;
-  /** The `[permissions]` in force: a request a deny rule covers is refused before its server is asked (issue 25.3). */
-  permissions?: Permissions;
-}
 
 export interface ManagerOptions {
   workspace: string;
@@ -79,28 +71,6 @@ export interface ManagerOptions {
   pinReview?: () => PinReviewMode;
   /** The line of a server's field in the file it was read from, where the settings loader knows it: a warning found once the server runs names it. */
   settingLine?(config: ServerConfig, field: string): number | undefined;
-}
-
-/** A server an agent may use, found by name once: its config and its connection. */
-export interface OfferedServer {
-  config: ServerConfig;
-  connection: ServerConnection;
-}
-
-/** A tool call resolved once (MCP-21): its catalog entry, and its server's config and connection. */
-export interface ResolvedTool extends OfferedServer {
-  entry: CatalogEntry;
-  /** The tool is in review and offered (`[hub] pin_review = "ask"`): its call is asked whatever the rules say. */
-  inReview?: boolean;
-}
-
-/** How a listing treats servers still starting. */
-export interface ListOptions {
-  /**
-   * A client's listing ([hub] list_wait_ms): it answers within this many ms with the servers
-   * ready by then. Without it a listing waits for every server to start or fail.
-   */
-  waitMs?: number;
 }
 
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */

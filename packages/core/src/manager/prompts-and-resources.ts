@@ -8,7 +8,8 @@ import type { CachedList } from '../catalog-cache/catalog-cache.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CachedCatalogs, ListItems } from './cached-catalogs.js';
-import type { ListOptions, OfferedServer, RouteOptions } from './manager.js';
+import type { OfferedServer } from './offered-server.js';
+import type { ListOptions, RouteOptions } from './route-options.js';
 import type { ServerInterest } from './server-interest.js';
 
 /** What the prompts and resources of a workspace need of its manager. */

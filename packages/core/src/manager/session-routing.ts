@@ -6,7 +6,7 @@ import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { askCompletion } from './completion.js';
-import type { RouteOptions } from './manager.js';
+import type { RouteOptions } from './route-options.js';
 import type { ServerAnnouncement, ServerInterest } from './server-interest.js';
 
 /** One offered server as the hub introduces it: its name, its tools' prefix, what it said of itself when last connected. */
