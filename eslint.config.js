@@ -1,4 +1,5 @@
 import tseslint from 'typescript-eslint';
+import { blitzPlugin } from './lint/plugin.js';
 
 const sdk = { group: ['@modelcontextprotocol/*'], message: 'Only @blitz/core and the daemon speak MCP.' };
 const core = { group: ['@blitz/core', '@blitz/core/*'], message: 'The tray and the client speak only the control API.' };
@@ -52,6 +53,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.property.name="only"]', message: 'No focused tests.' }],
     },
+  },
+  {
+    // No import cycles, between files or between sibling folders of a package (lint/, issue 27.4).
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    plugins: { blitz: blitzPlugin },
+    rules: { 'blitz/no-import-cycle': 'error', 'blitz/no-folder-cycle': 'error' },
   },
   {
     files: ['packages/**/*.ts'],
