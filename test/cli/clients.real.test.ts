@@ -114,6 +114,41 @@ describe('real clients after blitz clients connect', () => {
     180_000,
   );
 
+  it.skipIf(!has('claude') && !has('gemini'))(
+    'each client that connected is offered the tools as Blitz knows it by the name its initialize sent, and blitz clients says how (issue 30.3)',
+    async () => {
+      const initialized = fs
+        .readFileSync(path.join(blitzHome, 'logs', 'blitz.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((e) => e.msg === 'client initialized');
+      const clients = JSON.parse(
+        (await runBlitz(['clients', '--json'], { home: blitzHome, cwd: project, env: { HOME: home } })).stdout,
+      ) as Array<{
+        id: string;
+        clientInfoName: string;
+        surface: { deferred: string; maxTools: number; because: string };
+      }>;
+      const expected = [
+        ...(has('claude')
+          ? [{ id: 'claude-code', surface: { deferred: 'never', maxTools: 100, because: 'Claude Code defers large tool sets itself' } }]
+          : []),
+        ...(has('gemini') ? [{ id: 'gemini', surface: { deferred: 'auto', maxTools: 100, because: 'settings: [hub]' } }] : []),
+      ];
+      for (const { id, surface } of expected) {
+        const row = clients.find((c) => c.id === id)!;
+        expect(row.surface, id).toEqual(surface);
+        expect(initialized, id).toContainEqual(expect.objectContaining({ client: row.clientInfoName, ...surface }));
+      }
+      const table = (await runBlitz(['clients'], { home: blitzHome, cwd: project, env: { HOME: home } })).stdout;
+      expect(table).toMatch(/^CLIENT .* TOOLS\n/);
+      if (has('claude')) expect(table).toMatch(/^claude-code .* all listed\n/m);
+      if (has('gemini')) expect(table).toMatch(/^gemini .* 100, then search\n/m);
+    },
+    60_000,
+  );
+
   it.skipIf(!has('codex'))(
     `codex mcp list shows the entry (@openai/codex does not connect when listing)${missing('codex', '@openai/codex')}`,
     async () => {

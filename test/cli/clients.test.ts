@@ -89,7 +89,7 @@ describe('blitz clients', () => {
       ['codex', files().codex, 2, false],
     ]);
     const table = await blitz('clients');
-    expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2$/m);
+    expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2 +100, then search$/m);
   });
 
   it('one client file nested 5,000 levels deep is that client’s problem: the others are listed and imported', async () => {
@@ -98,8 +98,8 @@ describe('blitz clients', () => {
     fs.writeFileSync(opencode, `{"mcp": {}, "x": ${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
     const table = await blitz('clients');
     expect(table.stderr).not.toMatch(/unexpected error|RangeError/);
-    expect(table.stdout).toMatch(/^opencode +~\/\.config\/opencode\/opencode\.json +unreadable +- +-$/m);
-    expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2$/m);
+    expect(table.stdout).toMatch(/^opencode +~\/\.config\/opencode\/opencode\.json +unreadable +- +- +100, then search$/m);
+    expect(table.stdout).toMatch(/^cursor +~\/\.cursor\/mcp\.json +found +- +2 +100, then search$/m);
     expect(table.stderr).toContain(`blitz: ${opencode} nests objects and arrays deeper than 64 levels (line 1, column`);
     const rows = JSON.parse((await blitz('clients', '--json')).stdout) as { id: string; found: boolean; error?: string }[];
     expect(rows.filter((r) => r.found).map((r) => r.id)).toEqual(['claude-code', 'cursor', 'codex', 'opencode']);
@@ -117,8 +117,8 @@ describe('blitz clients', () => {
     fs.writeFileSync(vscode, JSON.stringify({ servers: { big: { command: 'npx', args: [filler] } } }));
     fs.writeFileSync(files().claude, JSON.stringify({ history: filler, ...JSON.parse(CLAUDE) }));
     const table = await blitz('clients');
-    expect(table.stdout).toMatch(/^vscode +~\/\.config\/Code\/User\/mcp\.json +unreadable +- +-$/m);
-    expect(table.stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +2$/m);
+    expect(table.stdout).toMatch(/^vscode +~\/\.config\/Code\/User\/mcp\.json +unreadable +- +- +128, then search$/m);
+    expect(table.stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +2 +all listed$/m);
     expect(table.stderr).toContain(
       `blitz: ${vscode} is 9 MB, more than the 8 MB Blitz reads from such a file; it was not read; nothing was changed`,
     );
@@ -287,7 +287,7 @@ describe('blitz clients', () => {
       `  skipped localmem from claude-code ~/.claude.json: Claude Code keeps it for ${project} alone (its local scope): blitz clients import claude-code --project ${project}\n`,
     );
     expect(fs.readFileSync(path.join(blitzHome, 'settings.toml'), 'utf8')).not.toContain('localmem');
-    expect((await blitz('clients', '--project', project)).stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +1$/m);
+    expect((await blitz('clients', '--project', project)).stdout).toMatch(/^claude-code +~\/\.claude\.json +found +- +1 +all listed$/m);
     const imported = await blitz('clients', 'import', 'claude-code', '--project', project);
     expect(imported.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'))).toEqual({

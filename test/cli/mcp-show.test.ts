@@ -213,7 +213,7 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
         'catalog_cache = true',
         'deferred = "always"',
         'max_tools = 40',
-        '# built-in max_tools of known clients, where no max_tools is set below: "Visual Studio Code" 128, "Visual Studio Code - Insiders" 128, "windsurf-client" 100',
+        '# built-in settings of known clients, where none is set below: "claude-code" deferred "never" (under "auto"), "Visual Studio Code" max_tools 128, "Visual Studio Code - Insiders" max_tools 128, "windsurf-client" max_tools 100',
         '',
         '[hub.clients."Visual Studio Code"]',
         'max_tools = 64',

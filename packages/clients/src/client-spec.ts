@@ -31,6 +31,8 @@ export interface OwnCommand {
 export interface ClientSpec {
   readonly id: ClientId;
   readonly title: string;
+  /** The `clientInfo.name` it sends at initialize: what picks its tool surface (`[hub.clients."NAME"]`). */
+  readonly clientInfoName: string;
   readonly format: 'json' | 'toml';
   /** Where the servers object sits in the document (`mcpServers`, `servers`, `mcp_servers`, …). */
   readonly serversKey: readonly string[];

@@ -1,5 +1,14 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { maxToolsFor, summaryText, ToolIndex, toolSummary, type Catalog, type CatalogEntry, type DeferredMode } from '@blitz/core';
+import {
+  clientSurface,
+  summaryText,
+  ToolIndex,
+  toolSummary,
+  type Catalog,
+  type CatalogEntry,
+  type ClientSurface,
+  type DeferredMode,
+} from '@blitz/core';
 import { deferredListing, type DeferredListing } from './deferred-listing.js';
 import { RESOURCE_TOOLS } from './resource-tool-list.js';
 import type { UseCounts } from './tool-use.js';
@@ -83,12 +92,9 @@ export class DeferredTools {
     this.#uses = uses === undefined ? undefined : (entry) => uses(entry.server, entry.originalName);
   }
 
-  get mode(): DeferredMode {
-    return this.#ctx.settings().hub.deferred;
-  }
-
-  maxTools(clientName = this.#clientName()): number {
-    return maxToolsFor(this.#ctx.settings().hub, clientName);
+  /** How the client is offered the tools (issue 30.3): by its name, its settings and `[hub]`. */
+  surface(clientName = this.#clientName()): ClientSurface {
+    return clientSurface(this.#ctx.settings().hub, clientName);
   }
 
   /**
@@ -102,10 +108,11 @@ export class DeferredTools {
       const names = new Set(entries.map((e) => e.exposedName));
       for (const name of this.#activated) if (!names.has(name)) this.#activated.delete(name);
     }
+    const { deferred: mode, maxTools } = this.surface(clientName);
     return deferredListing({
       entries: this.#ctx.readOnly ? [] : entries,
-      mode: this.mode,
-      maxTools: this.maxTools(clientName),
+      mode,
+      maxTools,
       builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length,
       activated: this.#activated,
       ...(this.#uses === undefined ? {} : { uses: this.#uses }),
@@ -169,9 +176,9 @@ export class DeferredTools {
    * instructions at initialize and a notice when deferral starts or stops: `defers` whether
    * the hub defers any of its tools; no `text` in read-only mode (nothing is listed or found).
    */
-  told(listing: DeferredListing): { defers: boolean; text: string | undefined } {
+  told(listing: DeferredListing, clientName = this.#clientName()): { defers: boolean; text: string | undefined } {
     if (this.#ctx.readOnly) return { defers: false, text: undefined };
-    return { defers: listing.defersAny, text: deferralText(listing, this.mode, listing.maxTools) };
+    return { defers: listing.defersAny, text: deferralText(listing, this.surface(clientName).deferred, listing.maxTools) };
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { LazySchemaValidator, passesLevel, type Catalog, type CatalogEntry, type Settings } from '@blitz/core';
+import { LazySchemaValidator, passesLevel, type Catalog, type CatalogEntry, type ClientSurface, type Settings } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -100,10 +100,10 @@ export class HubSession {
     );
     // The deferred-tools paragraph is the instructions' own: it depends on the client, known only at initialize.
     addInstructions(this.server, (clientName) => {
-      const told = this.#deferred.told(this.#deferred.listing(this.#catalog(), clientName));
+      const told = this.#deferred.told(this.#deferred.listing(this.#catalog(), clientName), clientName);
       this.#toldDefers = told.defers;
       // Under `never` with nothing deferred there is nothing to reach by search: no paragraph.
-      const paragraph = told.defers || this.#deferred.mode !== 'never' ? told.text : undefined;
+      const paragraph = told.defers || this.#deferred.surface(clientName).deferred !== 'never' ? told.text : undefined;
       return paragraph === undefined ? undefined : withParagraph(paragraph);
     });
     this.#catalogSeen = opts.workspace.manager.catalog(opts.agent);
@@ -196,12 +196,12 @@ export class HubSession {
   }
 
   /**
-   * Who the client said it is at initialize, and the tool limit that name picks
-   * (`[hub.clients."<name>"] max_tools`): what the log says, so a user can find the name to set.
+   * Who the client said it is at initialize, and the surface that name picks (issue 30.3;
+   * `[hub.clients."<name>"]`): what the log says, so a user can find the name to set.
    */
-  clientInfo(): { client: string | undefined; version: string | undefined; maxTools: number } {
+  clientInfo(): { client: string | undefined; version: string | undefined } & ClientSurface {
     const info = this.server.getClientVersion();
-    return { client: info?.name, version: info?.version, maxTools: this.#deferred.maxTools(info?.name) };
+    return { client: info?.name, version: info?.version, ...this.#deferred.surface(info?.name) };
   }
 
   /** The client is initialized and can hear what is not tied to a request: the notices held for it go now. */

@@ -29,6 +29,7 @@ export function claudeProjectKeys(dir: string): string[] {
 export const claudeCode: ClientSpec = {
   id: 'claude-code',
   title: 'Claude Code',
+  clientInfoName: 'claude-code',
   format: 'json',
   serversKey: ['mcpServers'],
   // ~/.claude.json holds every project's history: 65 MB and more are reported (anthropics/claude-code#6394).

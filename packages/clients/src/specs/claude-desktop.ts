@@ -26,6 +26,7 @@ function files(where: Where): string[] {
 export const claudeDesktop: ClientSpec = {
   id: 'claude-desktop',
   title: 'Claude Desktop',
+  clientInfoName: 'claude-ai',
   format: 'json',
   serversKey: ['mcpServers'],
   userFiles: files,

@@ -14,6 +14,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const codex: ClientSpec = {
   id: 'codex',
   title: 'Codex',
+  clientInfoName: 'codex-mcp-client',
   format: 'toml',
   serversKey: ['mcp_servers'],
   userFiles: (where) => [join(where, where.env.CODEX_HOME || join(where, where.home, '.codex'), 'config.toml')],

@@ -7,6 +7,7 @@ import { join } from '../where.js';
 export const cursor: ClientSpec = {
   id: 'cursor',
   title: 'Cursor',
+  clientInfoName: 'cursor-vscode',
   format: 'json',
   serversKey: ['mcpServers'],
   userFiles: (where) => [join(where, where.home, '.cursor', 'mcp.json')],

@@ -15,6 +15,7 @@ const geminiRefs: RefConverter = (text, field) =>
 export const gemini: ClientSpec = {
   id: 'gemini',
   title: 'Gemini CLI',
+  clientInfoName: 'gemini-cli-mcp-client',
   format: 'json',
   serversKey: ['mcpServers'],
   userFiles: (where) => [join(where, where.home, '.gemini', 'settings.json')],

@@ -22,6 +22,7 @@ function files(where: Where): string[] {
 export const opencode: ClientSpec = {
   id: 'opencode',
   title: 'opencode',
+  clientInfoName: 'opencode',
   format: 'json',
   serversKey: ['mcp'],
   userFiles: files,

@@ -8,6 +8,7 @@ import { appDataDir, join } from '../where.js';
 export const vscode: ClientSpec = {
   id: 'vscode',
   title: 'VS Code',
+  clientInfoName: 'Visual Studio Code',
   format: 'json',
   serversKey: ['servers'],
   userFiles: (where) => [join(where, appDataDir(where), 'Code', 'User', 'mcp.json')],

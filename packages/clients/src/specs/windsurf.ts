@@ -8,6 +8,7 @@ import { join } from '../where.js';
 export const windsurf: ClientSpec = {
   id: 'windsurf',
   title: 'Windsurf',
+  clientInfoName: 'windsurf-client',
   format: 'json',
   serversKey: ['mcpServers'],
   userFiles: (where) => [join(where, where.home, '.codeium', 'windsurf', 'mcp_config.json')],

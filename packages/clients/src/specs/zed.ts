@@ -13,6 +13,7 @@ import { join, xdgConfigDir } from '../where.js';
 export const zed: ClientSpec = {
   id: 'zed',
   title: 'Zed',
+  clientInfoName: 'Zed',
   format: 'json',
   serversKey: ['context_servers'],
   userFiles: (where) => [

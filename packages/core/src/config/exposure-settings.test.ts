@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from './problem.js';
-import { maxToolsFor, parseSettings } from './settings.js';
+import { clientSurface, describeSurface } from './client-surface.js';
+import { parseSettings } from './settings.js';
 
 const FILE = '/home/u/.config/blitz/settings.toml';
 const problemsOf = (text: string): string[] => parseSettings(text, FILE).problems.map(formatProblem);
@@ -56,10 +57,40 @@ describe('exposure settings (issue 16)', () => {
 
   it('a client is limited by its own setting, then its known cap, then [hub] max_tools', () => {
     const hub = parseSettings('[hub]\nmax_tools = 50\n[hub.clients."Visual Studio Code"]\nmax_tools = 90\n', FILE).settings.hub;
-    expect(maxToolsFor(hub, 'Visual Studio Code')).toBe(90);
-    expect(maxToolsFor(hub, 'Visual Studio Code - Insiders')).toBe(128);
-    expect(maxToolsFor(hub, 'windsurf-client')).toBe(100);
-    expect(maxToolsFor(hub, 'claude-code')).toBe(50);
-    expect(maxToolsFor(hub, undefined)).toBe(50);
+    expect(clientSurface(hub, 'Visual Studio Code')).toEqual({
+      deferred: 'auto',
+      maxTools: 90,
+      because: 'settings: [hub.clients."Visual Studio Code"]',
+    });
+    expect(clientSurface(hub, 'Visual Studio Code - Insiders')).toEqual({
+      deferred: 'auto',
+      maxTools: 128,
+      because: 'VS Code takes at most 128 tools',
+    });
+    expect(clientSurface(hub, 'windsurf-client').maxTools).toBe(100);
+    expect(clientSurface(hub, 'codex-mcp-client')).toEqual({ deferred: 'auto', maxTools: 50, because: 'settings: [hub]' });
+    expect(clientSurface(hub, undefined)).toEqual({ deferred: 'auto', maxTools: 50, because: 'settings: [hub]' });
+  });
+
+  it('Claude Code is listed every tool while [hub] deferred is "auto"; its own table or an explicit mode says otherwise (issue 30.3)', () => {
+    const surface = (toml: string) => clientSurface(parseSettings(toml, FILE).settings.hub, 'claude-code');
+    expect(surface('')).toEqual({ deferred: 'never', maxTools: 100, because: 'Claude Code defers large tool sets itself' });
+    expect(surface('[hub]\ndeferred = "auto"\n').deferred).toBe('never');
+    expect(surface('[hub]\ndeferred = "always"\n')).toEqual({ deferred: 'always', maxTools: 100, because: 'settings: [hub]' });
+    expect(surface('[hub.clients."claude-code"]\ndeferred = "auto"\nmax_tools = 60\n')).toEqual({
+      deferred: 'auto',
+      maxTools: 60,
+      because: 'settings: [hub.clients."claude-code"]',
+    });
+    expect(describeSurface(surface(''))).toBe('every tool listed');
+    expect(describeSurface(surface('[hub.clients."claude-code"]\ndeferred = "auto"\nmax_tools = 60\n'))).toBe(
+      'up to 60 tools listed, the rest found with search_tools',
+    );
+  });
+
+  it('refuses an unknown mode of a client, naming its line', () => {
+    expect(problemsOf('[hub.clients."claude-code"]\ndeferred = "later"\n')).toEqual([
+      `${FILE}:2: field "hub.clients."claude-code".deferred": "later" is not a mode: use "auto", "always" or "never"`,
+    ]);
   });
 });

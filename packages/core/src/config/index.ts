@@ -3,6 +3,7 @@ export * from './paths.js';
 export * from './problem.js';
 export * from './expand-env.js';
 export * from './settings.js';
+export * from './client-surface.js';
 export * from './server-entry.js';
 export * from './load-settings.js';
 export * from './project-config.js';

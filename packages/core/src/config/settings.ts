@@ -22,15 +22,6 @@ export const SDK_STDIO_SAFE_RESULT_MB = 9.9;
 
 /** `[hub] max_tools`: the tools a session lists before the hub defers the rest (issue 16). */
 export const DEFAULT_MAX_TOOLS = 100;
-/**
- * Caps of clients that stop at a number of tools, by the `clientInfo.name` they send:
- * VS Code sends at most 128 tools a request, Windsurf takes 100 in all.
- */
-export const KNOWN_CLIENT_MAX_TOOLS: Readonly<Record<string, number>> = {
-  'Visual Studio Code': 128,
-  'Visual Studio Code - Insiders': 128,
-  'windsurf-client': 100,
-};
 export const DEFERRED_MODES = ['auto', 'always', 'never'] as const;
 /** `[hub] deferred`: `auto` defers past the session's limit, `always` defers every tool not marked direct, `never` lists them all. */
 export type DeferredMode = (typeof DEFERRED_MODES)[number];
@@ -55,14 +46,8 @@ export interface HubSettings {
   catalogCache: boolean;
   deferred: DeferredMode;
   maxTools: number;
-  /** `[hub.clients."<clientInfo.name>"]`, by the name a client sends at initialize. */
-  clients: Record<string, { maxTools?: number }>;
-}
-
-/** The most tools a client (by its `clientInfo.name`) is listed: its own setting, its known cap, or `[hub] max_tools`. */
-export function maxToolsFor(hub: HubSettings, clientName: string | undefined): number {
-  if (clientName === undefined) return hub.maxTools;
-  return hub.clients[clientName]?.maxTools ?? KNOWN_CLIENT_MAX_TOOLS[clientName] ?? hub.maxTools;
+  /** `[hub.clients."<clientInfo.name>"]`, by the name a client sends at initialize: see `clientSurface`. */
+  clients: Record<string, { maxTools?: number; deferred?: DeferredMode }>;
 }
 
 export interface Permissions {
@@ -262,7 +247,22 @@ export function parseSettings(text: string, file: string): ParsedSettings {
         continue;
       }
       const maxTools = c.number('max_tools', { min: 1, integer: true });
-      settings.hub.clients[name] = maxTools === undefined ? {} : { maxTools };
+      const clientDeferred = c.string('deferred');
+      if (clientDeferred !== undefined && !(DEFERRED_MODES as readonly string[]).includes(clientDeferred)) {
+        problems.push({
+          severity: 'error',
+          file,
+          line: at.table(table, 'deferred'),
+          field: `hub.clients."${name}".deferred`,
+          message: `${JSON.stringify(clientDeferred)} is not a mode: use "auto", "always" or "never"`,
+        });
+      }
+      settings.hub.clients[name] = {
+        ...(maxTools === undefined ? {} : { maxTools }),
+        ...(clientDeferred === undefined || !(DEFERRED_MODES as readonly string[]).includes(clientDeferred)
+          ? {}
+          : { deferred: clientDeferred as DeferredMode }),
+      };
       for (const key of c.unread()) {
         problems.push({
           severity: 'warning',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { inspectClient, inspectFile, inspectLocalScope, type ClientState } from '@blitz/clients';
+import { clientSurface, loadSettings, type ClientSurface } from '@blitz/core';
 import type { CliContext } from '../../context.js';
 import { renderTable } from '../../output/table.js';
 import { requireFolder } from '../../require-folder.js';
@@ -13,6 +14,8 @@ export interface ListOptions {
 /** `blitz clients`: one row a client (or a project file with --project). */
 export async function listClients(ctx: CliContext, opts: ListOptions): Promise<void> {
   const states = await clientStates(ctx, [], opts.project);
+  // Settings with a mistake still say how each client is offered its tools; `blitz doctor` names the mistake.
+  const { hub } = loadSettings(ctx.paths.settings).settings;
   const rows = states.map((s) => ({
     id: s.spec.id,
     title: s.spec.title,
@@ -21,6 +24,8 @@ export async function listClients(ctx: CliContext, opts: ListOptions): Promise<v
     installed: s.installed,
     pointsAtBlitz: s.pointsAtBlitz,
     servers: s.servers.filter((x) => x.name !== 'blitz').length,
+    clientInfoName: s.spec.clientInfoName,
+    surface: clientSurface(hub, s.spec.clientInfoName),
     ...(s.error === undefined ? {} : { error: s.error }),
   }));
   if (opts.json) {
@@ -31,13 +36,14 @@ export async function listClients(ctx: CliContext, opts: ListOptions): Promise<v
     r.error !== undefined ? 'unreadable' : r.found ? 'found' : r.installed ? 'no file yet' : 'not found';
   ctx.out(
     renderTable(
-      ['CLIENT', 'CONFIG FILE', 'STATUS', 'BLITZ', 'SERVERS'],
+      ['CLIENT', 'CONFIG FILE', 'STATUS', 'BLITZ', 'SERVERS', 'TOOLS'],
       rows.map((r) => [
         r.id,
         shortPath(ctx, r.file),
         status(r),
         r.pointsAtBlitz ? 'connected' : '-',
         r.found && r.error === undefined ? String(r.servers) : '-',
+        surfaceCell(r.surface),
       ]),
     ),
   );
@@ -45,6 +51,13 @@ export async function listClients(ctx: CliContext, opts: ListOptions): Promise<v
   if (opts.project === undefined && rows.some((r) => r.found && !r.pointsAtBlitz)) {
     ctx.out('\nImport their servers with `blitz clients import`, then point them at Blitz with `blitz clients connect --all`.');
   }
+}
+
+/** How Blitz offers a client its tools (issue 30.3), in a table cell: `all listed`, `100, then search`, `search`. */
+function surfaceCell(surface: ClientSurface): string {
+  if (surface.deferred === 'never') return 'all listed';
+  if (surface.deferred === 'always') return 'search';
+  return `${surface.maxTools}, then search`;
 }
 
 /** User-scope files of these clients, or with a project folder, the project files that exist there. */

@@ -6,7 +6,7 @@ import {
   formatKey,
   formatProblem,
   formatValue,
-  KNOWN_CLIENT_MAX_TOOLS,
+  KNOWN_CLIENTS,
   maskServerSecrets,
   readProjectConfig,
   serverToEntry,
@@ -65,7 +65,10 @@ export function registerShow(config: Command, ctx: CliContext): void {
                 clients: Object.fromEntries(
                   Object.entries(settings.hub.clients).map(([name, c]) => [
                     name,
-                    c.maxTools === undefined ? {} : { max_tools: c.maxTools },
+                    {
+                      ...(c.deferred === undefined ? {} : { deferred: c.deferred }),
+                      ...(c.maxTools === undefined ? {} : { max_tools: c.maxTools }),
+                    },
                   ]),
                 ),
               }),
@@ -102,12 +105,15 @@ export function registerShow(config: Command, ctx: CliContext): void {
  */
 function hubLines(hub: Record<string, unknown> & { clients?: Record<string, Record<string, unknown>> }): string[] {
   const { clients = {}, ...rest } = hub;
-  const builtIn = Object.entries(KNOWN_CLIENT_MAX_TOOLS).map(([name, n]) => `${JSON.stringify(name)} ${n}`);
+  const builtIn = Object.entries(KNOWN_CLIENTS).flatMap(([name, c]) => [
+    ...(c.deferred === undefined ? [] : [`${JSON.stringify(name)} deferred ${JSON.stringify(c.deferred)} (under "auto")`]),
+    ...(c.maxTools === undefined ? [] : [`${JSON.stringify(name)} max_tools ${c.maxTools}`]),
+  ]);
   const lines = [
     '',
     '[hub]',
     ...Object.entries(rest).map(([k, v]) => `${k} = ${formatValue(v, k)}`),
-    `# built-in max_tools of known clients, where no max_tools is set below: ${builtIn.join(', ')}`,
+    `# built-in settings of known clients, where none is set below: ${builtIn.join(', ')}`,
   ];
   for (const [name, table] of Object.entries(clients)) {
     lines.push('', `[hub.clients.${formatKey(name)}]`, ...Object.entries(table).map(([k, v]) => `${k} = ${formatValue(v, k)}`));
