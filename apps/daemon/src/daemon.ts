@@ -183,8 +183,8 @@ export class Daemon {
       home: homeRoot(),
       catalogCache: () => this.#catalogCacheInUse(),
       pins: () => this.pins,
-      sharedOptions: (home) => this.hub.sharedOptions(home),
-      onSharedEvent: (event, workspaces) => this.#events.fromShared(event, workspaces),
+      clientHooks: (root) => this.hub.clientHooks(root),
+      onServerEvent: (event) => this.#events.fromPool(event),
       onResolved: (workspace, servers) =>
         this.#secrets.setServers(
           `workspace ${workspace.root}`,

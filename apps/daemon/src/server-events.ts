@@ -1,4 +1,4 @@
-import type { ConnectionEvent, ManagerEvent, ServerStatus } from '@blitz/core';
+import type { ManagerEvent, PoolEvent, ServerStatus } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { ChildRecord } from './child-record.js';
 import type { HubEndpoint } from './hub/hub-endpoint.js';
@@ -27,28 +27,29 @@ export class ServerEvents {
     this.#deps = deps;
   }
 
-  /** A shared server's own events come once, not once per workspace: one notice, one log line. */
-  fromShared(event: ConnectionEvent, workspaces: readonly string[]): void {
+  /** A server's own events come once, not once per workspace using it: one notice, one log line. */
+  fromPool({ server, workspaces, shared, event }: PoolEvent): void {
     const { statusCache, notices, log, hub, children, clock } = this.#deps;
     statusCache.heard(event);
+    // A shared server is logged with every workspace using it, an own one with its workspace.
+    const where = shared ? { shared: true, workspaces } : { workspace: workspaces[0] };
     switch (event.type) {
       case 'notice': {
         const notice = notices.push({ ...event.notice, time: clock.now(), workspaces });
-        log.warn(notice.message, { server: notice.server, notice: notice.kind, shared: true, workspaces });
-        hub.sharedNotice(workspaces, notice.message);
+        log.warn(notice.message, { server: notice.server, notice: notice.kind, ...where });
+        hub.notice(workspaces, notice.message);
         return;
       }
       case 'failure':
-        log.warn('MCP server failure', { server: event.server, reason: event.reason, shared: true, workspaces });
+        log.warn('MCP server failure', { server: event.server, reason: event.reason, ...where });
         return;
       case 'status':
-        children.set(`\0shared\0${event.status.name}`, event.status.pid);
+        children.set(`${shared ? '\0shared' : workspaces[0]}\0${server.name}`, event.status.pid);
         resolveWhenFixed(notices, event.status, clock.now());
         log.info('MCP server state', {
           server: event.status.name,
           state: event.status.state,
-          shared: true,
-          workspaces,
+          ...where,
           ...(event.status.error ? { error: event.status.error } : {}),
         });
         return;
@@ -62,8 +63,9 @@ export class ServerEvents {
     }
   }
 
+  /** A workspace's own events: its catalog changes and notices (a tool held for review), and its servers' messages for its sessions. */
   fromManager(workspace: Workspace, event: ManagerEvent): void {
-    const { statusCache, notices, log, hub, children, clock } = this.#deps;
+    const { statusCache, notices, log, hub } = this.#deps;
     statusCache.heard(event);
     hub.onManagerEvent(workspace, event);
     switch (event.type) {
@@ -72,19 +74,9 @@ export class ServerEvents {
         log.warn(notice.message, { server: notice.server, notice: notice.kind, workspace: workspace.root });
         return;
       }
-      case 'failure':
-        log.warn('MCP server failure', { server: event.server, reason: event.reason, workspace: workspace.root });
-        return;
+      // A daemon's managers use its pool, which reports their servers' states and failures (fromPool).
       case 'status':
-        children.set(`${workspace.root}\0${event.status.name}`, event.status.pid);
-        resolveWhenFixed(notices, event.status, clock.now());
-        log.info('MCP server state', {
-          server: event.status.name,
-          state: event.status.state,
-          workspace: workspace.root,
-          ...(event.status.error ? { error: event.status.error } : {}),
-        });
-        return;
+      case 'failure':
       case 'catalog':
       case 'listChanged':
       case 'log':

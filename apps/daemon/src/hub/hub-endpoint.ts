@@ -86,25 +86,24 @@ export class HubEndpoint {
     this.#opts = opts;
   }
 
-  /** What every workspace's manager needs from the hub: its own tool names and the server-request handlers. */
-  managerOptions(root: string) {
+  /** What every workspace's manager needs from the hub: its own tool names, and how tools in review are offered. */
+  managerOptions(_root: string) {
     return {
       builtIns: [...RESOURCE_TOOL_NAMES, ...DEFERRED_TOOL_NAMES],
-      capabilities: SERVER_CAPABILITIES,
-      prepareClient: serverRequests({ roots: [root], log: this.#opts.log }),
       pinReview: () => this.#opts.settings().hub.pinReview,
     };
   }
 
   /**
-   * The same for shared servers (`share = true`), which serve every workspace: their callers
-   * come from any workspace (each call carries its own), and their root is the user's home.
+   * The server-request handlers on the connections of servers run for a root: a workspace's,
+   * or for shared servers (`share = true`) the user's home; a shared server's callers come from
+   * any workspace (each call carries its own).
    */
-  sharedOptions(home: string) {
+  clientHooks(root: string) {
     return {
       capabilities: SERVER_CAPABILITIES,
       // Issue 10 point 2 adds a per-server `roots` setting; a shared server's roots would follow it here.
-      prepareClient: serverRequests({ roots: [home], log: this.#opts.log }),
+      prepareClient: serverRequests({ roots: [root], log: this.#opts.log }),
     };
   }
 
@@ -144,8 +143,7 @@ export class HubEndpoint {
   /** Passes a workspace's manager events to its sessions: list changes (debounced) and notices. */
   onManagerEvent(workspace: Workspace, event: ManagerEvent): void {
     if (event.type === 'notice') {
-      for (const s of this.#in(workspace)) void s.hub.notice(event.notice.message);
-      for (const early of this.#introducing) if (early.workspace === workspace) early.notices.push(event.notice.message);
+      this.notice([workspace.root], event.notice.message);
     } else if (event.type === 'listChanged') {
       for (const s of this.#in(workspace)) void s.hub.listChanged(event.list);
     } else if (event.type === 'log') {
@@ -174,8 +172,8 @@ export class HubEndpoint {
     for (const s of this.#sessions.values()) void s.hub.toolsMayHaveChanged();
   }
 
-  /** A shared server's notice, for the sessions of every workspace using it. */
-  sharedNotice(workspaces: readonly string[], message: string): void {
+  /** A server's notice (MCP-33), for the sessions of every workspace using it. */
+  notice(workspaces: readonly string[], message: string): void {
     for (const s of this.#sessions.values()) if (workspaces.includes(s.hub.workspace.root)) void s.hub.notice(message);
     for (const early of this.#introducing) if (workspaces.includes(early.workspace.root)) early.notices.push(message);
   }

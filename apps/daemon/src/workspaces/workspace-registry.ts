@@ -6,13 +6,13 @@ import {
   type CatalogCache,
   type PinStore,
   Manager,
-  SharedServers,
-  type ConnectionEvent,
+  ServerPool,
+  type ClientHooks,
   type Connector,
   type ManagerEvent,
   type ManagerOptions,
+  type PoolEvent,
   type ResolvedServer,
-  type SharedServersOptions,
 } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { SettingsSource } from '../settings/settings-source.js';
@@ -35,18 +35,18 @@ export interface RegistryDeps {
    * are dropped); a closed workspace's is empty.
    */
   onResolved?(workspace: Workspace, servers: readonly ResolvedServer[]): void;
-  /** Hooks the hub endpoint sets on every manager (built-in tool names, client capabilities, server requests). */
-  managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'capabilities' | 'prepareClient'>;
+  /** What the hub endpoint sets on every manager (built-in tool names, how tools in review are offered). */
+  managerOptions?(root: string): Pick<ManagerOptions, 'builtIns' | 'pinReview'>;
   /** The catalog cache, while `[hub] catalog_cache` is on: each workspace's manager answers cold starts from it. */
   catalogCache?(): CatalogCache | undefined;
   /** The daemon's pinned tool definitions (issue 31). */
   pins?(): PinStore | undefined;
   /** Where shared servers (`share = true`) run: the user's home. */
   home: string;
-  /** The hub's hooks for shared servers' connections. */
-  sharedOptions?(home: string): Pick<SharedServersOptions, 'capabilities' | 'prepareClient'>;
-  /** A shared server's own event (state, failure, notice), once, with the workspaces using it. */
-  onSharedEvent?(event: ConnectionEvent, workspaces: readonly string[]): void;
+  /** The hub's hooks on the connections of servers run for a root (a workspace's, or the home for shared ones). */
+  clientHooks?(root: string): ClientHooks;
+  /** A server's own event (state, failure, notice), once, with the workspaces using it. */
+  onServerEvent?(event: PoolEvent): void;
 }
 
 /** Every open workspace of the daemon, by canonical root. */
@@ -54,22 +54,22 @@ export class WorkspaceRegistry {
   readonly #deps: RegistryDeps;
   readonly #open = new Map<string, Workspace>();
   readonly #opening = new Map<string, Promise<Workspace>>();
-  #shared: SharedServers | undefined;
+  #pool: ServerPool | undefined;
 
   constructor(deps: RegistryDeps) {
     this.#deps = deps;
   }
 
-  /** Shared servers, one connection each for every workspace; made at first use, once the hub is there to set its hooks. */
-  get shared(): SharedServers {
-    this.#shared ??= new SharedServers({
+  /** Every server connection of every workspace, a shared one once; made at first use, once the hub is there to set its hooks. */
+  get pool(): ServerPool {
+    this.#pool ??= new ServerPool({
       connector: this.#deps.connector,
       clock: this.#deps.clock,
       home: this.#deps.home,
-      ...this.#deps.sharedOptions?.(this.#deps.home),
-      onEvent: (event, workspaces) => this.#deps.onSharedEvent?.(event, workspaces),
+      hooks: (root) => this.#deps.clientHooks?.(root) ?? {},
+      onEvent: (event) => this.#deps.onServerEvent?.(event),
     });
-    return this.#shared;
+    return this.#pool;
   }
 
   list(): Workspace[] {
@@ -134,7 +134,7 @@ export class WorkspaceRegistry {
         connector: this.#deps.connector,
         clock: this.#deps.clock,
         ...this.#deps.managerOptions?.(root),
-        shared: this.shared,
+        pool: this.pool,
         ...(this.#deps.catalogCache ? { catalogCache: this.#deps.catalogCache } : {}),
         ...(this.#deps.pins ? { pins: this.#deps.pins } : {}),
         settingLine: (config, field) => this.#deps.source.serverLine(config, field),

@@ -6,5 +6,5 @@ export { MAX_COMPLETION_VALUES } from './completion.js';
 export type { IntroducedServer } from './session-routing.js';
 export { mostVerbose, passesLevel } from './logging-level.js';
 export type { ServerAnnouncement, SessionRequest, UpstreamNotification } from './server-interest.js';
-export { SharedServers, type SharedLease, type SharedServersOptions, type SharedUser } from './shared-servers.js';
+export { ServerPool, type ClientHooks, type PoolEvent, type PoolLease, type PoolUser, type ServerPoolOptions } from './server-pool.js';
 export { HOLD_MS as START_SOON_HOLD_MS } from './start-soon.js';

@@ -31,7 +31,6 @@ import type { OfferedServer, ResolvedTool } from './offered-server.js';
 import { PinnedTools } from './pinned-tools.js';
 import type { ListOptions, RouteOptions } from './route-options.js';
 import { AgentCatalogs } from './agent-catalogs.js';
-import { ConnectionHolder } from './connection-holder.js';
 import { CachedCatalogs } from './cached-catalogs.js';
 import { listWait } from './list-wait.js';
 import type { ManagerEvent } from './manager-event.js';
@@ -40,7 +39,7 @@ import { StartSoon } from './start-soon.js';
 import { serverFingerprint } from './server-fingerprint.js';
 import type { ServerInterest, SessionRequest } from './server-interest.js';
 import { SessionRouting, type IntroducedServer } from './session-routing.js';
-import type { SharedServers } from './shared-servers.js';
+import { ServerPool, type PoolEvent, type PoolLease } from './server-pool.js';
 
 export interface ManagerOptions {
   workspace: string;
@@ -52,11 +51,13 @@ export interface ManagerOptions {
   prepareClient?: ConnectionDeps['prepareClient'];
   onEvent?(event: ManagerEvent): void;
   /**
-   * Where servers with `share = true` run, one connection for every workspace. The pool
-   * reports their state, failures and notices itself (once, not once per workspace); this
-   * manager hears only what changes its catalog. Without it every server is this manager's own.
+   * The daemon's pool, where every server connection is made (`share = true` ones once for
+   * every workspace). It reports every server's state, failures and notices itself; this
+   * manager hears only what changes its catalog. Without it the manager runs a pool of its own,
+   * shares nothing, and reports those events as its own (`connector`, `capabilities` and
+   * `prepareClient` are for that pool).
    */
-  shared?: SharedServers;
+  pool?: ServerPool;
   /**
    * The daemon's catalog cache, while `[hub] catalog_cache` is on: a server not up yet whose
    * launch config is cached is listed from it at once (cached-catalogs.ts).
@@ -89,8 +90,10 @@ export class Manager {
   readonly #opts: ManagerOptions;
   #connections: ServerConnection[] = [];
   #closed = false;
-  /** Each connection, own or leased from the shared pool, and what the sessions want of it (connection-holder.ts). */
-  readonly #holder: ConnectionHolder;
+  /** Where the connections come from (server-pool.ts). */
+  readonly #pool: ServerPool;
+  /** This workspace's lease on each connection, with what the sessions want of it. */
+  readonly #leases = new Map<ServerConnection, PoolLease>();
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
   /** Which listed tools are held for review (pinned-tools.ts). */
@@ -118,19 +121,17 @@ export class Manager {
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
     this.#opts = opts;
-    this.#holder = new ConnectionHolder({
-      workspace: opts.workspace,
-      connector: opts.connector,
-      clock: opts.clock,
-      ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
-      ...(opts.prepareClient ? { prepareClient: opts.prepareClient } : {}),
-      ...(opts.shared ? { shared: opts.shared } : {}),
-      onEvent: (connection, event) => this.#onConnectionEvent(connection, event),
-      onSharedEvent: (connection, event) => this.#onSharedEvent(connection, event),
-      onNotification: (connection, notification) => {
-        if (this.#connections.includes(connection)) this.#emit(notification);
-      },
-    });
+    this.#pool =
+      opts.pool ??
+      new ServerPool({
+        connector: opts.connector,
+        clock: opts.clock,
+        hooks: () => ({
+          ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
+          ...(opts.prepareClient ? { prepareClient: opts.prepareClient } : {}),
+        }),
+        onEvent: (event) => this.#ownPoolEvent(event),
+      });
     this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
     this.#pins = new PinnedTools({
       store: opts.pins ?? (() => undefined),
@@ -203,12 +204,11 @@ export class Manager {
     }
     this.#connections = next;
     this.#catalogs.changed();
-    await Promise.all(retired.map((c) => this.#holder.retire(c)));
+    await Promise.all(retired.map((c) => this.#retire(c)));
     for (const event of ended) this.#emit(event);
     if (changed.length > 0) {
       const touched = new Set(changed);
-      for (const c of next.filter((n) => touched.has(n.name) && !this.#holder.isShared(n)))
-        this.#emit({ type: 'status', status: c.status() });
+      for (const c of next.filter((n) => touched.has(n.name))) this.#pool.announce(c);
       this.#catalogChanged();
     }
     return { problems, changed };
@@ -252,7 +252,7 @@ export class Manager {
 
   /** `isShared` for a connection in hand: no search, for callers walking every connection. */
   isSharedConnection(connection: ServerConnection): boolean {
-    return this.#holder.isShared(connection);
+    return this.#leases.get(connection)?.shared ?? false;
   }
 
   /** Stops a server; it starts afresh at the next listing (MCP-47). A shared server stops for every workspace. */
@@ -347,7 +347,7 @@ export class Manager {
   /** The pin store changed (a review accepted, here or in another workspace): catalogs and statuses follow. */
   pinsChanged(): void {
     this.#catalogs.changed();
-    for (const c of this.#connections) if (c.ready && !this.#holder.isShared(c)) this.#emit({ type: 'status', status: c.status() });
+    for (const c of this.#connections) if (c.ready) this.#pool.announce(c);
     this.#catalogChanged();
   }
 
@@ -437,7 +437,7 @@ export class Manager {
     const all = this.#connections;
     this.#connections = [];
     this.#catalogs.clear();
-    await Promise.all(all.map((c) => this.#holder.retire(c)));
+    await Promise.all(all.map((c) => this.#retire(c)));
   }
 
   /**
@@ -471,7 +471,7 @@ export class Manager {
     const items = tools.map((t) => `"${t}" (${held.get(t) === 'new' ? 'new' : 'changed'})`).join(', ');
     const message = `MCP server ${connection.name}: ${tools.length === 1 ? 'tool' : 'tools'} ${items} held for review: not what was pinned when the server was first trusted; see blitz mcp review ${connection.name}`;
     this.#emit({ type: 'notice', notice: { server: connection.name, kind: 'review', message, time: this.#opts.clock.now() } });
-    if (!this.#holder.isShared(connection)) this.#emit({ type: 'status', status: connection.status() });
+    this.#pool.announce(connection);
   }
 
   #offeredTo(agent: string): ServerConnection[] {
@@ -479,7 +479,9 @@ export class Manager {
   }
 
   #interest(connection: ServerConnection): ServerInterest {
-    return this.#holder.interest(connection);
+    const lease = this.#leases.get(connection);
+    if (!lease) throw new BlitzError('INTERNAL', `MCP server ${connection.name} is no longer in workspace ${this.workspace}`);
+    return lease.interest;
   }
 
   #unknownServer(name: string, agent: string): BlitzError {
@@ -497,15 +499,32 @@ export class Manager {
 
   #connect(resolved: ResolvedServer): ServerConnection {
     if (this.#closed) throw new BlitzError('FAILED_PRECONDITION', `workspace ${this.workspace} is closed`);
-    return this.#holder.connect(resolved);
+    // The pool emits nothing while leasing, so `lease` is set before any event arrives.
+    const lease: PoolLease = this.#pool.lease(resolved, {
+      workspace: this.workspace,
+      onEvent: (event) => this.#onConnectionEvent(lease.connection, event),
+      onNotification: (notification) => {
+        if (this.#connections.includes(lease.connection)) this.#emit(notification);
+      },
+    });
+    this.#leases.set(lease.connection, lease);
+    return lease.connection;
   }
 
-  /** A shared server's event: the pool reports its state, failures and notices; here it may change the catalog. */
-  #onSharedEvent(connection: ServerConnection, event: ConnectionEvent): void {
+  /** This workspace's use of a connection ends: the last user's release stops it. */
+  #retire(connection: ServerConnection): Promise<void> {
+    const lease = this.#leases.get(connection);
+    this.#leases.delete(connection);
+    return lease ? lease.release() : connection.dispose();
+  }
+
+  /** A server's event: the pool reports its state, failures and notices; here it may change the catalog. */
+  #onConnectionEvent(connection: ServerConnection, event: ConnectionEvent): void {
+    // Events from a connection that was replaced or removed no longer concern this workspace.
     if (!this.#connections.includes(connection)) return;
     switch (event.type) {
       case 'status':
-        // A server answered from the catalog cache that no longer is (it failed, needs a sign-in) changes it too.
+        // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
         if (this.#cached.statusChanged(connection, this.#interest(connection).announced()) || event.toolsChanged) this.#catalogChanged();
         return;
       case 'listChanged':
@@ -521,20 +540,13 @@ export class Manager {
     }
   }
 
-  #onConnectionEvent(connection: ServerConnection, event: ConnectionEvent): void {
-    // Events from a connection that was replaced or removed no longer concern anyone.
-    if (!this.#connections.includes(connection)) return;
+  /** Without the daemon's pool, this manager's own reports its servers' state, failures and notices as this manager's events. */
+  #ownPoolEvent({ server, event }: PoolEvent): void {
+    if (!this.#connections.includes(server)) return;
     switch (event.type) {
-      case 'status': {
-        this.#holder.ownInterest(connection)?.statusChanged();
-        // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
-        const toolsChanged =
-          this.#cached.statusChanged(connection, this.#holder.ownInterest(connection)?.announced()) || event.toolsChanged;
-        if (toolsChanged) this.#catalogs.changed();
+      case 'status':
         this.#emit({ type: 'status', status: event.status });
-        if (toolsChanged) this.#catalogChanged();
         return;
-      }
       case 'notice':
         this.#emit({ type: 'notice', notice: { ...event.notice, time: this.#opts.clock.now() } });
         return;
@@ -542,7 +554,6 @@ export class Manager {
         this.#emit({ type: 'failure', server: event.server, reason: event.reason });
         return;
       case 'listChanged':
-        this.#emit(event);
         return;
       default: {
         const _exhaustive: never = event;

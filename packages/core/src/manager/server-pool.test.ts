@@ -1,13 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
-import type { ConnectionEvent } from '../connection/server-connection.js';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
 import { resolvedServer } from '../testing/server-config.js';
 import { Manager } from './manager.js';
 import type { ManagerEvent } from './manager-event.js';
 import { callByName } from '../testing/call-by-name.js';
-import { SharedServers } from './shared-servers.js';
+import { ServerPool, type PoolEvent } from './server-pool.js';
 
 function tools(...names: string[]): FakeServer {
   return {
@@ -27,29 +26,25 @@ afterEach(async () => {
 function setup(fakes: Record<string, FakeServer>) {
   const fake = inMemoryConnector(fakes);
   const clock = new FakeClock();
-  const poolEvents: Array<{ event: ConnectionEvent; workspaces: readonly string[] }> = [];
-  const pool = new SharedServers({
-    connector: fake.connector,
-    clock,
-    home: '/home/u',
-    onEvent: (event, workspaces) => poolEvents.push({ event, workspaces }),
-  });
+  const poolEvents: PoolEvent[] = [];
+  const pool = new ServerPool({ connector: fake.connector, clock, home: '/home/u', onEvent: (event) => poolEvents.push(event) });
+  const sharedOnes = () => pool.list().filter((e) => e.shared);
   const events = new Map<string, ManagerEvent[]>();
   const open = (workspace: string) => {
     const list: ManagerEvent[] = [];
     events.set(workspace, list);
-    const manager = new Manager({ workspace, connector: fake.connector, clock, shared: pool, onEvent: (e) => list.push(e) });
+    const manager = new Manager({ workspace, connector: fake.connector, clock, pool, onEvent: (e) => list.push(e) });
     managers.push(manager);
     return manager;
   };
-  return { fake, pool, poolEvents, events, open, clock };
+  return { fake, pool, sharedOnes, poolEvents, events, open, clock };
 }
 
 const pidOf = (m: Manager, name: string) => m.states().find((s) => s.name === name)?.pid;
 
-describe('SharedServers', () => {
+describe('ServerPool', () => {
   it('one connection serves every workspace for a shared server; a server not shared runs once per workspace', async () => {
-    const { fake, pool, open } = setup({ mem: tools('remember'), fs: tools('read') });
+    const { fake, pool, sharedOnes, open } = setup({ mem: tools('remember'), fs: tools('read') });
     const a = open('/a');
     const b = open('/b');
     await a.update({ servers: [shared('mem'), resolvedServer('fs')] });
@@ -61,7 +56,17 @@ describe('SharedServers', () => {
     expect(pidOf(a, 'fs')).not.toBe(pidOf(b, 'fs'));
     expect(a.isShared('mem')).toBe(true);
     expect(a.isShared('fs')).toBe(false);
-    expect(pool.list().map((e) => [e.connection.name, e.workspaces])).toEqual([['mem', ['/a', '/b']]]);
+    expect(sharedOnes().map((e) => [e.connection.name, e.workspaces])).toEqual([['mem', ['/a', '/b']]]);
+    // Each workspace's own copy of a server not shared is in the pool too, by its workspace.
+    expect(
+      pool
+        .list()
+        .filter((e) => !e.shared)
+        .map((e) => [e.connection.name, e.workspaces]),
+    ).toEqual([
+      ['fs', ['/a']],
+      ['fs', ['/b']],
+    ]);
     expect((await callByName(b, 'remember', {})).content).toEqual([{ type: 'text', text: 'remember' }]);
   });
 
@@ -89,7 +94,7 @@ describe('SharedServers', () => {
   });
 
   it('a launch settings change makes another shared server: each workspace moves as it applies it, and the old one stops with its last user', async () => {
-    const { fake, pool, open } = setup({ mem: tools('remember') });
+    const { fake, pool, sharedOnes, open } = setup({ mem: tools('remember') });
     const a = open('/a');
     const b = open('/b');
     await a.update({ servers: [shared('mem')] });
@@ -122,7 +127,7 @@ describe('SharedServers', () => {
     // Unshared, each workspace has its own again and the shared one is gone.
     await a.update({ servers: [resolvedServer('mem')] });
     await b.update({ servers: [resolvedServer('mem')] });
-    expect(pool.list()).toEqual([]);
+    expect(sharedOnes()).toEqual([]);
     expect(a.connection('mem')).not.toBe(b.connection('mem'));
   });
 
