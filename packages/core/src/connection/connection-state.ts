@@ -13,13 +13,13 @@ import type { ConnectionView } from './server-status.js';
  */
 export type ConnectionState =
   /** Never started, or stopped on purpose: the next use starts it. */
-  | { kind: 'stopped' }
-  | { kind: 'starting'; attempt: Promise<Running> }
+  | { kind: 'idle' }
+  | { kind: 'starting'; attempt: Promise<Connected> }
   /**
    * `moreAccess`: a call was refused for want of a scope (the link stays, other tools work).
    * `refresh`: the pending relisting after `tools/list_changed`; it goes when this state goes.
    */
-  | { kind: 'running'; link: Link; tools: Tool[]; listingWarning?: string; moreAccess?: NeedsMoreAccess; refresh?: Timer }
+  | { kind: 'connected'; link: Link; tools: Tool[]; listingWarning?: string; moreAccess?: NeedsMoreAccess; refresh?: Timer }
   /** The start failed or the process died; the next use starts it afresh (the breaker permitting). */
   | { kind: 'failed'; error: BlitzError }
   /** The server wants a sign-in (a `NeedsMoreAccess`: one asking for more scope); only the user can fix it. */
@@ -27,18 +27,18 @@ export type ConnectionState =
   /** Its settings cannot start it (a variable not set, …); nothing is tried until they change. */
   | { kind: 'unavailable'; error: BlitzError };
 
-export type Running = Extract<ConnectionState, { kind: 'running' }>;
+export type Connected = Extract<ConnectionState, { kind: 'connected' }>;
 
 /** The plain inputs of the public status: no link, no timer. */
 export function toView(state: ConnectionState): ConnectionView {
   switch (state.kind) {
-    case 'stopped':
-      return { kind: 'stopped' };
+    case 'idle':
+      return { kind: 'idle' };
     case 'starting':
       return { kind: 'starting' };
-    case 'running':
+    case 'connected':
       return {
-        kind: 'running',
+        kind: 'connected',
         tools: state.tools.map((t) => t.name),
         ...(state.link.pid === undefined ? {} : { pid: state.link.pid }),
         ...(state.moreAccess ? { moreAccess: { message: state.moreAccess.message, scope: state.moreAccess.scope } } : {}),

@@ -32,7 +32,7 @@ import { NeedsMoreAccess } from './http/http-failure.js';
 import { isSessionExpired } from './http/session-expired.js';
 import type { Connector } from './connector.js';
 import type { Link } from './link.js';
-import { toView, type ConnectionState, type Running } from './connection-state.js';
+import { toView, type ConnectionState, type Connected } from './connection-state.js';
 import { listingWarnings } from './listing-warnings.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools, type Listed } from './list-all.js';
 import { ShownStatus } from './shown-status.js';
@@ -86,7 +86,7 @@ function failureOf(error: unknown): { failure: string; cause: ServerCause } {
 
 /** A live link for one use. `cold`: it was started for it, and that start was its admission. */
 interface Ready {
-  running: Running;
+  running: Connected;
   cold: boolean;
 }
 
@@ -134,7 +134,7 @@ export class ServerConnection {
             serverCause: { code: 'CANNOT_START', detail: resolved.unavailable },
           }),
         }
-      : { kind: 'stopped' };
+      : { kind: 'idle' };
   }
 
   get resolved(): ResolvedServer {
@@ -163,7 +163,7 @@ export class ServerConnection {
 
   /** Connected, its tools known: a listing need not wait for it. */
   get ready(): boolean {
-    return this.#state.kind === 'running';
+    return this.#state.kind === 'connected';
   }
 
   /** Its state's kind alone (stopped, starting, running, …): what the catalog cache goes by. */
@@ -172,46 +172,46 @@ export class ServerConnection {
   }
 
   get pid(): number | undefined {
-    return this.#state.kind === 'running' ? this.#state.link.pid : undefined;
+    return this.#state.kind === 'connected' ? this.#state.link.pid : undefined;
   }
 
   status(): ServerStatus {
     const state = this.#state;
     // Catalog warnings depend on the workspace's other servers: the manager adds them.
     const warnings =
-      state.kind === 'running' ? listingWarnings(state.tools, state.link.client.getServerCapabilities(), state.listingWarning) : [];
+      state.kind === 'connected' ? listingWarnings(state.tools, state.link.client.getServerCapabilities(), state.listingWarning) : [];
     return toServerStatus(this.name, this.config.disabled, toView(state), this.breaker.status(), warnings);
   }
 
   /** The server's tools, connecting first if need be (MCP-10). Paused servers offer none. */
   async tools(): Promise<Tool[]> {
     if (this.config.disabled) return [];
-    if (this.#state.kind === 'running') return this.#state.tools;
+    if (this.#state.kind === 'connected') return this.#state.tools;
     const running = await this.start();
     return running.tools;
   }
 
   /** The last lines the server wrote to stderr (stdio servers), for errors and diagnostics. */
   stderrTail(lines = 20): string {
-    return this.#state.kind === 'running' ? (this.#state.link.stderrTail?.(lines) ?? '') : '';
+    return this.#state.kind === 'connected' ? (this.#state.link.stderrTail?.(lines) ?? '') : '';
   }
 
   /** The tools known now, without connecting. */
   currentTools(): Tool[] {
-    return this.#state.kind === 'running' ? this.#state.tools : [];
+    return this.#state.kind === 'connected' ? this.#state.tools : [];
   }
 
   /** Starts the server once admitted by the breaker; the start is the admission of the use waiting for it. */
-  start(): Promise<Running> {
+  start(): Promise<Connected> {
     const state = this.#state;
     switch (state.kind) {
-      case 'running':
+      case 'connected':
         return Promise.resolve(state);
       case 'starting':
         return state.attempt;
       case 'unavailable':
         return Promise.reject(state.error);
-      case 'stopped':
+      case 'idle':
       case 'failed':
       case 'needsSignIn': {
         if (this.config.disabled) return Promise.reject(new BlitzError('FAILED_PRECONDITION', `MCP server ${this.name} is disabled`));
@@ -257,7 +257,7 @@ export class ServerConnection {
   /** The running server's tool of that (original) name. */
   #tool(name: string): Tool | undefined {
     const state = this.#state;
-    if (state.kind !== 'running') return undefined;
+    if (state.kind !== 'connected') return undefined;
     if (this.#toolsByName?.tools !== state.tools)
       this.#toolsByName = { tools: state.tools, byName: new Map(state.tools.map((t) => [t.name, t])) };
     return this.#toolsByName.byName.get(name);
@@ -265,7 +265,7 @@ export class ServerConnection {
 
   /** A tool error the sandbox caused gets one more line saying so, and which setting opens the path. */
   #explained(result: CallToolResult): CallToolResult {
-    const link = this.#state.kind === 'running' ? this.#state.link : undefined;
+    const link = this.#state.kind === 'connected' ? this.#state.link : undefined;
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     const hint = link?.explain?.(text);
     return hint ? { ...result, content: [...result.content, { type: 'text', text: hint }] } : result;
@@ -273,7 +273,7 @@ export class ServerConnection {
 
   /** What the server said it offers at initialize; undefined until connected. */
   serverCapabilities(): ServerCapabilities | undefined {
-    return this.#state.kind === 'running' ? this.#state.link.client.getServerCapabilities() : undefined;
+    return this.#state.kind === 'connected' ? this.#state.link.client.getServerCapabilities() : undefined;
   }
 
   /** The server's resources (connecting first); none when it offers no resources. */
@@ -348,7 +348,7 @@ export class ServerConnection {
 
   async #ready(): Promise<Ready> {
     const state = this.#state;
-    if (state.kind === 'running') return { running: state, cold: false };
+    if (state.kind === 'connected') return { running: state, cold: false };
     return { running: await this.start(), cold: true };
   }
 
@@ -411,8 +411,8 @@ export class ServerConnection {
       await state.attempt.catch(() => undefined);
       return this.stop();
     }
-    if (state.kind !== 'running') return;
-    this.#transition({ kind: 'stopped' });
+    if (state.kind !== 'connected') return;
+    this.#transition({ kind: 'idle' });
     await state.link.close();
   }
 
@@ -422,7 +422,7 @@ export class ServerConnection {
    */
   async restart(): Promise<void> {
     await this.stop();
-    if (this.#state.kind === 'needsSignIn') this.#transition({ kind: 'stopped' });
+    if (this.#state.kind === 'needsSignIn') this.#transition({ kind: 'idle' });
   }
 
   /** Stops for good: the connection is being removed. */
@@ -439,7 +439,7 @@ export class ServerConnection {
     void done.finally(() => this.#stopping.delete(done));
   }
 
-  async #connect(signal: AbortSignal): Promise<Running> {
+  async #connect(signal: AbortSignal): Promise<Connected> {
     try {
       const { link, listed } = await startLink(this.config, {
         connector: this.#deps.connector,
@@ -457,12 +457,12 @@ export class ServerConnection {
             this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'resources' }),
           );
           this.#deps.prepareClient?.(client, this.config, (id) =>
-            this.#calls.ownerOf(this.#state.kind === 'running' ? this.#state.link.relatedTo?.(id) : undefined),
+            this.#calls.ownerOf(this.#state.kind === 'connected' ? this.#state.link.relatedTo?.(id) : undefined),
           );
         },
       });
-      const running: Running = {
-        kind: 'running',
+      const running: Connected = {
+        kind: 'connected',
         link,
         tools: listed.items,
         ...(listed.truncated ? { listingWarning: listed.truncated } : {}),
@@ -506,7 +506,7 @@ export class ServerConnection {
     const timeoutMs = this.config.startupTimeoutSeconds * 1000;
     // Async, so that `start()` refusing at once (the trial already taken) is a rejection too.
     const attempt = async () => {
-      if (this.#state.kind !== 'running') return this.start();
+      if (this.#state.kind !== 'connected') return this.start();
       return this.request(`MCP server ${this.name} ping`, timeoutMs, undefined, (client) => client.ping({ timeout: timeoutMs }));
     };
     attempt().catch(() => undefined);
@@ -529,7 +529,7 @@ export class ServerConnection {
   /** The server said its tools changed: list them again once the burst is over. */
   #scheduleRefresh(): void {
     const state = this.#state;
-    if (state.kind !== 'running') return;
+    if (state.kind !== 'connected') return;
     const { link } = state;
     const refresh = this.#deps.clock.setTimeout(() => {
       const current = this.#runningOn(link);
@@ -557,9 +557,9 @@ export class ServerConnection {
   }
 
   /** The running state on this link, if the connection is still on it. */
-  #runningOn(link: Link): Running | undefined {
+  #runningOn(link: Link): Connected | undefined {
     const state = this.#state;
-    return state.kind === 'running' && state.link === link ? state : undefined;
+    return state.kind === 'connected' && state.link === link ? state : undefined;
   }
 
   /**
@@ -571,7 +571,7 @@ export class ServerConnection {
   #transition(next: ConnectionState, outcome?: Outcome): void {
     const previous = this.#state;
     this.#state = next;
-    if (previous.kind === 'running' && previous.refresh && !(next.kind === 'running' && next.refresh === previous.refresh))
+    if (previous.kind === 'connected' && previous.refresh && !(next.kind === 'connected' && next.refresh === previous.refresh))
       previous.refresh.cancel();
     if (outcome !== undefined) {
       // Notices and failures go out as the breaker makes them; its status comes with ours below.

@@ -3,7 +3,7 @@ import type { BreakerStatus } from '../breaker/breaker-status.js';
 import { toServerStatus, type ConnectionView, type ServerStatus } from './server-status.js';
 
 const other = { code: 'OTHER', message: 'm' } as const;
-const running: ConnectionView = { kind: 'running', tools: ['echo'], pid: 7 };
+const running: ConnectionView = { kind: 'connected', tools: ['echo'], pid: 7 };
 const exited: ConnectionView = { kind: 'failed', message: 'MCP server s exited with code 1', cause: other };
 const closed: BreakerStatus = { kind: 'closed' };
 const failing: BreakerStatus = { kind: 'closed', lastFailure: 'MCP tool echo timed out after 5s' };
@@ -15,7 +15,7 @@ type Shown = Omit<ServerStatus, 'name' | 'warnings'>;
 
 describe('toServerStatus: a server is shown by its last outcome', () => {
   it.each<[string, ConnectionView, BreakerStatus, Shown]>([
-    ['never started', { kind: 'stopped' }, closed, { state: 'idle', tools: [] }],
+    ['never started', { kind: 'idle' }, closed, { state: 'idle', tools: [] }],
     ['connected, last call fine', running, closed, { state: 'connected', tools: ['echo'], pid: 7 }],
     [
       'refused at connect for want of a scope: needs more access, with the scope',
@@ -56,7 +56,7 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
     ],
     [
       'stopped after a failure (restart): still failed until a call succeeds',
-      { kind: 'stopped' },
+      { kind: 'idle' },
       failing,
       { state: 'failed', error: 'MCP tool echo timed out after 5s', tools: [] },
     ],
@@ -77,7 +77,7 @@ describe('toServerStatus: a server is shown by its last outcome', () => {
     ['trial ping in flight', running, trial, { state: 'paused', error: 'MCP tool echo timed out after 5s', tools: [] }],
     ['trial start in flight', { kind: 'starting' }, trial, { state: 'starting', tools: [] }],
     ['trial start admitted, the process not yet spawned', exited, trial, { state: 'starting', tools: [] }],
-    ['trial start admitted for a server never started', { kind: 'stopped' }, trial, { state: 'starting', tools: [] }],
+    ['trial start admitted for a server never started', { kind: 'idle' }, trial, { state: 'starting', tools: [] }],
     ['pause over, the trial start not yet admitted', exited, due, { state: 'paused', error: 'MCP server s exited with code 1', tools: [] }],
     ['starting', { kind: 'starting' }, closed, { state: 'starting', tools: [] }],
     [

@@ -38,9 +38,9 @@ export interface ReviewedTool {
 
 /** Inputs of the public status; the connection's private state maps onto these (`toView`). */
 export type ConnectionView =
-  | { kind: 'stopped' }
+  | { kind: 'idle' }
   | { kind: 'starting' }
-  | { kind: 'running'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
+  | { kind: 'connected'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
   /** It failed to start, died, or cannot start at all. */
   | { kind: 'failed'; message: string; cause: ServerCause }
   /** With `scope`: signed in, but refused at connect for want of that scope. */
@@ -75,7 +75,7 @@ export function toServerStatus(
       return { ...base, state: 'paused', retryAt: breaker.retryAt, ...error };
     case 'halfOpen':
       // A trial on a server with no live link is a start (a live one is pinged).
-      if (view.kind === 'starting' || ((view.kind === 'stopped' || view.kind === 'failed') && breaker.trialInFlight))
+      if (view.kind === 'starting' || ((view.kind === 'idle' || view.kind === 'failed') && breaker.trialInFlight))
         return { ...base, state: 'starting' };
       if (view.kind === 'needsSignIn') return signIn(view);
       return { ...base, state: 'paused', ...error };
@@ -87,12 +87,12 @@ export function toServerStatus(
     }
   }
   switch (view.kind) {
-    case 'stopped':
+    case 'idle':
       if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', ...lastFailure };
       return { ...base, state: 'idle' };
     case 'starting':
       return { ...base, state: 'starting' };
-    case 'running': {
+    case 'connected': {
       const running = { ...base, tools: [...view.tools], ...(view.pid === undefined ? {} : { pid: view.pid }) };
       if (breaker.lastFailure !== undefined) return { ...running, state: 'failed', ...lastFailure };
       if (view.moreAccess) {

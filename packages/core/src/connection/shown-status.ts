@@ -35,7 +35,7 @@ export class ShownStatus {
     const status = build();
     const shown = {
       status: JSON.stringify(status),
-      tools: state.kind === 'running' ? state.tools : undefined,
+      tools: state.kind === 'connected' ? state.tools : undefined,
       offered: offersTools(breaker),
     };
     const toolsChanged = shown.tools !== this.#shown.tools || shown.offered !== this.#shown.offered;

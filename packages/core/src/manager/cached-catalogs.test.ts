@@ -122,7 +122,7 @@ describe('a cold start answered from the catalog cache', () => {
 
     expect(names(await manager.listTools(undefined, WAIT))).toEqual(['echo', 'old']);
     // Answered first, then started once the listings pause (start-soon.ts): the listing still starts it (MCP-10).
-    expect(manager.connection('slow').phase).toBe('stopped');
+    expect(manager.connection('slow').phase).toBe('idle');
     pause();
     await until(() => manager.connection('slow').phase === 'starting');
     expect((await manager.listPrompts(undefined, WAIT)).map((p) => p.exposedName)).toEqual(['greet']);
@@ -185,7 +185,7 @@ describe('a cold start answered from the catalog cache', () => {
       clock.advance(QUIET_MS - 1);
       elapsed += QUIET_MS - 1;
       await macrotask();
-      expect(phases()).toEqual(['stopped', 'stopped']);
+      expect(phases()).toEqual(['idle', 'idle']);
     }
     // …but no longer than HOLD_MS after the first.
     await manager.listTools(undefined, WAIT);
@@ -199,7 +199,7 @@ describe('a cold start answered from the catalog cache', () => {
     expect(await quiet.listNow()).toEqual(['c1']);
     quiet.clock.advance(QUIET_MS - 2);
     await macrotask();
-    expect(quiet.manager.connection('c').phase).toBe('stopped');
+    expect(quiet.manager.connection('c').phase).toBe('idle');
     quiet.clock.advance(1);
     await quiet.until(() => quiet.manager.connection('c').phase === 'starting');
   });

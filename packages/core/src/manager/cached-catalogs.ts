@@ -46,7 +46,7 @@ export class CachedCatalogs {
   /** The cached listing this server may be answered with now, if any. */
   servable(connection: ServerConnection): CachedCatalog | undefined {
     const phase = connection.phase;
-    return phase === 'stopped' || phase === 'starting' ? this.#entry(connection) : undefined;
+    return phase === 'idle' || phase === 'starting' ? this.#entry(connection) : undefined;
   }
 
   /** Its cache entry, whatever its state (none for a disabled server). */

@@ -34,7 +34,7 @@ export async function listWait(
     for (const c of asked) {
       if (c.ready) continue;
       if (!listed(c)) waited.push(c.tools());
-      else if (c.phase === 'stopped') cache.startSoon(c);
+      else if (c.phase === 'idle') cache.startSoon(c);
     }
     await withDeadline(Promise.allSettled(waited), waitMs, clock, () => new Error('list wait over')).catch(() => undefined);
   }
