@@ -54,6 +54,9 @@ export interface BreakerPermit {
   trial: boolean;
 }
 
+/** What an admitted use ended in, as its owner records it (`settle`). */
+export type BreakerOutcome = 'success' | { failure: string; cause?: ServerCause };
+
 /** Error `reason` for calls refused by an open breaker. */
 export const BREAKER_OPEN = 'MCP_SERVER_PAUSED';
 
@@ -101,6 +104,7 @@ export class Breaker {
     if (admission.kind !== 'allowed') throw this.#refused(admission);
     this.#admitted++;
     this.#apply(admission.state, []);
+    this.#publish();
     return { trial: admission.trial };
   }
 
@@ -124,6 +128,22 @@ export class Breaker {
   record(outcome: 'success'): void;
   record(outcome: 'failure', reason: string, cause?: ServerCause): void;
   record(outcome: 'success' | 'failure', reason = 'transport failure', cause?: ServerCause): void {
+    this.#settle(outcome === 'success' ? 'success' : { failure: reason, ...(cause ? { cause } : {}) });
+    this.#publish();
+  }
+
+  /**
+   * `record` for an owner whose own state change carries the breaker's status in its one event
+   * (server-connection.ts `#transition`): failures and notices go out now; the status is the
+   * owner's to show, read from `status()` in the same transition.
+   */
+  settle(outcome: BreakerOutcome): void {
+    this.#settle(outcome);
+    // The owner shows this status: the breaker does not announce it again.
+    this.#shown = this.status();
+  }
+
+  #settle(outcome: BreakerOutcome): void {
     const now = this.#clock.now();
     if (outcome === 'success') {
       this.#lastFailure = undefined;
@@ -132,6 +152,7 @@ export class Breaker {
       this.#apply(state, effects);
       return;
     }
+    const { failure: reason, cause } = outcome;
     this.#onUpdate({ type: 'failure', server: this.server, reason, ...(cause ? { cause } : {}) });
     this.#lastFailure = reason;
     this.#lastCause = cause;
@@ -158,13 +179,12 @@ export class Breaker {
     this.#cooldownTimer = undefined;
   }
 
-  /** The one place state changes: notices first, then the status if it changed. */
+  /** The one place state changes, notices with it; the status follows (`#publish`), or is the owner's to show (`settle`). */
   #apply(state: BreakerState, effects: readonly BreakerEffect[], reason?: string): void {
     const previous = this.#state;
     this.#state = state;
     if (state !== previous) this.#schedule();
     for (const effect of effects) this.#onUpdate({ type: 'notice', notice: this.#notice(effect, reason) });
-    this.#publish();
   }
 
   #publish(): void {

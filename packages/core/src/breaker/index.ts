@@ -18,5 +18,6 @@ export {
   type BreakerNoticeKind,
   type BreakerOptions,
   type BreakerPermit,
+  type BreakerOutcome,
   type BreakerUpdate,
 } from './breaker.js';

@@ -15,8 +15,8 @@ import {
   type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Breaker, type BreakerNotice } from '../breaker/breaker.js';
-import { causeOf, type ServerCause } from '../causes/server-cause.js';
+import { Breaker, type BreakerNotice, type BreakerOutcome } from '../breaker/breaker.js';
+import { causeOf } from '../causes/server-cause.js';
 import type { Clock } from '@blitz/clock';
 import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
@@ -74,11 +74,8 @@ export interface CallOptions {
 /** How long to wait after `tools/list_changed` before listing again, so a burst lists once. */
 const REFRESH_DEBOUNCE_MS = 200;
 
-/** What a use of the server tells the breaker. */
-type Outcome = 'success' | { failure: string; cause: ServerCause };
-
 /** A failure the breaker counts: its message, and its facts for the words the user sees. */
-function failureOf(error: unknown): { failure: string; cause: ServerCause } {
+function failureOf(error: unknown): Exclude<BreakerOutcome, 'success'> {
   if (isBlitzError(error)) return { failure: error.message, cause: causeOf(error) };
   const message = error instanceof Error ? error.message : String(error);
   return { failure: message, cause: { code: 'OTHER', message } };
@@ -104,8 +101,6 @@ export class ServerConnection {
   #state: ConnectionState;
   /** What the last `status` event showed, so a change that shows nothing new emits nothing (shown-status.ts). */
   readonly #shown = new ShownStatus();
-  /** Set while a transition records an outcome: the breaker's status then comes with the transition's one event. */
-  #recording = false;
   #lossCounted = new WeakSet<Link>();
   /** The running tools by name, for the call path; rebuilt when the list changes. */
   #toolsByName: { tools: Tool[]; byName: Map<string, Tool> } | undefined;
@@ -123,7 +118,7 @@ export class ServerConnection {
       onUpdate: (update) => {
         if (update.type !== 'status') return deps.onEvent(update);
         // The breaker moved by itself (a pause ended, a trial was admitted): the status shows it.
-        if (!this.#recording) this.#transition(this.#state);
+        this.#transition(this.#state);
       },
       onCooldownEnd: () => this.#trial(),
     });
@@ -384,7 +379,7 @@ export class ServerConnection {
       });
       // The server answered (or the caller gave up): only transport failures count, and
       // every admitted call must record an outcome or a trial would hold the breaker half-open.
-      const outcome: Outcome | undefined = !transportFailure
+      const outcome: BreakerOutcome | undefined = !transportFailure
         ? 'success'
         : isBlitzError(error, 'SERVER_EXITED')
           ? this.#loss(link, error)
@@ -520,7 +515,7 @@ export class ServerConnection {
   }
 
   /** A dead server is one failure, whether a call in flight or the exit itself tells us first. */
-  #loss(link: Link, error: BlitzError): Outcome | undefined {
+  #loss(link: Link, error: BlitzError): BreakerOutcome | undefined {
     if (this.#lossCounted.has(link)) return undefined;
     this.#lossCounted.add(link);
     return failureOf(error);
@@ -568,21 +563,13 @@ export class ServerConnection {
    * warnings moved), then the outcome for the breaker, then one `status` event if what the
    * outside sees changed. A running state's refresh timer goes with it.
    */
-  #transition(next: ConnectionState, outcome?: Outcome): void {
+  #transition(next: ConnectionState, outcome?: BreakerOutcome): void {
     const previous = this.#state;
     this.#state = next;
     if (previous.kind === 'connected' && previous.refresh && !(next.kind === 'connected' && next.refresh === previous.refresh))
       previous.refresh.cancel();
-    if (outcome !== undefined) {
-      // Notices and failures go out as the breaker makes them; its status comes with ours below.
-      this.#recording = true;
-      try {
-        if (outcome === 'success') this.breaker.record('success');
-        else this.breaker.record('failure', outcome.failure, outcome.cause);
-      } finally {
-        this.#recording = false;
-      }
-    }
+    // Notices and failures go out as the breaker makes them; its status comes with ours below.
+    if (outcome !== undefined) this.breaker.settle(outcome);
     const change = this.#shown.next(next, this.breaker.status(), this.config.disabled, () => this.status());
     if (change) this.#deps.onEvent({ type: 'status', ...change });
   }
