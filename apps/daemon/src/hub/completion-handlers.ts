@@ -11,6 +11,6 @@ import { routeOf, type SessionContext } from './session-context.js';
 export function registerCompletions(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) =>
-    passThrough(() => manager.complete(request.params, routeOf(ctx, extra))),
+    passThrough(() => manager.routing.complete(request.params, routeOf(ctx, extra))),
   );
 }

@@ -72,7 +72,7 @@ describe('DeferredTools: the tools a search activated', () => {
     settings.hub.deferred = 'always';
     // The search asks the workspace only for its servers' instructions: it has none.
     const scope = {
-      workspace: { manager: { introduced: () => [] } },
+      workspace: { manager: { routing: { introduced: () => [] } } },
       agent: 'main',
       readOnly: false,
       settings: () => settings,
@@ -93,7 +93,7 @@ describe('DeferredTools: a search never grows the list past max_tools (issue 25.
     const settings = emptySettings();
     settings.hub.clients = { adv: { maxTools: 5 } };
     const scope = {
-      workspace: { manager: { introduced: () => [] } },
+      workspace: { manager: { routing: { introduced: () => [] } } },
       agent: 'main',
       readOnly: false,
       settings: () => settings,
@@ -121,7 +121,7 @@ describe('DeferredTools: past max_tools, the most used tools stay listed (issue 
     const settings = emptySettings();
     settings.hub.maxTools = 8;
     const scope = {
-      workspace: { manager: { introduced: () => [] } },
+      workspace: { manager: { routing: { introduced: () => [] } } },
       agent: 'main',
       readOnly: false,
       settings: () => settings,
@@ -155,7 +155,7 @@ describe('DeferredTools: what a search answers (issue 30)', () => {
     const settings = emptySettings();
     settings.hub.deferred = 'always';
     const scope = {
-      workspace: { manager: { introduced: () => [] } },
+      workspace: { manager: { routing: { introduced: () => [] } } },
       agent: 'main',
       readOnly: false,
       settings: () => settings,

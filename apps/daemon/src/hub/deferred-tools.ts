@@ -144,7 +144,7 @@ export class DeferredTools {
     }
     const instructions = () =>
       new Map(
-        this.#ctx.workspace.manager
+        this.#ctx.workspace.manager.routing
           .introduced(this.#ctx.agent)
           .flatMap((s) => (s.announced?.instructions ? [[s.name, s.announced.instructions] as const] : [])),
       );

@@ -194,7 +194,7 @@ export class HubEndpoint {
       }
       return;
     }
-    for (const s of sessions) if (workspace.manager.offers(s.hub.agent, event.server)) void s.hub.log(event.server, event.params);
+    for (const s of sessions) if (workspace.manager.routing.offers(s.hub.agent, event.server)) void s.hub.log(event.server, event.params);
   }
 
   async closeAll(): Promise<void> {
@@ -305,7 +305,7 @@ export class HubEndpoint {
     this.#introducing.add(early);
     try {
       // As long as a listing waits ([hub] list_wait_ms): what the servers announce by then is what initialize says.
-      await workspace.manager.settle(query.agent, this.#opts.settings().hub.listWaitMs);
+      await workspace.manager.routing.settle(query.agent, this.#opts.settings().hub.listWaitMs);
     } finally {
       this.#introducing.delete(early);
     }

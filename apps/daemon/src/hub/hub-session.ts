@@ -82,7 +82,7 @@ export class HubSession {
       root: opts.workspace.root,
       agent: opts.agent,
       readOnly: opts.readOnly,
-      offered: opts.workspace.manager.introduced(opts.agent),
+      offered: opts.workspace.manager.routing.introduced(opts.agent),
     });
     // Its schemas (an approval's form) compiled at first use: the SDK's default builds an ajv for every session, before initialize is answered.
     this.server = new Server(
@@ -192,7 +192,7 @@ export class HubSession {
 
   /** The session ended: its subscriptions and logging level go from the workspace's servers. */
   async ended(): Promise<void> {
-    await this.#opts.workspace.manager.dropSession(this.id).catch(() => undefined);
+    await this.#opts.workspace.manager.routing.dropSession(this.id).catch(() => undefined);
   }
 
   /**

@@ -10,7 +10,7 @@ import type { SessionContext } from './session-context.js';
 export function registerLogging(server: Server, ctx: SessionContext): void {
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     ctx.setLogLevel(request.params.level);
-    await ctx.workspace.manager.setLogLevel(ctx.session, request.params.level, ctx.agent);
+    await ctx.workspace.manager.routing.setLogLevel(ctx.session, request.params.level, ctx.agent);
     return {};
   });
 }

@@ -10,14 +10,14 @@ export function registerPrompts(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
   const { agent } = ctx;
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await manager.listPrompts(agent, { waitMs: ctx.settings().hub.listWaitMs }))
+    prompts: (await manager.lists.listPrompts(agent, { waitMs: ctx.settings().hub.listWaitMs }))
       .filter((e) => denyingRule(ctx.settings().permissions, promptPermissionKey(e.server, e.originalName)) === undefined)
       .map((e) => e.prompt),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) =>
     passThrough(() =>
       audited(ctx.audit(request.params.name, request.params.arguments, 'prompt'), extra.signal, async () => {
-        const { server: owner, ...result } = await manager.getPrompt(
+        const { server: owner, ...result } = await manager.lists.getPrompt(
           request.params.name,
           request.params.arguments ?? {},
           routeOf(ctx, extra),

@@ -20,19 +20,19 @@ export function registerResources(server: Server, ctx: SessionContext): void {
   const { agent } = ctx;
   const listed = (e: { server: string }) => denyingRule(ctx.settings().permissions, permissionKey(e.server, LIST_RESOURCES)) === undefined;
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await manager.listResources(agent, undefined, { waitMs: ctx.settings().hub.listWaitMs }))
+    resources: (await manager.lists.listResources(agent, undefined, { waitMs: ctx.settings().hub.listWaitMs }))
       .filter(listed)
       .map((e) => e.resource),
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (await manager.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs }))
+    resourceTemplates: (await manager.lists.listResourceTemplates(agent, { waitMs: ctx.settings().hub.listWaitMs }))
       .filter(listed)
       .map(({ server: _server, ...t }) => t),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
     passThrough(() =>
       audited(ctx.audit(request.params.uri, undefined, 'resource'), extra.signal, async () => {
-        const { server: owner, ...result } = await manager.readResource(request.params.uri, routeOf(ctx, extra));
+        const { server: owner, ...result } = await manager.lists.readResource(request.params.uri, routeOf(ctx, extra));
         return { result, server: owner };
       }),
     ),

@@ -42,13 +42,13 @@ export async function callResourceTool(
     }
   }
   if (name === LIST_RESOURCES) {
-    const entries = await workspace.manager.listResources(agent, server);
+    const entries = await workspace.manager.lists.listResources(agent, server);
     // Across servers no one is asked, but a server whose resources a rule denies stays out.
     const permissions = ctx.settings().permissions;
     const allowed = (s: string) => decide(permissions, permissionKey(s, LIST_RESOURCES), false).kind !== 'deny';
     return formatResourceList(server === undefined ? entries.filter((e) => allowed(e.server)) : entries);
   }
-  const read = await workspace.manager.readResource(args.uri as string, { agent, server: server!, signal: signal.toAbortSignal() });
+  const read = await workspace.manager.lists.readResource(args.uri as string, { agent, server: server!, signal: signal.toAbortSignal() });
   return formatResourceRead(server!, read);
 }
 

@@ -11,11 +11,11 @@ import { routeOf, type SessionContext } from './session-context.js';
 export function registerSubscriptions(server: Server, ctx: SessionContext): void {
   const { manager } = ctx.workspace;
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-    await passThrough(() => manager.subscribe(request.params.uri, ctx.session, routeOf(ctx, extra)));
+    await passThrough(() => manager.routing.subscribe(request.params.uri, ctx.session, routeOf(ctx, extra)));
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
-    await passThrough(() => manager.unsubscribe(request.params.uri, ctx.session, routeOf(ctx, extra)));
+    await passThrough(() => manager.routing.unsubscribe(request.params.uri, ctx.session, routeOf(ctx, extra)));
     return {};
   });
 }

@@ -104,7 +104,7 @@ async function warm(fakes: Record<string, FakeServer>, servers = Object.keys(fak
   const { manager, cache } = start(fakes);
   await manager.update({ servers });
   await manager.listTools();
-  await manager.listPrompts();
+  await manager.lists.listPrompts();
   await manager.close();
   await cache.flush();
 }
@@ -125,8 +125,8 @@ describe('a cold start answered from the catalog cache', () => {
     expect(manager.connection('slow').phase).toBe('idle');
     pause();
     await until(() => manager.connection('slow').phase === 'starting');
-    expect((await manager.listPrompts(undefined, WAIT)).map((p) => p.exposedName)).toEqual(['greet']);
-    expect(manager.introduced()).toEqual([
+    expect((await manager.lists.listPrompts(undefined, WAIT)).map((p) => p.exposedName)).toEqual(['greet']);
+    expect(manager.routing.introduced()).toEqual([
       {
         name: 'slow',
         announced: {

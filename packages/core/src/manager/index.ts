@@ -1,4 +1,5 @@
-export { Manager, type ManagerOptions, type ServerSet } from './manager.js';
+export { Manager, type ServerSet } from './manager.js';
+export type { ManagerOptions } from './manager-options.js';
 export type { ListOptions, RouteOptions } from './route-options.js';
 export type { OfferedServer, ResolvedTool } from './offered-server.js';
 export type { ManagerEvent, ManagerNotice } from './manager-event.js';

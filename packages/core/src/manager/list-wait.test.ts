@@ -119,12 +119,12 @@ describe('a listing bounded by waitMs', () => {
     const withPrompt = (name: string): FakeServer => ({ setup: (s) => void s.registerPrompt(name, {}, () => ({ messages: [] })) });
     const { manager, clock, until } = setup({ quick: withPrompt('hello'), slow: { ...withPrompt('later'), gate: slow.promise } });
     await manager.update({ servers: [server('quick'), server('slow')] });
-    const listing = manager.listPrompts(MAIN_AGENT, WAIT);
+    const listing = manager.lists.listPrompts(MAIN_AGENT, WAIT);
     await until(() => manager.connection('quick').ready);
     clock.advance(5_000);
     expect((await listing).map((p) => p.exposedName)).toEqual(['hello']);
     slow.open();
     await until(() => manager.connection('slow').ready);
-    expect((await manager.listPrompts(MAIN_AGENT, WAIT)).map((p) => p.exposedName)).toEqual(['hello', 'later']);
+    expect((await manager.lists.listPrompts(MAIN_AGENT, WAIT)).map((p) => p.exposedName)).toEqual(['hello', 'later']);
   });
 });

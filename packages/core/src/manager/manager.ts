@@ -1,35 +1,20 @@
-import {
-  type CallToolResult,
-  type ClientCapabilities,
-  type CompleteRequest,
-  type CompleteResult,
-  type GetPromptResult,
-  type LoggingLevel,
-  type ReadResourceResult,
-  type ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { PromptEntry } from '../catalog/build-prompt-catalog.js';
-import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
 import type { CatalogEntry } from '../catalog/build-catalog.js';
 import { unmatchedField, unmatchedSettingWarning } from '../catalog/unmatched-settings.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { Clock } from '@blitz/clock';
 import { hasErrors, type Problem } from '../config/problem.js';
 import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
-import type { ServerConfig } from '../config/server-config.js';
-import type { Connector } from '../connection/connector.js';
-import type { CallOptions, ConnectionDeps, ConnectionEvent, ServerConnection } from '../connection/server-connection.js';
+import type { CallOptions, ConnectionEvent, ServerConnection } from '../connection/server-connection.js';
 import type { ServerStatus } from '../connection/server-status.js';
 import { BlitzError } from '../errors/blitz-error.js';
-import type { CatalogCache } from '../catalog-cache/catalog-cache.js';
-import type { PinReviewMode } from '../config/settings.js';
-import type { PinStore, ToolReview } from '../pins/pin-store.js';
+import type { ToolReview } from '../pins/pin-store.js';
 import type { OfferedServer, ResolvedTool } from './offered-server.js';
-import { PinnedTools } from './pinned-tools.js';
-import type { ListOptions, RouteOptions } from './route-options.js';
+import { PinnedTools, reviewRefusal } from './pinned-tools.js';
+import type { ListOptions } from './route-options.js';
+import type { ManagerOptions } from './manager-options.js';
 import { AgentCatalogs } from './agent-catalogs.js';
 import { CachedCatalogs } from './cached-catalogs.js';
 import { listWait } from './list-wait.js';
@@ -37,42 +22,10 @@ import type { ManagerEvent } from './manager-event.js';
 import { PromptsAndResources } from './prompts-and-resources.js';
 import { StartSoon } from './start-soon.js';
 import { serverFingerprint } from './server-fingerprint.js';
-import type { ServerInterest, SessionRequest } from './server-interest.js';
-import { SessionRouting, type IntroducedServer } from './session-routing.js';
-import { ServerPool, type PoolEvent, type PoolLease } from './server-pool.js';
-
-export interface ManagerOptions {
-  workspace: string;
-  connector: Connector;
-  clock: Clock;
-  /** The hub's own tool names; no server tool may shadow them (MCP-20). */
-  builtIns?: readonly string[];
-  capabilities?: ClientCapabilities;
-  prepareClient?: ConnectionDeps['prepareClient'];
-  onEvent?(event: ManagerEvent): void;
-  /**
-   * The daemon's pool, where every server connection is made (`share = true` ones once for
-   * every workspace). It reports every server's state, failures and notices itself; this
-   * manager hears only what changes its catalog. Without it the manager runs a pool of its own,
-   * shares nothing, and reports those events as its own (`connector`, `capabilities` and
-   * `prepareClient` are for that pool).
-   */
-  pool?: ServerPool;
-  /**
-   * The daemon's catalog cache, while `[hub] catalog_cache` is on: a server not up yet whose
-   * launch config is cached is listed from it at once (cached-catalogs.ts).
-   */
-  catalogCache?: () => CatalogCache | undefined;
-  /**
-   * The daemon's pinned tool definitions (issue 31): a server's first listing pins its tools;
-   * a tool whose definition changed since, or new since, is held for review.
-   */
-  pins?: () => PinStore | undefined;
-  /** `[hub] pin_review`: a tool in review is not offered (`hide`, the default) or every call of it is asked (`ask`). */
-  pinReview?: () => PinReviewMode;
-  /** The line of a server's field in the file it was read from, where the settings loader knows it: a warning found once the server runs names it. */
-  settingLine?(config: ServerConfig, field: string): number | undefined;
-}
+import type { SessionRequest } from './server-interest.js';
+import { SessionRouting } from './session-routing.js';
+import type { ServerPool } from './server-pool.js';
+import { privatePool, WorkspaceServers } from './workspace-servers.js';
 
 /** What `update` is given: a workspace's effective servers and any problems found loading them. */
 export interface ServerSet {
@@ -88,12 +41,11 @@ export interface ServerSet {
 export class Manager {
   readonly workspace: string;
   readonly #opts: ManagerOptions;
-  #connections: ServerConnection[] = [];
   #closed = false;
   /** Where the connections come from (server-pool.ts). */
   readonly #pool: ServerPool;
-  /** This workspace's lease on each connection, with what the sessions want of it. */
-  readonly #leases = new Map<ServerConnection, PoolLease>();
+  /** This workspace's lease on each connection, in settings order, with what the sessions want of it (workspace-servers.ts). */
+  readonly #servers: WorkspaceServers;
   /** What the catalog cache answers for servers not up yet. */
   readonly #cached: CachedCatalogs;
   /** Which listed tools are held for review (pinned-tools.ts). */
@@ -102,36 +54,27 @@ export class Manager {
   readonly #catalogs: AgentCatalogs;
   /** Starts the servers the cache answered for, once the client has read its answers (start-soon.ts). */
   readonly #startSoon: StartSoon;
-  /** Prompts and resources across the servers (prompts-and-resources.ts). */
-  readonly #lists: PromptsAndResources;
-  /** Completions, subscriptions, logging levels and introductions for the hub's sessions (session-routing.ts). */
-  readonly #routing = new SessionRouting({
-    connections: () => this.#connections,
-    offeredTo: (agent) => this.#offeredTo(agent),
-    connection: (name) => this.#get(name),
-    interest: (connection) => this.#interest(connection),
-    listPrompts: (agent) => this.listPrompts(agent),
-    listResources: (agent) => this.listResources(agent),
-    listResourceTemplates: (agent) => this.listResourceTemplates(agent),
-    resourceOwner: (uri, agent) => this.#lists.resourceOwner(uri, agent),
-    listable: (agent, waitMs) => this.#listable(agent, waitMs),
-    announced: (connection) => this.#interest(connection).announced() ?? this.#cached.announced(connection),
-  });
+  /** Prompts and resources across the servers (MCP-36: prompts-and-resources.ts). */
+  readonly lists: PromptsAndResources;
+  /** Completions, subscriptions, logging levels and introductions for the hub's sessions (issue 13: session-routing.ts). */
+  readonly routing: SessionRouting;
 
   constructor(opts: ManagerOptions) {
     this.workspace = opts.workspace;
     this.#opts = opts;
     this.#pool =
       opts.pool ??
-      new ServerPool({
-        connector: opts.connector,
-        clock: opts.clock,
-        hooks: () => ({
-          ...(opts.capabilities ? { capabilities: opts.capabilities } : {}),
-          ...(opts.prepareClient ? { prepareClient: opts.prepareClient } : {}),
-        }),
-        onEvent: (event) => this.#ownPoolEvent(event),
-      });
+      privatePool(
+        opts,
+        (c) => this.#servers.includes(c),
+        (event) => this.#emit(event),
+      );
+    this.#servers = new WorkspaceServers({
+      workspace: opts.workspace,
+      pool: this.#pool,
+      onEvent: (connection, event) => this.#onConnectionEvent(connection, event),
+      onNotification: (notification) => this.#emit(notification),
+    });
     this.#cached = new CachedCatalogs(opts.catalogCache ?? (() => undefined), opts.workspace);
     this.#pins = new PinnedTools({
       store: opts.pins ?? (() => undefined),
@@ -140,19 +83,15 @@ export class Manager {
       onReview: (connection, tools) => this.#inReview(connection, tools),
     });
     this.#catalogs = new AgentCatalogs({
-      offeredTo: (agent) => this.#offeredTo(agent),
+      offeredTo: (agent) => this.#servers.offeredTo(agent),
       cached: this.#cached,
       builtIns: opts.builtIns ?? [],
       pinned: (connection, tools) => this.#pins.offered(connection, tools),
     });
-    this.#lists = new PromptsAndResources({
-      listable: (agent, waitMs) => this.#listable(agent, waitMs),
-      resolveServer: (agent, name) => this.resolveServer(agent, name),
-      connection: (name) => this.#get(name),
-      interest: (connection) => this.#interest(connection),
-      cached: this.#cached,
-    });
-    this.#startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#connections.includes(c), opts.clock);
+    const listable = (agent: string, waitMs: number | undefined) => this.#listable(agent, waitMs);
+    this.lists = new PromptsAndResources({ servers: this.#servers, listable, cached: this.#cached });
+    this.routing = new SessionRouting({ servers: this.#servers, lists: this.lists, cached: this.#cached, listable });
+    this.#startSoon = new StartSoon((c) => !this.#closed && !c.config.disabled && this.#servers.includes(c), opts.clock);
   }
 
   /**
@@ -170,7 +109,7 @@ export class Manager {
       names.add(s.config.name);
     }
 
-    const old = new Map(this.#connections.map((c) => [c.name, c]));
+    const old = new Map(this.#servers.all().map((c) => [c.name, c]));
     const next: ServerConnection[] = [];
     const retired: ServerConnection[] = [];
     const changed: string[] = [];
@@ -193,18 +132,18 @@ export class Manager {
       if (!existing) continue;
       retired.push(existing);
       // A server restarted by a settings edit keeps its sessions' subscriptions and levels.
-      this.#interest(fresh).adopt(this.#interest(existing));
+      this.#servers.interest(fresh).adopt(this.#servers.interest(existing));
     }
     const ended: Array<Extract<ManagerEvent, { type: 'subscriptionsEnded' }>> = [];
     for (const removed of old.values()) {
       retired.push(removed);
       changed.push(removed.name);
-      const subscriptions = [...this.#interest(removed).subscriptionsBySession()].map(([session, uris]) => ({ session, uris }));
+      const subscriptions = [...this.#servers.interest(removed).subscriptionsBySession()].map(([session, uris]) => ({ session, uris }));
       if (subscriptions.length > 0) ended.push({ type: 'subscriptionsEnded', server: removed.name, subscriptions });
     }
-    this.#connections = next;
+    this.#servers.replace(next);
     this.#catalogs.changed();
-    await Promise.all(retired.map((c) => this.#retire(c)));
+    await Promise.all(retired.map((c) => this.#servers.retire(c)));
     for (const event of ended) this.#emit(event);
     if (changed.length > 0) {
       const touched = new Set(changed);
@@ -222,7 +161,7 @@ export class Manager {
    */
   startInBackground(names: readonly string[]): void {
     const wanted = new Set(names);
-    for (const c of this.#connections) {
+    for (const c of this.#servers.all()) {
       if (wanted.has(c.name) && !c.config.disabled) void c.tools().catch(() => undefined);
     }
   }
@@ -232,7 +171,7 @@ export class Manager {
     // A server's catalog warnings depend on the workspace's other servers (clashes), so they
     // are the main agent's catalog's, not the connection's (a shared one serves other workspaces).
     const { warnings, unmatched } = this.#catalogs.of(MAIN_AGENT);
-    return this.#connections.map((c) => {
+    return this.#servers.all().map((c) => {
       const status = c.status();
       const worded = (unmatched.get(c.name) ?? []).map((u) =>
         unmatchedSettingWarning(u, c.config.source.file, this.#opts.settingLine?.(c.config, unmatchedField(u))),
@@ -246,18 +185,18 @@ export class Manager {
 
   /** Whether this server's connection is shared with other workspaces (`share = true`). */
   isShared(name: string): boolean {
-    const found = this.#connections.find((c) => c.name === name);
+    const found = this.#servers.all().find((c) => c.name === name);
     return found !== undefined && this.isSharedConnection(found);
   }
 
   /** `isShared` for a connection in hand: no search, for callers walking every connection. */
   isSharedConnection(connection: ServerConnection): boolean {
-    return this.#leases.get(connection)?.shared ?? false;
+    return this.#servers.isShared(connection);
   }
 
   /** Stops a server; it starts afresh at the next listing (MCP-47). A shared server stops for every workspace. */
   async restart(name: string): Promise<void> {
-    await this.#get(name).restart();
+    await this.#servers.get(name).restart();
     this.#catalogChanged();
   }
 
@@ -271,7 +210,7 @@ export class Manager {
   }
 
   async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
-    return listWait(this.#offeredTo(agent), waitMs, this.#opts.clock, {
+    return listWait(this.#servers.offeredTo(agent), waitMs, this.#opts.clock, {
       answers: (c) => this.#cached.servable(c) !== undefined,
       startSoon: (c) => this.#startSoon.add(c),
     });
@@ -307,7 +246,7 @@ export class Manager {
         this.#reviewRefusal(agent, exposedName) ??
         new BlitzError('NOT_FOUND', `unknown tool ${exposedName}`, { reason: 'TOOL_NOT_FOUND' })
       );
-    const connection = this.#get(entry.server);
+    const connection = this.#servers.get(entry.server);
     return { entry, config: connection.config, connection };
   }
 
@@ -317,29 +256,18 @@ export class Manager {
    * its call would), so the definition checked is the one it lists now. Held for review, the
    * tool is refused (`[hub] pin_review = "hide"`) or marked to be asked (`"ask"`).
    */
-  async admitTool(tool: ResolvedTool): Promise<ResolvedTool> {
-    const { connection, entry } = tool;
-    if (!this.#pins.watches(connection)) return tool;
-    const tools = connection.ready ? connection.currentTools() : await connection.tools();
-    this.#pins.offered(connection, tools);
-    const change = this.#pins.held(connection).get(entry.originalName);
-    if (change === undefined) return tool;
-    if (this.#pins.mustAsk(connection, entry.originalName)) return { ...tool, inReview: true };
-    throw reviewRefusal(entry.exposedName, entry.server, change);
+  admitTool(tool: ResolvedTool): Promise<ResolvedTool> {
+    return this.#pins.admit(tool);
   }
 
   /** The tools of a server in review, each with its changes field by field (`blitz mcp review`). */
   reviews(name: string): ToolReview[] {
-    const connection = this.#get(name);
-    return this.#opts.pins?.()?.reviews(this.#pins.key(connection).id) ?? [];
+    return this.#pins.reviews(this.#servers.get(name));
   }
 
   /** Pins the definitions of a server's tools in review (these only, when named); returns the tools pinned. */
   acceptReview(name: string, tools?: readonly string[]): string[] {
-    const connection = this.#get(name);
-    const store = this.#opts.pins?.();
-    if (!store) return [];
-    const accepted = store.accept(this.#pins.key(connection).id, tools);
+    const accepted = this.#pins.accept(this.#servers.get(name), tools);
     if (accepted.length > 0) this.pinsChanged();
     return accepted;
   }
@@ -347,15 +275,13 @@ export class Manager {
   /** The pin store changed (a review accepted, here or in another workspace): catalogs and statuses follow. */
   pinsChanged(): void {
     this.#catalogs.changed();
-    for (const c of this.#connections) if (c.ready) this.#pool.announce(c);
+    for (const c of this.#servers.all()) if (c.ready) this.#pool.announce(c);
     this.#catalogChanged();
   }
 
   /** A server the agent may use, by name: its config and connection (what the resource tools approve and call). */
   resolveServer(agent: string, name: string): OfferedServer {
-    const connection = this.#offeredTo(agent).find((c) => c.name === name);
-    if (!connection) throw this.#unknownServer(name, agent);
-    return { config: connection.config, connection };
+    return this.#servers.resolve(agent, name);
   }
 
   /** Calls a resolved tool on its server under its original name. */
@@ -364,80 +290,27 @@ export class Manager {
     args: Record<string, unknown>,
     opts: CallOptions & { request?: SessionRequest } = {},
   ): Promise<CallToolResult> {
-    return this.#interest(tool.connection).during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, opts));
-  }
-
-  // Prompts and resources (MCP-36) are prompts-and-resources.ts's; these pass it on.
-  listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
-    return this.#lists.listResources(agent, server, opts);
-  }
-
-  listResourceTemplates(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<Array<ResourceTemplate & { server: string }>> {
-    return this.#lists.listResourceTemplates(agent, opts);
-  }
-
-  readResource(uri: string, opts: RouteOptions & { server?: string } = {}): Promise<ReadResourceResult & { server: string }> {
-    return this.#lists.readResource(uri, opts);
-  }
-
-  listPrompts(agent = MAIN_AGENT, opts: ListOptions = {}): Promise<PromptEntry[]> {
-    return this.#lists.listPrompts(agent, opts);
-  }
-
-  /** The prompt, and which server gave it (for the audit log; not the client's). */
-  getPrompt(exposedName: string, args: Record<string, string>, opts: RouteOptions = {}): Promise<GetPromptResult & { server: string }> {
-    return this.#lists.getPrompt(exposedName, args, opts);
-  }
-
-  // What the hub's sessions ask beyond tools (issue 13) is session-routing.ts's; these pass it on.
-  complete(params: CompleteRequest['params'], opts: RouteOptions = {}): Promise<CompleteResult> {
-    return this.#routing.complete(params, opts);
-  }
-
-  subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
-    return this.#routing.subscribe(uri, session, opts);
-  }
-
-  unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
-    return this.#routing.unsubscribe(uri, session, opts);
-  }
-
-  setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
-    return this.#routing.setLogLevel(session, level, agent);
-  }
-
-  dropSession(session: string): Promise<void> {
-    return this.#routing.dropSession(session);
-  }
-
-  offers(agent: string, server: string): boolean {
-    return this.#routing.offers(agent, server);
-  }
-
-  introduced(agent = MAIN_AGENT): IntroducedServer[] {
-    return this.#routing.introduced(agent);
-  }
-
-  settle(agent: string, waitMs: number): Promise<void> {
-    return this.#routing.settle(agent, waitMs);
+    return this.#servers
+      .interest(tool.connection)
+      .during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, opts));
   }
 
   /** The connection of one server, for resources, prompts and tests. */
   connection(name: string): ServerConnection {
-    return this.#get(name);
+    return this.#servers.get(name);
   }
 
   connections(): readonly ServerConnection[] {
-    return this.#connections;
+    return this.#servers.all();
   }
 
   /** Stops every server (MCP-12); the manager is done after this. */
   async close(): Promise<void> {
     this.#closed = true;
-    const all = this.#connections;
-    this.#connections = [];
+    const all = this.#servers.all();
+    this.#servers.replace([]);
     this.#catalogs.clear();
-    await Promise.all(all.map((c) => this.#retire(c)));
+    await Promise.all(all.map((c) => this.#servers.retire(c)));
   }
 
   /**
@@ -446,7 +319,7 @@ export class Manager {
    * the breaker's words ("… unavailable after repeated failures; retrying in d").
    */
   #pausedRefusal(agent: string, exposedName: string): BlitzError | undefined {
-    const usable = this.#connections.filter((c) => !c.config.disabled && agentMayUse(c.config.agents, agent));
+    const usable = this.#servers.all().filter((c) => !c.config.disabled && agentMayUse(c.config.agents, agent));
     const paused = new Set(usable.filter((c) => !offersTools(c.breaker.status())));
     if (paused.size === 0) return undefined;
     const owner = this.#catalogs.entryAsListed(usable, paused, exposedName)?.server;
@@ -455,9 +328,9 @@ export class Manager {
 
   /** A tool held for review is refused by its name, saying why and how to accept it (issue 31). */
   #reviewRefusal(agent: string, exposedName: string): BlitzError | undefined {
-    const usable = this.#offeredTo(agent).filter((c) => this.#pins.held(c).size > 0);
+    const usable = this.#servers.offeredTo(agent).filter((c) => this.#pins.held(c).size > 0);
     if (usable.length === 0) return undefined;
-    const entry = this.#catalogs.entryAsListed(this.#offeredTo(agent), new Set(), exposedName);
+    const entry = this.#catalogs.entryAsListed(this.#servers.offeredTo(agent), new Set(), exposedName);
     const connection = usable.find((c) => c.name === entry?.server);
     const change = entry && connection && this.#pins.held(connection).get(entry.originalName);
     if (!entry || !change) return undefined;
@@ -466,94 +339,32 @@ export class Manager {
 
   /** A listing put these tools in review first: the user hears it once (MCP-33), and the server's status shows them. */
   #inReview(connection: ServerConnection, tools: readonly string[]): void {
-    if (this.#closed || !this.#connections.includes(connection)) return;
-    const held = this.#pins.held(connection);
-    const items = tools.map((t) => `"${t}" (${held.get(t) === 'new' ? 'new' : 'changed'})`).join(', ');
-    const message = `MCP server ${connection.name}: ${tools.length === 1 ? 'tool' : 'tools'} ${items} held for review: not what was pinned when the server was first trusted; see blitz mcp review ${connection.name}`;
+    if (this.#closed || !this.#servers.includes(connection)) return;
+    const message = this.#pins.reviewMessage(connection, tools);
     this.#emit({ type: 'notice', notice: { server: connection.name, kind: 'review', message, time: this.#opts.clock.now() } });
     this.#pool.announce(connection);
   }
 
-  #offeredTo(agent: string): ServerConnection[] {
-    return this.#connections.filter((c) => !c.config.disabled && offersTools(c.breaker.status()) && agentMayUse(c.config.agents, agent));
-  }
-
-  #interest(connection: ServerConnection): ServerInterest {
-    const lease = this.#leases.get(connection);
-    if (!lease) throw new BlitzError('INTERNAL', `MCP server ${connection.name} is no longer in workspace ${this.workspace}`);
-    return lease.interest;
-  }
-
-  #unknownServer(name: string, agent: string): BlitzError {
-    return new BlitzError('NOT_FOUND', `no MCP server named "${name}" is offered to ${agent} in workspace ${this.workspace}`, {
-      reason: 'MCP_SERVER_NOT_FOUND',
-    });
-  }
-
-  #get(name: string): ServerConnection {
-    const found = this.#connections.find((c) => c.name === name);
-    if (!found)
-      throw new BlitzError('NOT_FOUND', `no MCP server named "${name}" in workspace ${this.workspace}`, { reason: 'MCP_SERVER_NOT_FOUND' });
-    return found;
-  }
-
   #connect(resolved: ResolvedServer): ServerConnection {
     if (this.#closed) throw new BlitzError('FAILED_PRECONDITION', `workspace ${this.workspace} is closed`);
-    // The pool emits nothing while leasing, so `lease` is set before any event arrives.
-    const lease: PoolLease = this.#pool.lease(resolved, {
-      workspace: this.workspace,
-      onEvent: (event) => this.#onConnectionEvent(lease.connection, event),
-      onNotification: (notification) => {
-        if (this.#connections.includes(lease.connection)) this.#emit(notification);
-      },
-    });
-    this.#leases.set(lease.connection, lease);
-    return lease.connection;
-  }
-
-  /** This workspace's use of a connection ends: the last user's release stops it. */
-  #retire(connection: ServerConnection): Promise<void> {
-    const lease = this.#leases.get(connection);
-    this.#leases.delete(connection);
-    return lease ? lease.release() : connection.dispose();
+    return this.#servers.lease(resolved);
   }
 
   /** A server's event: the pool reports its state, failures and notices; here it may change the catalog. */
   #onConnectionEvent(connection: ServerConnection, event: ConnectionEvent): void {
     // Events from a connection that was replaced or removed no longer concern this workspace.
-    if (!this.#connections.includes(connection)) return;
+    if (!this.#servers.includes(connection)) return;
     switch (event.type) {
       case 'status':
         // Only its tools, whether they are offered, or whether the catalog cache answers for it change a catalog.
-        if (this.#cached.statusChanged(connection, this.#interest(connection).announced()) || event.toolsChanged) this.#catalogChanged();
+        if (this.#cached.statusChanged(connection, this.#servers.interest(connection).announced()) || event.toolsChanged)
+          this.#catalogChanged();
         return;
       case 'listChanged':
         this.#emit(event);
         return;
       case 'notice':
       case 'failure':
-        return;
-      default: {
-        const _exhaustive: never = event;
-        return _exhaustive;
-      }
-    }
-  }
-
-  /** Without the daemon's pool, this manager's own reports its servers' state, failures and notices as this manager's events. */
-  #ownPoolEvent({ server, event }: PoolEvent): void {
-    if (!this.#connections.includes(server)) return;
-    switch (event.type) {
-      case 'status':
-        this.#emit({ type: 'status', status: event.status });
-        return;
-      case 'notice':
-        this.#emit({ type: 'notice', notice: { ...event.notice, time: this.#opts.clock.now() } });
-        return;
-      case 'failure':
-        this.#emit({ type: 'failure', server: event.server, reason: event.reason });
-        return;
-      case 'listChanged':
         return;
       default: {
         const _exhaustive: never = event;
@@ -570,14 +381,4 @@ export class Manager {
   #emit(event: ManagerEvent): void {
     this.#opts.onEvent?.(event);
   }
-}
-
-/** A call of a tool held for review (issue 31): refused, saying why and how to accept it. */
-function reviewRefusal(exposedName: string, server: string, change: 'changed' | 'new'): BlitzError {
-  const what = change === 'new' ? 'is new in MCP server' : 'changed its definition in MCP server';
-  return new BlitzError(
-    'FAILED_PRECONDITION',
-    `${exposedName} ${what} "${server}" since its tools were pinned, and is held for review: see blitz mcp review ${server}, then accept it with blitz mcp review ${server} --accept`,
-    { reason: 'TOOL_IN_REVIEW' },
-  );
 }

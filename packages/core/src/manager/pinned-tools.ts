@@ -2,7 +2,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PinReviewMode } from '../config/settings.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { pinKey } from '../pins/pin-key.js';
-import type { ListingVerdict, PinKey, PinStore, ReviewChange } from '../pins/pin-store.js';
+import type { ListingVerdict, PinKey, PinStore, ReviewChange, ToolReview } from '../pins/pin-store.js';
+import { BlitzError } from '../errors/blitz-error.js';
+import type { ResolvedTool } from './offered-server.js';
 
 /** What the catalog is given of one listing: the tools offered, and those held for review. */
 interface Checked {
@@ -68,6 +70,40 @@ export class PinnedTools {
     return this.#mode() === 'ask' && this.held(connection).has(tool);
   }
 
+  /**
+   * A resolved tool checked against its server's pins (issue 31) before it is approved and
+   * called: a server listed from the catalog cache, or not started yet, is started first (as
+   * its call would), so the definition checked is the one it lists now. Held for review, the
+   * tool is refused (`[hub] pin_review = "hide"`) or marked to be asked (`"ask"`).
+   */
+  async admit(tool: ResolvedTool): Promise<ResolvedTool> {
+    const { connection, entry } = tool;
+    if (!this.watches(connection)) return tool;
+    const tools = connection.ready ? connection.currentTools() : await connection.tools();
+    this.offered(connection, tools);
+    const change = this.held(connection).get(entry.originalName);
+    if (change === undefined) return tool;
+    if (this.mustAsk(connection, entry.originalName)) return { ...tool, inReview: true };
+    throw reviewRefusal(entry.exposedName, entry.server, change);
+  }
+
+  /** The tools of this server in review, each with its changes field by field (`blitz mcp review`). */
+  reviews(connection: ServerConnection): ToolReview[] {
+    return this.#store()?.reviews(this.key(connection).id) ?? [];
+  }
+
+  /** Pins the definitions of this server's tools in review (these only, when named); returns the tools pinned. */
+  accept(connection: ServerConnection, tools?: readonly string[]): string[] {
+    return this.#store()?.accept(this.key(connection).id, tools) ?? [];
+  }
+
+  /** What the user hears (MCP-33) when a listing put these tools in review first. */
+  reviewMessage(connection: ServerConnection, tools: readonly string[]): string {
+    const held = this.held(connection);
+    const items = tools.map((t) => `"${t}" (${held.get(t) === 'new' ? 'new' : 'changed'})`).join(', ');
+    return `MCP server ${connection.name}: ${tools.length === 1 ? 'tool' : 'tools'} ${items} held for review: not what was pinned when the server was first trusted; see blitz mcp review ${connection.name}`;
+  }
+
   key(connection: ServerConnection): PinKey {
     let key = this.#keys.get(connection);
     if (!key) {
@@ -85,4 +121,14 @@ export class PinnedTools {
     if (verdict.fresh.length > 0) queueMicrotask(() => this.#onReview(connection, verdict.fresh));
     return checked;
   }
+}
+
+/** A call of a tool held for review (issue 31): refused, saying why and how to accept it. */
+export function reviewRefusal(exposedName: string, server: string, change: ReviewChange): BlitzError {
+  const what = change === 'new' ? 'is new in MCP server' : 'changed its definition in MCP server';
+  return new BlitzError(
+    'FAILED_PRECONDITION',
+    `${exposedName} ${what} "${server}" since its tools were pinned, and is held for review: see blitz mcp review ${server}, then accept it with blitz mcp review ${server} --accept`,
+    { reason: 'TOOL_IN_REVIEW' },
+  );
 }

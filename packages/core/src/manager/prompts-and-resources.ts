@@ -8,17 +8,14 @@ import type { CachedList } from '../catalog-cache/catalog-cache.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { CachedCatalogs, ListItems } from './cached-catalogs.js';
-import type { OfferedServer } from './offered-server.js';
 import type { ListOptions, RouteOptions } from './route-options.js';
-import type { ServerInterest } from './server-interest.js';
+import type { WorkspaceServers } from './workspace-servers.js';
 
 /** What the prompts and resources of a workspace need of its manager. */
 export interface PromptsAndResourcesDeps {
-  /** The agent's servers a listing asks, started (or answered by the cache) within `waitMs`. */
+  servers: WorkspaceServers;
+  /** The agent's servers once started, or as many as answer within `waitMs` (list-wait.ts). */
   listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]>;
-  resolveServer(agent: string, name: string): OfferedServer;
-  connection(name: string): ServerConnection;
-  interest(connection: ServerConnection): ServerInterest;
   cached: CachedCatalogs;
 }
 
@@ -38,7 +35,7 @@ export class PromptsAndResources {
   async listResources(agent = MAIN_AGENT, server?: string, opts: ListOptions = {}): Promise<ResourceEntry[]> {
     const { cached } = this.#deps;
     const offered =
-      server === undefined ? await this.#deps.listable(agent, opts.waitMs) : [this.#deps.resolveServer(agent, server).connection];
+      server === undefined ? await this.#deps.listable(agent, opts.waitMs) : [this.#deps.servers.resolve(agent, server).connection];
     // Asked for one server, its failure is the answer; across servers, a failing one is left out.
     const lists = await Promise.all(
       offered.map(async (c) => ({
@@ -69,11 +66,11 @@ export class PromptsAndResources {
     const agent = opts.agent ?? MAIN_AGENT;
     const connection =
       opts.server !== undefined
-        ? this.#deps.resolveServer(agent, opts.server).connection
-        : this.#deps.connection(await this.resourceOwner(uri, agent));
+        ? this.#deps.servers.resolve(agent, opts.server).connection
+        : this.#deps.servers.get(await this.resourceOwner(uri, agent));
     refuseIfDenied(opts.permissions, resourcePermissionKey(connection.name), `reading ${uri} (MCP server "${connection.name}")`);
     return {
-      ...(await this.#deps.interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))),
+      ...(await this.#deps.servers.interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))),
       server: connection.name,
     };
   }
@@ -112,9 +109,11 @@ export class PromptsAndResources {
         problems: missing.map((a) => `${a.name}: is required${a.description ? ` (${a.description})` : ''}`),
       });
     }
-    const connection = this.#deps.connection(entry.server);
+    const connection = this.#deps.servers.get(entry.server);
     return {
-      ...(await this.#deps.interest(connection).during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal))),
+      ...(await this.#deps.servers
+        .interest(connection)
+        .during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal))),
       server: entry.server,
     };
   }

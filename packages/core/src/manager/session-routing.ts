@@ -1,13 +1,13 @@
-import type { CompleteRequest, CompleteResult, LoggingLevel, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequest, CompleteResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { MAIN_AGENT } from '../catalog/agent-may-use.js';
 import { promptPermissionKey, refuseIfDenied, resourcePermissionKey } from '../approval/approval-policy.js';
-import type { PromptEntry } from '../catalog/build-prompt-catalog.js';
-import type { ResourceEntry } from '../catalog/build-resource-catalog.js';
-import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { askCompletion } from './completion.js';
 import type { RouteOptions } from './route-options.js';
-import type { ServerAnnouncement, ServerInterest } from './server-interest.js';
+import type { CachedCatalogs } from './cached-catalogs.js';
+import type { PromptsAndResources } from './prompts-and-resources.js';
+import type { ServerAnnouncement } from './server-interest.js';
+import type { WorkspaceServers } from './workspace-servers.js';
 
 /** One offered server as the hub introduces it: its name, its tools' prefix, what it said of itself when last connected. */
 export interface IntroducedServer {
@@ -16,24 +16,13 @@ export interface IntroducedServer {
   announced?: ServerAnnouncement;
 }
 
-/** What session routing reads of its workspace's manager. */
+/** What session routing reads of its workspace. */
 export interface RoutingScope {
-  /** Every configured server's connection, in settings order. */
-  connections(): readonly ServerConnection[];
-  /** The connections the agent is offered now. */
-  offeredTo(agent: string): ServerConnection[];
-  connection(name: string): ServerConnection;
-  /** What the hub's sessions want of this connection. */
-  interest(connection: ServerConnection): ServerInterest;
-  listPrompts(agent: string): Promise<PromptEntry[]>;
-  listResources(agent: string): Promise<ResourceEntry[]>;
-  listResourceTemplates(agent: string): Promise<Array<ResourceTemplate & { server: string }>>;
-  /** The server that lists `uri` or whose template matches it; NOT_FOUND if none. */
-  resourceOwner(uri: string, agent: string): Promise<string>;
+  servers: WorkspaceServers;
+  lists: PromptsAndResources;
+  cached: CachedCatalogs;
   /** Starts the agent's servers and waits for them as a listing does, at most `waitMs`. */
   listable(agent: string, waitMs: number): Promise<unknown>;
-  /** What the server said of itself when last connected, or what the catalog cache says while it starts. */
-  announced(connection: ServerConnection): ServerAnnouncement | undefined;
 }
 
 /**
@@ -59,7 +48,7 @@ export class SessionRouting {
     let server: string;
     let asked: CompleteRequest['params']['ref'];
     if (ref.type === 'ref/prompt') {
-      const entry = (await this.#scope.listPrompts(agent)).find((p) => p.exposedName === ref.name);
+      const entry = (await this.#scope.lists.listPrompts(agent)).find((p) => p.exposedName === ref.name);
       if (!entry) throw new BlitzError('NOT_FOUND', `unknown prompt ${ref.name}`, { reason: 'PROMPT_NOT_FOUND' });
       server = entry.server;
       asked = { ...ref, name: entry.originalName };
@@ -70,33 +59,34 @@ export class SessionRouting {
       );
     } else {
       const owner =
-        (await this.#scope.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
-        (await this.#scope.listResources(agent)).find((r) => r.uri === ref.uri)?.server;
+        (await this.#scope.lists.listResourceTemplates(agent)).find((t) => t.uriTemplate === ref.uri)?.server ??
+        (await this.#scope.lists.listResources(agent)).find((r) => r.uri === ref.uri)?.server;
       if (owner === undefined)
         throw new BlitzError('NOT_FOUND', `no MCP server offers resource template ${ref.uri}`, { reason: 'RESOURCE_NOT_FOUND' });
       server = owner;
       asked = ref;
       refuseIfDenied(opts.permissions, resourcePermissionKey(server), `completing resource template ${ref.uri} (MCP server "${server}")`);
     }
-    const connection = this.#scope.connection(server);
-    return this.#scope.interest(connection).during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
+    const connection = this.#scope.servers.get(server);
+    return this.#scope.servers
+      .interest(connection)
+      .during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
   }
 
   /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
   async subscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<string> {
     const owner = await this.#subscriptionOwner(uri, opts.agent ?? MAIN_AGENT);
     refuseIfDenied(opts.permissions, resourcePermissionKey(owner), `subscribing to ${uri} (MCP server "${owner}")`);
-    const connection = this.#scope.connection(owner);
-    await this.#scope
-      .interest(connection)
-      .during(opts.request, () => this.#scope.interest(connection).subscribe(uri, session, opts.signal));
+    const connection = this.#scope.servers.get(owner);
+    const interest = this.#scope.servers.interest(connection);
+    await interest.during(opts.request, () => interest.subscribe(uri, session, opts.signal));
     return owner;
   }
 
   /** `resources/unsubscribe`: the session lets go; the server's subscription ends with the last session's. */
   async unsubscribe(uri: string, session: string, opts: RouteOptions = {}): Promise<void> {
-    for (const connection of this.#scope.connections()) {
-      const interest = this.#scope.interest(connection);
+    for (const connection of this.#scope.servers.all()) {
+      const interest = this.#scope.servers.interest(connection);
       if (interest.subscriptionsOf(session).includes(uri))
         await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
     }
@@ -105,8 +95,8 @@ export class SessionRouting {
   /** A session's `logging/setLevel`, passed to every server its agent may use (the most verbose level any session asked for). */
   async setLogLevel(session: string, level: LoggingLevel, agent = MAIN_AGENT): Promise<void> {
     await Promise.all(
-      this.#scope.offeredTo(agent).map((c) =>
-        this.#scope
+      this.#scope.servers.offeredTo(agent).map((c) =>
+        this.#scope.servers
           .interest(c)
           .setLevel(session, level)
           .catch(() => undefined),
@@ -116,18 +106,18 @@ export class SessionRouting {
 
   /** A session ended: its subscriptions and logging level go. */
   async dropSession(session: string): Promise<void> {
-    await Promise.all(this.#scope.connections().map((c) => this.#scope.interest(c).drop(session)));
+    await Promise.all(this.#scope.servers.all().map((c) => this.#scope.servers.interest(c).drop(session)));
   }
 
   /** Whether this agent is offered this server now: its messages may reach the agent's sessions. */
   offers(agent: string, server: string): boolean {
-    return this.#scope.offeredTo(agent).some((c) => c.name === server);
+    return this.#scope.servers.offeredTo(agent).some((c) => c.name === server);
   }
 
   /** The servers offered to the agent, in settings order, with what each said of itself when last connected. */
   introduced(agent = MAIN_AGENT): IntroducedServer[] {
-    return this.#scope.offeredTo(agent).map((c) => {
-      const announced = this.#scope.announced(c);
+    return this.#scope.servers.offeredTo(agent).map((c) => {
+      const announced = this.#scope.servers.interest(c).announced() ?? this.#scope.cached.announced(c);
       return { name: c.name, ...(c.config.prefix === undefined ? {} : { prefix: c.config.prefix }), ...(announced ? { announced } : {}) };
     });
   }
@@ -149,10 +139,10 @@ export class SessionRouting {
    */
   async #subscriptionOwner(uri: string, agent: string): Promise<string> {
     try {
-      return await this.#scope.resourceOwner(uri, agent);
+      return await this.#scope.lists.resourceOwner(uri, agent);
     } catch (err) {
       if (!isBlitzError(err, 'NOT_FOUND')) throw err;
-      const takers = this.#scope.offeredTo(agent).filter((c) => c.serverCapabilities()?.resources?.subscribe);
+      const takers = this.#scope.servers.offeredTo(agent).filter((c) => c.serverCapabilities()?.resources?.subscribe);
       if (takers.length === 1) return takers[0]!.name;
       throw err;
     }
