@@ -342,6 +342,7 @@ export class Daemon {
       credentialsChanged: (server) => this.#credentialsChanged(server),
       signIns: this.#pageSignIns,
       serverLogs: this.#serverLogs,
+      recentCalls: this.audit.recent,
       permissions: () => this.source.settings.permissions,
       settingsCode: () => {
         const { code, expiresAt } = this.#pageSessions.issueCode();

@@ -7,6 +7,7 @@ import type {
   ReviewAccepted,
   ServerProblems,
   ServerTestResult,
+  LatestCalls,
   ServerLogs,
   SettingsSession,
   SignedOut,
@@ -117,6 +118,11 @@ export class PageApi {
   /** A server's log lines after `after` (all it keeps with 0). */
   serverLogs(name: string, after: number): Promise<ServerLogs> {
     return this.#get(`/v1/logs/${encodeURIComponent(name)}?after=${after}`);
+  }
+
+  /** A server's latest calls from the audit log, newest first. */
+  latestCalls(name: string): Promise<LatestCalls> {
+    return this.#get(`/v1/audit/calls?server=${encodeURIComponent(name)}`);
   }
 
   signInStatus(name: string): Promise<SignInStatus> {

@@ -11,6 +11,7 @@ import type { Snapshot } from './use-snapshot.js';
 import { takeSaveWarnings } from './save-warnings.js';
 import { problemText } from './problem-text.js';
 import { SignInCard } from './sign-in-card.js';
+import { LatestCalls } from './latest-calls.js';
 
 interface Props {
   api: PageApi;
@@ -195,6 +196,8 @@ export function ServerDetail({ api, snapshot, name, readOnly, refresh, headingRe
       </section>
 
       <ToolTable api={api} name={name} details={shown} readOnly={readOnly} refresh={refresh} />
+
+      <LatestCalls api={api} name={name} at={snapshot.at} />
 
       <h3>In open workspaces</h3>
       {holding.length === 0 && (

@@ -1,6 +1,7 @@
 import type { Redactor } from '@blitz/core';
 import { LogFile } from '../log/index.js';
 import type { AuditEntry } from '@blitz/client';
+import { RecentCalls } from './recent-calls.js';
 
 export interface AuditLogOptions {
   /** `logs/audit.jsonl`. */
@@ -25,9 +26,12 @@ export class AuditLog {
   #file: LogFile;
   #maxBytes: number;
   #stopped: string | undefined;
+  /** The latest calls per server, for the settings page (issue 31). */
+  readonly recent: RecentCalls;
 
   constructor(opts: AuditLogOptions) {
     this.#opts = opts;
+    this.recent = new RecentCalls(opts.file);
     this.#maxBytes = opts.maxBytes();
     this.#file = new LogFile({ path: opts.file, maxBytes: this.#maxBytes });
   }
@@ -42,6 +46,8 @@ export class AuditLog {
   }
 
   write(entry: AuditEntry): void {
+    // Kept for the page even when the file is stopped: the calls still happened.
+    this.recent.add(entry);
     if (this.#stopped !== undefined) return;
     if (entry.args !== undefined)
       entry = this.#opts.keepArguments() ? { ...entry, args: this.#opts.redactor.redactValue(entry.args) } : withoutArgs(entry);

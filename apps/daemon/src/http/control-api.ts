@@ -43,6 +43,8 @@ import { signInRoutes } from './sign-in-routes.js';
 import type { PageSignIns } from '../page-sign-ins.js';
 import type { ServerLogBook } from '../log/server-log-book.js';
 import { logRoutes } from './log-routes.js';
+import { auditRoutes } from './audit-routes.js';
+import type { RecentCalls } from '../audit/recent-calls.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -61,6 +63,8 @@ export interface ControlApiDeps {
   signIns: PageSignIns;
   /** Each server's last stderr and daemon lines, for the page's logs view. */
   serverLogs: ServerLogBook;
+  /** The latest audited calls per server. */
+  recentCalls: RecentCalls;
   /** The permission rules in force, for whether a tool's call is asked (MCP-30). */
   permissions(): Permissions;
   /** A one-time address of the settings page. */
@@ -92,6 +96,7 @@ export function controlApi(deps: ControlApiDeps): Router {
   const router = new Router();
   signInRoutes(router, deps.signIns, (name) => findServer(deps.settingsFile, name));
   logRoutes(router, deps.serverLogs);
+  auditRoutes(router, deps.recentCalls);
   return (
     router
       // The cheapest authenticated answer: a liveness probe, and the benchmark's baseline.

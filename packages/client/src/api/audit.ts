@@ -26,6 +26,12 @@ export type AuditOutcome =
   | { outcome: 'cancelled' }
   | { outcome: 'refused' };
 
+/** `GET /v1/audit/calls?server=NAME[&limit=N]`: a server's latest calls, newest first, without argument values. */
+export interface LatestCalls {
+  server: string;
+  calls: AuditEntry[];
+}
+
 /** One line of `logs/audit.jsonl`. */
 export type AuditEntry = {
   /** ISO 8601, when the call came. */
