@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  blitzHome,
   blitzPaths,
   CatalogCache,
   createConnector,
@@ -342,6 +343,11 @@ export class Daemon {
       credentialsChanged: (server) => this.#credentialsChanged(server),
       signIns: this.#pageSignIns,
       serverLogs: this.#serverLogs,
+      connectEnv: (): Record<string, string> => {
+        // As blitz clients connect writes it: BLITZ_HOME only where the daemon's is not the default.
+        const { BLITZ_HOME: _set, ...rest } = this.#opts.env ?? process.env;
+        return this.paths.home === blitzHome(rest) ? {} : { BLITZ_HOME: this.paths.home };
+      },
       recentCalls: this.audit.recent,
       permissions: () => this.source.settings.permissions,
       settingsCode: () => {

@@ -5,6 +5,7 @@ import { ServerDetail } from './server-detail.js';
 import { ServerForm } from './server-form.js';
 import { ServerList } from './server-list.js';
 import { ServerLogs } from './server-logs.js';
+import { ClientSnippets } from './client-snippets-view.js';
 import { NoticeList } from './notice-list.js';
 import { useSnapshot } from './use-snapshot.js';
 import type { ApiError } from '@blitz/client/api-error';
@@ -24,7 +25,7 @@ export function App({ api }: { api: PageApi }) {
   useEffect(() => {
     const active = document.activeElement;
     if (active === null || active === document.body) heading.current?.focus();
-  }, [route.view, route.view === 'list' || route.view === 'add' ? '' : route.name]);
+  }, [route.view, route.view === 'list' || route.view === 'add' || route.view === 'clients' ? '' : route.name]);
 
   return (
     <>
@@ -33,7 +34,7 @@ export function App({ api }: { api: PageApi }) {
           <a href="#/">Blitz settings</a>
         </h1>
         <p class="file">
-          MCP servers from <code>{api.settingsFile}</code>
+          MCP servers from <code>{api.settingsFile}</code> · <a href="#/clients">Connect a client</a>
         </p>
       </header>
       <main class={snapshot.down ? 'stale' : undefined}>
@@ -70,6 +71,7 @@ export function App({ api }: { api: PageApi }) {
             headingRef={heading}
           />
         )}
+        {route.view === 'clients' && <ClientSnippets api={api} headingRef={heading} />}
         {route.view === 'logs' && <ServerLogs api={api} name={route.name} headingRef={heading} />}
         {route.view === 'server' && (
           <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />

@@ -39,6 +39,11 @@ export class PageApi {
     return this.#session.file;
   }
 
+  /** The env of a client's `blitz connect` entry (an older daemon says nothing: none). */
+  get connectEnv(): Record<string, string> {
+    return this.#session.connectEnv ?? {};
+  }
+
   status(): Promise<StatusResponse> {
     return this.#get('/v1/status');
   }

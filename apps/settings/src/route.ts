@@ -6,13 +6,15 @@ export type Route =
   | { view: 'add' }
   | { view: 'edit'; name: string; focus?: string }
   | { view: 'server'; name: string }
-  | { view: 'logs'; name: string };
+  | { view: 'logs'; name: string }
+  | { view: 'clients' };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
   const [view, ...rest] = path.split('/');
   const name = decodeURIComponent(rest.join('/'));
   if (view === 'add') return { view: 'add' };
+  if (view === 'clients') return { view: 'clients' };
   // `?focus=prefix`: the field a remedy names gets the focus once the form is there.
   const focus = new URLSearchParams(query).get('focus');
   if (view === 'edit' && name) return focus ? { view: 'edit', name, focus } : { view: 'edit', name };
@@ -27,6 +29,8 @@ export function hrefOf(route: Route): string {
       return '#/';
     case 'add':
       return '#/add';
+    case 'clients':
+      return '#/clients';
     case 'edit':
       return `#/edit/${encodeURIComponent(route.name)}${route.focus ? `?focus=${encodeURIComponent(route.focus)}` : ''}`;
     case 'server':

@@ -67,6 +67,8 @@ export interface ControlApiDeps {
   recentCalls: RecentCalls;
   /** The permission rules in force, for whether a tool's call is asked (MCP-30). */
   permissions(): Permissions;
+  /** What a client's `blitz connect` entry needs in its env to reach this daemon. */
+  connectEnv(): Record<string, string>;
   /** A one-time address of the settings page. */
   settingsCode(): SettingsCode;
   /** Connects to one server on its own, lists its tools and closes (`blitz doctor --online` for one). */
@@ -270,7 +272,12 @@ export function controlApi(deps: ControlApiDeps): Router {
       .on('GET', '/v1/settings/session', ({ caller }) => {
         if (caller.kind !== 'page')
           throw new BlitzError('FAILED_PRECONDITION', 'only the settings page has a session; open it with blitz settings');
-        const session: SettingsSession = { csrfToken: caller.session.csrf, header: CSRF_HEADER, file: deps.settingsFile };
+        const session: SettingsSession = {
+          csrfToken: caller.session.csrf,
+          header: CSRF_HEADER,
+          file: deps.settingsFile,
+          connectEnv: deps.connectEnv(),
+        };
         return { body: session, credential: true };
       })
       .on('POST', '/v1/shutdown', () => {

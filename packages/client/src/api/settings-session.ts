@@ -13,4 +13,6 @@ export interface SettingsSession {
   csrfToken: string;
   header: string;
   file: string;
+  /** The env a client's `blitz connect` entry needs to reach this daemon: `BLITZ_HOME` when it is not the default. */
+  connectEnv: Record<string, string>;
 }

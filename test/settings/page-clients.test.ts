@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, NO_BROWSER, settingsAddress } from '../support/settings-browser.js';
+
+let home: string;
+let daemon: RunningDaemon;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let base: string;
+
+describe.skipIf(NO_BROWSER)("the settings page's Connect a client (issue 29.9)", () => {
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    home = tempDir('blitz-page-clients-');
+    writeSettings(home, '[daemon]\nport = 0\n');
+    daemon = await startDaemonProcess(home);
+    base = `http://127.0.0.1:${daemon.state.port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+    await assertNoOrphans();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it("shows each client's blitz entry, with this daemon's BLITZ_HOME, and copies it", async () => {
+    await page.goto(await settingsAddress(home));
+    await page.waitForURL(`${base}/settings/`);
+    await page.getByRole('link', { name: 'Connect a client' }).click();
+    await page.waitForURL(`${base}/settings/#/clients`);
+    const snippet = page.getByTestId('snippet');
+    // The daemon's home is not the default one here: the entry carries it, as blitz clients connect writes it.
+    expect(await snippet.textContent()).toBe(`claude mcp add --scope user -e BLITZ_HOME=${home} blitz -- blitz connect`);
+    await page.getByRole('combobox', { name: 'Client' }).selectOption('cursor');
+    expect(JSON.parse((await snippet.textContent())!)).toEqual({
+      mcpServers: { blitz: { command: 'blitz', args: ['connect'], env: { BLITZ_HOME: home } } },
+    });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.getByText('Copied the Cursor entry.').count()).toBe(1);
+    const copied = await page.evaluate(() =>
+      (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+    );
+    expect(copied).toBe(await snippet.textContent());
+    await page.getByRole('combobox', { name: 'Client' }).selectOption('codex');
+    expect(await snippet.textContent()).toBe(
+      `[mcp_servers.blitz]\ncommand = "blitz"\nargs = ["connect"]\nenv = { BLITZ_HOME = ${JSON.stringify(home)} }`,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
