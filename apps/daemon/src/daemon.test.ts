@@ -317,7 +317,7 @@ describe('a hub session in-process', () => {
     }
   });
 
-  it('answers a request of no session, or of a session it does not have, as the SDK server would: 400 -32000, 404 -32001', async () => {
+  it('answers a session-less request without _meta as a 2026-07-28 one it cannot serve (400 -32602), and one of a session it does not have 404 -32001', async () => {
     const post = (headers: Record<string, string>) =>
       fetch(`${daemon.url}/mcp`, {
         method: 'POST',
@@ -331,7 +331,8 @@ describe('a hub session in-process', () => {
       });
     const none = await post({});
     expect(none.status).toBe(400);
-    expect(await none.json()).toMatchObject({ error: { code: -32000, message: 'Bad Request: no session; send initialize first' } });
+    // Outside a session a request is the 2026-07-28 revision's (issue 28.1), which carries its version in _meta.
+    expect(await none.json()).toMatchObject({ error: { code: -32602, message: expect.stringContaining('_meta') } });
     const gone = await post({ 'mcp-session-id': 'from-an-earlier-daemon' });
     expect(gone.status).toBe(404);
     expect(await gone.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
