@@ -13,53 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { tempDir } from '../support/blitz-cli.js';
-import { explainChecks, readServerChecks, runConformance, scenarioPassed, type Check } from '../support/conformance-runner.js';
+import {
+  explainChecks,
+  readServerChecks,
+  REQUIRED_2026,
+  runConformance,
+  scenarioPassed,
+  type Check,
+} from '../support/conformance-runner.js';
 
 // test/fixtures/modern.mjs, our server on the SDK v2, against what the conformance runner
 // (0.2.0-alpha.12, on its own Node 22) requires of a 2026-07-28 server: the 37 scenarios of
 // `server --requirements 2026-07-28`, over streamable HTTP, directly. And its 2025 side over stdio,
 // as a 2025 client (Blitz's own SDK v1) meets it: an elicitation mid-call, a list change, a subscription.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-const REQUIRED_2026 = [
-  'server-stateless',
-  'completion-complete',
-  'tools-list',
-  'tools-call-simple-text',
-  'tools-call-image',
-  'tools-call-audio',
-  'tools-call-embedded-resource',
-  'tools-call-mixed-content',
-  'tools-call-error',
-  'tools-call-with-progress',
-  'server-sse-multiple-streams',
-  'resources-list',
-  'resources-read-text',
-  'resources-read-binary',
-  'resources-templates-read',
-  'sep-2164-resource-not-found',
-  'prompts-list',
-  'prompts-get-simple',
-  'prompts-get-with-args',
-  'prompts-get-embedded-resource',
-  'prompts-get-with-image',
-  'dns-rebinding-protection',
-  'caching',
-  'input-required-result-basic-elicitation',
-  'input-required-result-basic-sampling',
-  'input-required-result-basic-list-roots',
-  'input-required-result-request-state',
-  'input-required-result-multiple-input-requests',
-  'input-required-result-multi-round',
-  'input-required-result-missing-input-response',
-  'input-required-result-non-tool-request',
-  'input-required-result-result-type',
-  'input-required-result-unsupported-methods',
-  'input-required-result-tampered-state',
-  'input-required-result-capability-check',
-  'input-required-result-ignore-extra-params',
-  'input-required-result-validate-input',
-];
 
 let home: string;
 let fixture: ChildProcess;
