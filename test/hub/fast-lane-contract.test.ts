@@ -182,6 +182,12 @@ const CATALOG_NEWS = new Set([
   'notifications/prompts/list_changed',
   'notifications/resources/list_changed',
 ]);
+/**
+ * server-everything logs each roots list it receives, 350 ms after it starts and whenever the
+ * hub's roots change: at times no call decides, so a session may hear it or not.
+ */
+const isRootsNews = (message: Message) =>
+  message.method === 'notifications/message' && String(message.params?.data).startsWith('Roots updated:');
 const isNotice = (message: Message) => message.method === 'notifications/message' && message.params?.logger === 'blitz';
 /**
  * What a client read of its calls, in order; then Blitz's own notices (a server failed), sorted:
@@ -189,7 +195,7 @@ const isNotice = (message: Message) => message.method === 'notifications/message
  */
 function aboutCalls(lines: string[]): string[] {
   const messages = lines.map((line) => ({ line, message: JSON.parse(line) as Message }));
-  const calls = messages.filter(({ message }) => !CATALOG_NEWS.has(message.method ?? '') && !isNotice(message));
+  const calls = messages.filter(({ message }) => !CATALOG_NEWS.has(message.method ?? '') && !isRootsNews(message) && !isNotice(message));
   const notices = messages.filter(({ message }) => isNotice(message));
   return [...calls.map(({ line }) => line), ...notices.map(({ line }) => line).sort()];
 }
