@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   clients: async () => (await import('./commands/clients/index.js')).registerClients,
   settings: async () => (await import('./commands/settings/index.js')).registerSettings,
   log: async () => (await import('./commands/log/index.js')).registerLog,
+  context: async () => (await import('./commands/context/index.js')).registerContext,
 };
 
 /** The commands `argv` needs: the one it names, none for `--version`, all for anything else. */

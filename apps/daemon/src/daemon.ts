@@ -349,6 +349,7 @@ export class Daemon {
         return this.paths.home === blitzHome(rest) ? {} : { BLITZ_HOME: this.paths.home };
       },
       recentCalls: this.audit.recent,
+      context: { hub: () => this.source.settings.hub, uses: () => this.#toolUse.snapshot() },
       permissions: () => this.source.settings.permissions,
       settingsCode: () => {
         const { code, expiresAt } = this.#pageSessions.issueCode();

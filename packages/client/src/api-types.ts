@@ -7,6 +7,7 @@
 export type { CauseCode, ServerState } from '@blitz/server-state';
 export type { GlobalServerStatus, Notice, NoticeKind, ReviewedTool, ServerCopy, StatusResponse } from './api/status.js';
 export type { FieldChange, ReviewAccepted, ServerReview, ToolReview } from './api/reviews.js';
+export type { ClientContext, ContextCost, ContextReceipt, ServerContext } from './api/context.js';
 export type { AskAnswer, AuditEntry, AuditOutcome, AuditRule, LatestCalls } from './api/audit.js';
 export type { ConfigChange, McpServerConfig, McpServerConfigList, OAuthChange } from './api/server-config.js';
 export type { ExposedTool, WorkspaceServer, WorkspaceServerDetail, WorkspaceSummary } from './api/workspaces.js';

@@ -1,5 +1,6 @@
 import type {
   ConfigChange,
+  ContextReceipt,
   DaemonEnvironment,
   DaemonState,
   ErrorBody,
@@ -105,6 +106,12 @@ export class BlitzClient {
   /** A workspace's servers; `connect` starts them all first (lists their tools). */
   listWorkspaceServers(id: string, opts: { connect?: boolean } = {}): Promise<WorkspaceServer[]> {
     return this.#request('GET', `/v1/workspaces/${encodeURIComponent(id)}/mcp-servers${opts.connect ? '?connect=true' : ''}`);
+  }
+
+  /** What each client's tool list costs in a workspace (`blitz context`); only `client`'s when named. */
+  context(id: string, opts: { client?: string; agent?: string } = {}): Promise<ContextReceipt> {
+    const query = new URLSearchParams(Object.entries(opts).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    return this.#request('GET', `/v1/workspaces/${encodeURIComponent(id)}/context${query === '' ? '' : `?${query}`}`);
   }
 
   restartServer(id: string, name: string): Promise<WorkspaceServer> {

@@ -45,6 +45,7 @@ import type { ServerLogBook } from '../log/server-log-book.js';
 import { logRoutes } from './log-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import type { RecentCalls } from '../audit/recent-calls.js';
+import { contextRoutes, type ContextRouteDeps } from './context-routes.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -65,6 +66,8 @@ export interface ControlApiDeps {
   serverLogs: ServerLogBook;
   /** The latest audited calls per server. */
   recentCalls: RecentCalls;
+  /** `[hub]` in force and the tools' use counts, for what each client's tool list costs (`blitz context`). */
+  context: Omit<ContextRouteDeps, 'workspace'>;
   /** The permission rules in force, for whether a tool's call is asked (MCP-30). */
   permissions(): Permissions;
   /** What a client's `blitz connect` entry needs in its env to reach this daemon. */
@@ -99,6 +102,7 @@ export function controlApi(deps: ControlApiDeps): Router {
   signInRoutes(router, deps.signIns, (name) => findServer(deps.settingsFile, name));
   logRoutes(router, deps.serverLogs);
   auditRoutes(router, deps.recentCalls);
+  contextRoutes(router, { ...deps.context, workspace: (id) => findWorkspace(deps.registry, id) });
   return (
     router
       // The cheapest authenticated answer: a liveness probe, and the benchmark's baseline.

@@ -58,6 +58,37 @@ export const DEFERRED_TOOLS: Tool[] = [
   },
 ];
 
+/** Use counts by catalog entry, as `deferredListing` ranks them. */
+export const usesOfEntries =
+  (uses: UseCounts) =>
+  (entry: CatalogEntry): number =>
+    uses(entry.server, entry.originalName);
+
+/**
+ * A client's split of `entries` by its surface: the hub's own tools count against its
+ * `max_tools`; `activated`, what its searches added; `uses`, how often each was called.
+ */
+export function surfaceListing(
+  entries: readonly CatalogEntry[],
+  surface: ClientSurface,
+  activated: ReadonlySet<string> = new Set(),
+  uses?: (entry: CatalogEntry) => number,
+): DeferredListing {
+  return deferredListing({
+    entries,
+    mode: surface.deferred,
+    maxTools: surface.maxTools,
+    builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length,
+    activated,
+    ...(uses === undefined ? {} : { uses }),
+  });
+}
+
+/** What `tools/list` answers for a split: the hub's tools, then the listed ones. */
+export function listedTools(listing: DeferredListing): Tool[] {
+  return [...RESOURCE_TOOLS, ...(listing.offersSearch ? DEFERRED_TOOLS : []), ...listing.listed.map((e) => e.tool)];
+}
+
 /** One index per built catalog, shared by the sessions that see it; gone with the catalog. */
 const indexes = new WeakMap<Catalog<CatalogEntry>, ToolIndex>();
 
@@ -89,7 +120,7 @@ export class DeferredTools {
   constructor(ctx: SessionScope, clientName: () => string | undefined, uses?: UseCounts) {
     this.#ctx = ctx;
     this.#clientName = clientName;
-    this.#uses = uses === undefined ? undefined : (entry) => uses(entry.server, entry.originalName);
+    this.#uses = uses === undefined ? undefined : usesOfEntries(uses);
   }
 
   /** How the client is offered the tools (issue 30.3): by its name, its settings and `[hub]`. */
@@ -108,15 +139,7 @@ export class DeferredTools {
       const names = new Set(entries.map((e) => e.exposedName));
       for (const name of this.#activated) if (!names.has(name)) this.#activated.delete(name);
     }
-    const { deferred: mode, maxTools } = this.surface(clientName);
-    return deferredListing({
-      entries: this.#ctx.readOnly ? [] : entries,
-      mode,
-      maxTools,
-      builtIns: RESOURCE_TOOLS.length + DEFERRED_TOOLS.length,
-      activated: this.#activated,
-      ...(this.#uses === undefined ? {} : { uses: this.#uses }),
-    });
+    return surfaceListing(this.#ctx.readOnly ? [] : entries, this.surface(clientName), this.#activated, this.#uses);
   }
 
   /** What `tools/list` answers for `entries`: the hub's tools, then the listed ones. */
@@ -126,7 +149,7 @@ export class DeferredTools {
 
   /** `tools` of a split already made (`listing`). */
   toolsOf(listing: DeferredListing): Tool[] {
-    return [...RESOURCE_TOOLS, ...(listing.offersSearch ? DEFERRED_TOOLS : []), ...listing.listed.map((e) => e.tool)];
+    return listedTools(listing);
   }
 
   /**
