@@ -67,6 +67,7 @@ export class WorkspaceRegistry {
       clock: this.#deps.clock,
       home: this.#deps.home,
       hooks: (root) => this.#deps.clientHooks?.(root) ?? {},
+      idleTimeoutSeconds: () => this.#deps.source.settings.hub.idleTimeoutSeconds,
       onEvent: (event) => this.#deps.onServerEvent?.(event),
     });
     return this.#pool;

@@ -51,6 +51,8 @@ export interface ServerConfig {
   agents: string[];
   timeoutSeconds: number;
   startupTimeoutSeconds: number;
+  /** `idle_timeout_seconds`: stopped after this long with no call, subscription or stream; `0` never. Unset: `[hub]`'s. */
+  idleTimeoutSeconds?: number;
   disabled: boolean;
   /** Forward the server's sampling requests to the calling client. */
   sampling: boolean;

@@ -83,6 +83,7 @@ export function parseServerEntry(
   const tools = exclusive(r, 'tools', error, (k) => r.strings(k));
   const timeoutSeconds = exclusive(r, 'timeout_seconds', error, (k) => r.number(k, { min: 1 }));
   const startupTimeoutSeconds = exclusive(r, 'startup_timeout_seconds', error, (k) => r.number(k, { min: 1 }));
+  const idleTimeoutSeconds = r.number('idle_timeout_seconds', { min: 0 });
   const disabled = r.boolean('disabled');
   const enabled = r.boolean('enabled');
   if (disabled !== undefined && enabled !== undefined && disabled === enabled) {
@@ -146,6 +147,7 @@ export function parseServerEntry(
   if (roots !== undefined) config.roots = roots;
   if (sandboxWrite !== undefined) config.sandboxWrite = sandboxWrite;
   if (pin === false) config.pin = false;
+  if (idleTimeoutSeconds !== undefined) config.idleTimeoutSeconds = idleTimeoutSeconds;
   return config;
 }
 

@@ -28,6 +28,7 @@ export function serverToEntry(config: ServerConfig): ServerEntry {
   if (config.pin === false) entry.pin = false;
   if (config.timeoutSeconds !== DEFAULT_TIMEOUT_SECONDS) entry.timeout_seconds = config.timeoutSeconds;
   if (config.startupTimeoutSeconds !== DEFAULT_STARTUP_TIMEOUT_SECONDS) entry.startup_timeout_seconds = config.startupTimeoutSeconds;
+  if (config.idleTimeoutSeconds !== undefined) entry.idle_timeout_seconds = config.idleTimeoutSeconds;
   if (config.disabled) entry.disabled = true;
   if (config.oauth) {
     const o = config.oauth;

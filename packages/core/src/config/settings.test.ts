@@ -149,6 +149,16 @@ tool_exposure = { "pr_*" = "hidden" }
       'settings.toml:5: server "a", field "timeout_seconds": must be a number, not the string "30"',
     ],
     [
+      'negative idle timeout',
+      'name = "a"\ncommand = "x"\nidle_timeout_seconds = -5',
+      'settings.toml:5: server "a", field "idle_timeout_seconds": must be zero or more, not -5',
+    ],
+    [
+      'idle timeout as a string',
+      'name = "a"\ncommand = "x"\nidle_timeout_seconds = "10m"',
+      'settings.toml:5: server "a", field "idle_timeout_seconds": must be a number, not the string "10m"',
+    ],
+    [
       'zero timeout',
       'name = "a"\ncommand = "x"\ntimeout_seconds = 0',
       'settings.toml:5: server "a", field "timeout_seconds": must be at least 1, not 0',
@@ -386,6 +396,19 @@ tool_exposure = { "pr_*" = "hidden" }
     ]);
     expect(problemsOf('[hub]\nlist_wait_ms = "5s"\n')).toEqual([
       `${FILE}:2: field "hub.list_wait_ms": must be a whole number, not the string "5s"`,
+    ]);
+  });
+
+  it('idle_timeout_seconds: 600 by default in [hub], 0 never, a server’s own unset until written; named by file, line and field when wrong', () => {
+    expect(parseSettings('', FILE).settings.hub.idleTimeoutSeconds).toBe(600);
+    expect(parseSettings('[hub]\nidle_timeout_seconds = 0\n', FILE).settings.hub.idleTimeoutSeconds).toBe(0);
+    const servers = parseSettings(
+      '[[mcp.servers]]\nname = "a"\ncommand = "x"\n\n[[mcp.servers]]\nname = "b"\ncommand = "x"\nidle_timeout_seconds = 30\n',
+      FILE,
+    ).settings.servers;
+    expect(servers.map((s) => s.idleTimeoutSeconds)).toEqual([undefined, 30]);
+    expect(problemsOf('[hub]\nidle_timeout_seconds = -1\n')).toEqual([
+      `${FILE}:2: field "hub.idle_timeout_seconds": must be zero or more, not -1`,
     ]);
   });
 

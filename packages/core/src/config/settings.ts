@@ -29,6 +29,8 @@ export type DeferredMode = (typeof DEFERRED_MODES)[number];
 /** `[hub] pin_review`: a tool in review is not offered (`hide`), or offered with every call asked (`ask`) (issue 31). */
 export const PIN_REVIEW_MODES = ['hide', 'ask'] as const;
 export type PinReviewMode = (typeof PIN_REVIEW_MODES)[number];
+/** `[hub] idle_timeout_seconds`: a server unused this long is stopped to save memory (issue 32.1). */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 600;
 /** `[hub] audit_max_mb`: the audit log's size before it is rotated. */
 export const DEFAULT_AUDIT_MAX_MB = 10;
 
@@ -42,6 +44,8 @@ export interface HubSettings {
   auditMaxMb: number;
   /** `list_wait_ms`: how long a client's listing waits for servers still starting. */
   listWaitMs: number;
+  /** `idle_timeout_seconds`: a server with no call, subscription or stream this long is stopped; `0` never. A server's own setting wins. */
+  idleTimeoutSeconds: number;
   /** `catalog_cache`: answer a cold start from each server's last listing while it starts (issue 18). */
   catalogCache: boolean;
   deferred: DeferredMode;
@@ -92,6 +96,7 @@ export function emptySettings(): Settings {
       clients: {},
       listWaitMs: DEFAULT_LIST_WAIT_MS,
       catalogCache: true,
+      idleTimeoutSeconds: DEFAULT_IDLE_TIMEOUT_SECONDS,
       pinReview: 'hide',
       auditArguments: false,
       auditMaxMb: DEFAULT_AUDIT_MAX_MB,
@@ -275,6 +280,7 @@ export function parseSettings(text: string, file: string): ParsedSettings {
     }
     settings.hub.listWaitMs = r.number('list_wait_ms', { min: 0, max: 600_000, integer: true }) ?? settings.hub.listWaitMs;
     settings.hub.catalogCache = r.boolean('catalog_cache') ?? settings.hub.catalogCache;
+    settings.hub.idleTimeoutSeconds = r.number('idle_timeout_seconds', { min: 0 }) ?? settings.hub.idleTimeoutSeconds;
     const pinReview = r.string('pin_review');
     if (pinReview !== undefined && !(PIN_REVIEW_MODES as readonly string[]).includes(pinReview)) {
       problems.push({

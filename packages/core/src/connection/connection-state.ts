@@ -12,8 +12,8 @@ import type { ConnectionView } from './server-status.js';
  * Whether the breaker holds the server back is the breaker's state, combined in the status.
  */
 export type ConnectionState =
-  /** Never started, or stopped on purpose: the next use starts it. */
-  | { kind: 'idle' }
+  /** Never started, or stopped on purpose (`reaped`: unused for its idle timeout, issue 32.1): the next use starts it. */
+  | { kind: 'idle'; reaped?: true }
   | { kind: 'starting'; attempt: Promise<Connected> }
   /**
    * `moreAccess`: a call was refused for want of a scope (the link stays, other tools work).
@@ -33,7 +33,7 @@ export type Connected = Extract<ConnectionState, { kind: 'connected' }>;
 export function toView(state: ConnectionState): ConnectionView {
   switch (state.kind) {
     case 'idle':
-      return { kind: 'idle' };
+      return state.reaped ? { kind: 'idle', reaped: true } : { kind: 'idle' };
     case 'starting':
       return { kind: 'starting' };
     case 'connected':

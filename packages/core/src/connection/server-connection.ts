@@ -166,6 +166,11 @@ export class ServerConnection {
     return this.#state.kind;
   }
 
+  /** Stopped to save memory after its idle timeout, not started again since (issue 32.1). */
+  get reaped(): boolean {
+    return this.#state.kind === 'idle' && this.#state.reaped === true;
+  }
+
   get pid(): number | undefined {
     return this.#state.kind === 'connected' ? this.#state.link.pid : undefined;
   }
@@ -408,6 +413,17 @@ export class ServerConnection {
     }
     if (state.kind !== 'connected') return;
     this.#transition({ kind: 'idle' });
+    await state.link.close();
+  }
+
+  /**
+   * Stops an unused server to save memory (issue 32.1): its next use starts it again. Not a
+   * failure: the breaker records nothing, and its exit is not a loss (`#onLost` finds the link gone).
+   */
+  async reap(): Promise<void> {
+    const state = this.#state;
+    if (state.kind !== 'connected') return;
+    this.#transition({ kind: 'idle', reaped: true });
     await state.link.close();
   }
 

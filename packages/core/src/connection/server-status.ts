@@ -26,6 +26,8 @@ export interface ServerStatus {
   pid?: number;
   /** While `needsMoreAccess`: the scope the server asked for. */
   scope?: string;
+  /** While `idle`: it was stopped to save memory, unused for its idle timeout; the next call starts it (issue 32.1). */
+  reaped?: true;
   /** Its tools held for review since their definitions were pinned (issue 31); absent when none. */
   review?: ReviewedTool[];
 }
@@ -38,7 +40,7 @@ export interface ReviewedTool {
 
 /** Inputs of the public status; the connection's private state maps onto these (`toView`). */
 export type ConnectionView =
-  | { kind: 'idle' }
+  | { kind: 'idle'; reaped?: true }
   | { kind: 'starting' }
   | { kind: 'connected'; tools: string[]; pid?: number; moreAccess?: { message: string; scope: string } }
   /** It failed to start, died, or cannot start at all. */
@@ -89,7 +91,7 @@ export function toServerStatus(
   switch (view.kind) {
     case 'idle':
       if (breaker.lastFailure !== undefined) return { ...base, state: 'failed', ...lastFailure };
-      return { ...base, state: 'idle' };
+      return view.reaped ? { ...base, state: 'idle', reaped: true } : { ...base, state: 'idle' };
     case 'starting':
       return { ...base, state: 'starting' };
     case 'connected': {

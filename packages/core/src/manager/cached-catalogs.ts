@@ -37,6 +37,10 @@ export class CachedCatalogs {
   readonly #wentLive = new WeakSet<ServerConnection>();
   /** A connection's first live tools, when they and its capabilities are those the cache answered with until then: those cached tools. */
   readonly #confirmed = new WeakMap<readonly Tool[], readonly Tool[]>();
+  /** Each connection's last live listing, kept in memory whether or not there is a cache: what a reaped server is listed by. */
+  readonly #lastLive = new WeakMap<ServerConnection, CachedCatalog>();
+  /** Connections stopped to save memory (issue 32.1) and not up again since: listed as they were, never started by a listing. */
+  readonly #resting = new WeakSet<ServerConnection>();
 
   constructor(cache: () => CatalogCache | undefined, workspace: string) {
     this.#cache = cache;
@@ -46,7 +50,15 @@ export class CachedCatalogs {
   /** The cached listing this server may be answered with now, if any. */
   servable(connection: ServerConnection): CachedCatalog | undefined {
     const phase = connection.phase;
-    return phase === 'idle' || phase === 'starting' ? this.#entry(connection) : undefined;
+    if (phase !== 'idle' && phase !== 'starting') return undefined;
+    // Its own last listing first: the same tools, by identity, so its catalog does not change when it is reaped.
+    if (this.#resting.has(connection)) return this.#lastLive.get(connection) ?? this.#entry(connection);
+    return this.#entry(connection);
+  }
+
+  /** Stopped to save memory and not started since: a listing answers for it and does not start it. */
+  resting(connection: ServerConnection): boolean {
+    return this.#resting.has(connection) && connection.phase === 'idle';
   }
 
   /** Its cache entry, whatever its state (none for a disabled server). */
@@ -71,12 +83,17 @@ export class CachedCatalogs {
    */
   statusChanged(connection: ServerConnection, announced: ServerAnnouncement | undefined): boolean {
     const before = this.#answered.has(connection) ? this.#answered.get(connection) : this.#entry(connection);
-    if (connection.ready && !this.#wentLive.has(connection)) {
+    const rested = this.#resting.has(connection);
+    if (connection.reaped) this.#resting.add(connection);
+    else if (connection.phase !== 'starting') this.#resting.delete(connection);
+    // A reaped server's start after is no restart either when it lists the same.
+    if (connection.ready && (!this.#wentLive.has(connection) || rested)) {
       this.#wentLive.add(connection);
       const tools = connection.currentTools();
       if (before && sameContent(before.tools, tools) && sameContent(before.capabilities, connection.serverCapabilities()))
-        this.#confirmed.set(tools, before.tools);
+        this.#confirmed.set(tools, this.listsKey(before.tools)!);
     }
+    this.#keepLive(connection, announced);
     const cache = this.#cache();
     if (cache && connection.phase === 'needsSignIn') {
       this.#put.delete(connection);
@@ -85,6 +102,23 @@ export class CachedCatalogs {
     const now = this.servable(connection);
     this.#answered.set(connection, now);
     return now !== before;
+  }
+
+  /** The live listing in memory, for when the server is reaped; a new one keeps the lists clients asked for. */
+  #keepLive(connection: ServerConnection, announced: ServerAnnouncement | undefined): void {
+    const capabilities = connection.serverCapabilities();
+    const tools = connection.currentTools();
+    const last = this.#lastLive.get(connection);
+    if (!connection.ready || !capabilities || last?.tools === tools) return;
+    this.#lastLive.set(connection, {
+      ...(last ? pickLists(last) : {}),
+      server: connection.name,
+      tools,
+      capabilities,
+      ...(announced?.instructions === undefined ? {} : { instructions: announced.instructions }),
+      ...(announced?.serverInfo ? { serverInfo: announced.serverInfo } : {}),
+      savedAt: 0,
+    });
   }
 
   #remember(cache: CatalogCache, connection: ServerConnection, announced: ServerAnnouncement | undefined): void {
@@ -116,7 +150,10 @@ export class CachedCatalogs {
 
   /** A client listed this server's prompts, resources or templates from the server itself. */
   listed<L extends CachedList>(connection: ServerConnection, list: L, items: ListItems[L]): void {
-    if (connection.ready) this.#cache()?.putList(this.#key(connection), list, items);
+    if (!connection.ready) return;
+    this.#cache()?.putList(this.#key(connection), list, items);
+    const last = this.#lastLive.get(connection);
+    if (last) this.#lastLive.set(connection, { ...last, [list]: items });
   }
 
   /** What a session is told of a server not up yet: its cached capabilities and instructions. */
@@ -138,4 +175,13 @@ export class CachedCatalogs {
     }
     return key;
   }
+}
+
+/** The lists a client asked for, of a listing. */
+function pickLists(entry: CachedCatalog): Partial<Pick<CachedCatalog, CachedList>> {
+  return {
+    ...(entry.prompts ? { prompts: entry.prompts } : {}),
+    ...(entry.resources ? { resources: entry.resources } : {}),
+    ...(entry.resourceTemplates ? { resourceTemplates: entry.resourceTemplates } : {}),
+  };
 }

@@ -12,6 +12,8 @@ import type { ServerConnection } from '../connection/server-connection.js';
  */
 export interface CacheAnswers {
   answers(c: ServerConnection): boolean;
+  /** Stopped to save memory (issue 32.1): answered for, and neither waited for nor started by a listing. */
+  resting?(c: ServerConnection): boolean;
   startSoon(c: ServerConnection): void;
 }
 
@@ -23,8 +25,9 @@ export async function listWait(
   clock: Clock,
   cache: CacheAnswers = NO_CACHE,
 ): Promise<ServerConnection[]> {
+  const resting = (c: ServerConnection) => cache.answers(c) && (cache.resting?.(c) ?? false);
   if (waitMs === undefined) {
-    await Promise.allSettled(offered.map((c) => c.tools()));
+    await Promise.allSettled(offered.filter((c) => !resting(c)).map((c) => c.tools()));
     return offered;
   }
   const asked = offered.filter((c) => c.ready || !c.breaker.failedRecently());
@@ -34,7 +37,7 @@ export async function listWait(
     for (const c of asked) {
       if (c.ready) continue;
       if (!listed(c)) waited.push(c.tools());
-      else if (c.phase === 'idle') cache.startSoon(c);
+      else if (c.phase === 'idle' && !resting(c)) cache.startSoon(c);
     }
     await withDeadline(Promise.allSettled(waited), waitMs, clock, () => new Error('list wait over')).catch(() => undefined);
   }

@@ -212,6 +212,8 @@ export class Manager {
   async #listable(agent: string, waitMs: number | undefined): Promise<ServerConnection[]> {
     return listWait(this.#servers.offeredTo(agent), waitMs, this.#opts.clock, {
       answers: (c) => this.#cached.servable(c) !== undefined,
+      // A server reaped to save memory is listed as it was; only a call starts it again (issue 32.1).
+      resting: (c) => this.#cached.resting(c),
       startSoon: (c) => this.#startSoon.add(c),
     });
   }

@@ -59,10 +59,20 @@ export class ServerInterest {
    * request to (MCP-37), which must name one session or none.
    */
   readonly #inFlight: SessionRequest[] = [];
+  /** Requests under way through `during`, with a session's id or without. */
+  #uses = 0;
+  /** A use began or ended, or the subscriptions changed: the idle countdown starts again (idle-reaper.ts). */
+  readonly #onUse: () => void;
 
-  constructor(connection: ServerConnection, notify: (notification: UpstreamNotification) => void) {
+  constructor(connection: ServerConnection, notify: (notification: UpstreamNotification) => void, onUse: () => void = () => undefined) {
     this.#connection = connection;
     this.#notify = notify;
+    this.#onUse = onUse;
+  }
+
+  /** A request is under way, or a session holds a subscription: the server must stay up (issue 32.1). */
+  get busy(): boolean {
+    return this.#uses > 0 || this.#subscribers.size > 0;
   }
 
   get server(): string {
@@ -110,6 +120,7 @@ export class ServerInterest {
     for (const [uri, sessions] of previous.#subscribers)
       this.#subscribers.set(uri, new Set([...(this.#subscribers.get(uri) ?? []), ...sessions]));
     for (const [session, level] of previous.#levels) this.#levels.set(session, level);
+    this.#onUse();
   }
 
   /** Capabilities and instructions of the last handshake; kept while the server is stopped. */
@@ -137,6 +148,7 @@ export class ServerInterest {
     } catch (err) {
       first.delete(session);
       if (first.size === 0 && this.#subscribers.get(uri) === first) this.#subscribers.delete(uri);
+      this.#onUse();
       throw err;
     }
   }
@@ -146,6 +158,7 @@ export class ServerInterest {
     const sessions = this.#subscribers.get(uri);
     if (!sessions?.delete(session) || sessions.size > 0) return;
     this.#subscribers.delete(uri);
+    this.#onUse();
     // A stopped server holds no subscription: its next link starts without it.
     if (!this.#connection.serverCapabilities()?.resources?.subscribe) return;
     await this.#request('resources/unsubscribe', signal, (c, o) => c.unsubscribeResource({ uri }, o));
@@ -178,12 +191,15 @@ export class ServerInterest {
 
   /** Runs a session's request to this server, known meanwhile as in flight (for its log messages). */
   async during<T>(request: SessionRequest | undefined, fn: () => Promise<T>): Promise<T> {
-    if (!request) return fn();
-    this.#inFlight.push(request);
+    this.#uses++;
+    this.#onUse();
+    if (request) this.#inFlight.push(request);
     try {
       return await fn();
     } finally {
-      this.#inFlight.splice(this.#inFlight.lastIndexOf(request), 1);
+      if (request) this.#inFlight.splice(this.#inFlight.lastIndexOf(request), 1);
+      this.#uses--;
+      this.#onUse();
     }
   }
 

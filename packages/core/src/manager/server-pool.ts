@@ -3,6 +3,7 @@ import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
+import { IdleReaper } from './idle-reaper.js';
 import { ServerInterest, type UpstreamNotification } from './server-interest.js';
 
 /** What the hub sets on the connections of servers run for one root: a workspace's, or the home for shared ones. */
@@ -14,6 +15,12 @@ export interface ServerPoolOptions {
   /** Where servers with `share = true` run: the user's home. Without it nothing is shared: each workspace runs its own. */
   home?: string;
   hooks?(root: string): ClientHooks;
+  /**
+   * `[hub] idle_timeout_seconds`, read when a countdown starts: a server with no request or
+   * subscription this long is stopped (issue 32.1); `0` never. A server's own setting wins.
+   * Absent, only servers with a setting of their own are stopped.
+   */
+  idleTimeoutSeconds?(): number;
   /** Every change of every server, once: its state, every failure, its notices (MCP-33). */
   onEvent?(event: PoolEvent): void;
 }
@@ -52,6 +59,7 @@ interface Entry {
   /** The workspace an own server runs for. */
   workspace: string;
   users: Set<PoolUser>;
+  reaper: IdleReaper;
 }
 
 /**
@@ -98,6 +106,7 @@ export class ServerPool {
         if (held.users.size > 0) return;
         // Gone from the map first: a workspace leasing it meanwhile gets a fresh connection.
         if (this.#entries.get(key) === held) this.#entries.delete(key);
+        held.reaper.dispose();
         await held.connection.dispose();
         this.#byConnection.delete(held.connection);
       },
@@ -130,16 +139,29 @@ export class ServerPool {
         prepareClient?.(client, config, ownerOf);
       },
       onEvent: (event) => {
-        if (event.type === 'status') entry.interest.statusChanged();
+        if (event.type === 'status') {
+          entry.interest.statusChanged();
+          entry.reaper.statusChanged();
+        }
         for (const user of [...entry.users]) user.onEvent(event);
         this.#report(entry, event);
       },
     });
     const users = new Set<PoolUser>();
-    const interest = new ServerInterest(connection, (notification) => {
-      for (const user of [...users]) user.onNotification(notification);
+    const interest = new ServerInterest(
+      connection,
+      (notification) => {
+        for (const user of [...users]) user.onNotification(notification);
+      },
+      () => reaper.used(),
+    );
+    const reaper = new IdleReaper({
+      connection,
+      clock: this.#opts.clock,
+      timeoutSeconds: () => connection.config.idleTimeoutSeconds ?? this.#opts.idleTimeoutSeconds?.() ?? 0,
+      busy: () => interest.busy,
     });
-    const entry: Entry = { connection, interest, shared, workspace, users };
+    const entry: Entry = { connection, interest, shared, workspace, users, reaper };
     return entry;
   }
 

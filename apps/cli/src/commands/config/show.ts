@@ -57,6 +57,7 @@ export function registerShow(config: Command, ctx: CliContext): void {
           max_result_mb: settings.hub.maxResultMb,
           list_wait_ms: settings.hub.listWaitMs,
           catalog_cache: settings.hub.catalogCache,
+          idle_timeout_seconds: settings.hub.idleTimeoutSeconds,
           deferred: settings.hub.deferred,
           max_tools: settings.hub.maxTools,
           ...(Object.keys(settings.hub.clients).length === 0

@@ -22,6 +22,7 @@ export interface ServerEntry {
   readonly agents?: readonly string[];
   readonly timeout_seconds?: number;
   readonly startup_timeout_seconds?: number;
+  readonly idle_timeout_seconds?: number;
   readonly disabled?: boolean;
   readonly sampling?: boolean;
   readonly roots?: false | readonly string[];
@@ -48,6 +49,7 @@ export const SERVER_FIELD_ORDER = [
   'agents',
   'timeout_seconds',
   'startup_timeout_seconds',
+  'idle_timeout_seconds',
   'disabled',
   'sampling',
   'roots',
