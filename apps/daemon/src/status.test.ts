@@ -42,6 +42,15 @@ describe('globalServerStatus', () => {
     expect(globalServerStatus(config(), [running('paused', { retryAt: 0 }), running(state)]).state).toBe('paused');
   });
 
+  it('an idle server stopped to save memory in a workspace says so; one running anywhere is not idle (issue 32.1)', () => {
+    expect(globalServerStatus(config(), [running('idle'), running('idle', { reaped: true })])).toMatchObject({
+      state: 'idle',
+      reaped: true,
+    });
+    expect(globalServerStatus(config(), [running('idle')]).reaped).toBeUndefined();
+    expect(globalServerStatus(config(), [running('connected'), running('idle', { reaped: true })]).reaped).toBeUndefined();
+  });
+
   it('a disabled server is disabled whatever runs', () => {
     expect(globalServerStatus(config({ disabled: true }), [running('connected')])).toEqual({
       name: 'gh',

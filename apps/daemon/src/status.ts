@@ -26,6 +26,8 @@ export function globalServerStatus(config: ServerConfig, running: readonly Serve
     ...(worst.remedy === undefined ? {} : { remedy: worst.remedy }),
     ...(worst.retryAt === undefined ? {} : { retryAt: new Date(worst.retryAt).toISOString() }),
     ...(worst.scope === undefined ? {} : { scope: worst.scope }),
+    // Idle everywhere, and stopped to save memory in some workspace: it ran, and starts again at the next call.
+    ...(worst.state === 'idle' && running.some((s) => s.reaped) ? { reaped: true as const } : {}),
     ...warningsOf(running),
     ...reviewOf(running),
   };

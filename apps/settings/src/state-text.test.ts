@@ -19,6 +19,10 @@ describe('stateText', () => {
     expect(stateText(status(state), NOW)).toBe(text);
   });
 
+  it('says a server stopped after its idle timeout is idle to save memory (issue 32.1)', () => {
+    expect(stateText(status('idle', { reaped: true }), NOW)).toBe('idle (stopped to save memory)');
+  });
+
   it('says failed; the error is not folded into the state (the page shows it beside)', () => {
     expect(stateText(status('failed', { error: 'exited with code 3 before it answered' }), NOW)).toBe('failed');
   });

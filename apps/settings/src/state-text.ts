@@ -2,13 +2,13 @@ import type { GlobalServerStatus, ServerState } from '@blitz/client/api-types';
 import { formatDelay } from '@blitz/clock';
 
 /** A server's live state as one short phrase, the tray's words (MCP-41). */
-export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'retryAt' | 'scope'>, now: number): string {
+export function stateText(server: Pick<GlobalServerStatus, 'name' | 'state' | 'retryAt' | 'scope' | 'reaped'>, now: number): string {
   const state: ServerState = server.state;
   switch (state) {
     case 'disabled':
       return 'off';
     case 'idle':
-      return 'idle (starts when a client lists its tools)';
+      return server.reaped ? 'idle (stopped to save memory)' : 'idle (starts when a client lists its tools)';
     case 'starting':
       return 'starting…';
     case 'connected':

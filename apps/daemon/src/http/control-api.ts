@@ -372,6 +372,7 @@ function workspaceServers(w: Workspace): WorkspaceServer[] {
       ...(s.cause === undefined ? {} : { cause: s.cause }),
       ...(s.remedy === undefined ? {} : { remedy: s.remedy }),
       ...(s.retryAt === undefined ? {} : { retryAt: new Date(s.retryAt).toISOString() }),
+      ...(s.reaped ? { reaped: true as const } : {}),
       tools: s.tools,
       warnings: s.warnings,
       ...(s.pid === undefined ? {} : { pid: s.pid }),

@@ -6,6 +6,9 @@ describe('server titles', () => {
     const now = 1_000_000;
     const base = { name: 'github', enabled: true, transport: 'stdio' as const };
     expect(serverTitle({ ...base, state: 'connected' }, now)).toBe('github');
+    expect(serverTitle({ ...base, state: 'idle' }, now)).toBe('github');
+    // Issue 32.1: stopped after its idle timeout; the next call starts it.
+    expect(serverTitle({ ...base, state: 'idle', reaped: true }, now)).toBe('github — idle (stopped to save memory)');
     expect(serverTitle({ ...base, state: 'paused', retryAt: new Date(now + 90_500).toISOString() }, now)).toBe(
       'github — paused, retrying in 1m31s',
     );

@@ -14,8 +14,10 @@ export function serverTitle(server: GlobalServerStatus, now: number): string {
   if (server.review && server.review.length > 0 && (server.state === 'connected' || server.state === 'idle'))
     return `${name} — tools to review`;
   switch (server.state) {
-    case 'disabled':
     case 'idle':
+      // Stopped after its idle timeout (issue 32.1): worth saying, since it ran a moment ago.
+      return server.reaped ? `${name} — idle (stopped to save memory)` : name;
+    case 'disabled':
     case 'connected':
       return name;
     case 'starting':

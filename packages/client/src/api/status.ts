@@ -39,6 +39,8 @@ export interface GlobalServerStatus {
   retryAt?: string;
   /** While needsMoreAccess: the scope the server asked for, which `blitz mcp login` will ask for. */
   scope?: string;
+  /** While `idle`: stopped to save memory after its idle timeout (`idle_timeout_seconds`); the next call starts it again. */
+  reaped?: true;
   /** Its copies' warnings, each once (a listing of no tools, one cut short, a setting matching no tool); absent when none. */
   warnings?: string[];
   /** Its tools held for review since their definitions were pinned (issue 31): `blitz mcp review NAME`; absent when none. */

@@ -21,6 +21,8 @@ export interface WorkspaceServer {
   cause?: string;
   remedy?: string;
   retryAt?: string;
+  /** While `idle`: stopped to save memory after its idle timeout; the next call starts it again. */
+  reaped?: true;
   tools: string[];
   warnings: string[];
   pid?: number;

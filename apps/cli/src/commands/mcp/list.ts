@@ -35,6 +35,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
                 ...(state.error ? { error: state.error } : {}),
                 ...(state.cause ? { cause: state.cause, ...(state.remedy ? { remedy: state.remedy } : {}) } : {}),
                 ...(state.scope ? { scope: state.scope } : {}),
+                ...(state.reaped ? { reaped: true } : {}),
               }
             : {}),
           ...(state?.copies ? { copies: state.copies } : {}),
@@ -48,6 +49,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         source: s.source,
         workspace: project!.workspace.root,
         state: s.state,
+        ...(s.reaped ? { reaped: true } : {}),
         ...(s.error ? { error: s.error } : {}),
         ...(s.cause ? { cause: s.cause, ...(s.remedy ? { remedy: s.remedy } : {}) } : {}),
         ...(s.review ? { review: s.review } : {}),
@@ -66,6 +68,7 @@ export function registerList(mcp: Command, ctx: CliContext): void {
         const signedIn = r.signedIn ? ', signed in' : '';
         if (!r.enabled) return `disabled${signedIn}`;
         if (!r.state) return `enabled${signedIn}`;
+        if (r.state === 'idle' && r.reaped) return `${IDLE_STOPPED}${signedIn}`;
         // The error repeats the state in other words; the fix is what the user needs (MCP-38).
         if (r.state === 'needsSignIn') return `needs sign-in: run blitz mcp login ${r.name}`;
         if (r.state === 'needsMoreAccess')
@@ -152,6 +155,9 @@ function describeCopy(copy: ServerCopy): string {
   return `${what} ${copy.shared ? 'shared by' : 'for'} ${copy.workspaces.join(', ')}`;
 }
 
+/** A server stopped after its idle timeout (issue 32.1), in the words the tray and the page use. */
+const IDLE_STOPPED = 'idle (stopped to save memory)';
+
 function stateText(state: GlobalServerStatus['state']): string {
   return state === 'idle'
     ? 'enabled (not started)'
@@ -171,5 +177,6 @@ interface StatusRow {
   readonly cause?: string;
   readonly remedy?: string;
   readonly scope?: string;
+  readonly reaped?: boolean;
   readonly signedIn?: boolean;
 }
