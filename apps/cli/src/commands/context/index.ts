@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { ClientContext, ContextCost, ContextReceipt } from '@blitz/client';
+import { clientById } from '@blitz/clients';
 import { KNOWN_CLIENTS } from '@blitz/core';
 import { CliError, type CliContext } from '../../context.js';
 import { connectToDaemon } from '../../daemon-connection.js';
@@ -10,7 +11,10 @@ export function registerContext(program: Command, ctx: CliContext): void {
   program
     .command('context')
     .description("what each client's tool list costs in its context: tools, bytes and tokens, by server, and what deferral saves")
-    .option('--client <name>', 'one client, server by server: its clientInfo name (codex-mcp-client) or its name (Codex)')
+    .option(
+      '--client <name>',
+      'one client, server by server: its clientInfo name (codex-mcp-client), its id in blitz clients (codex) or its name (Codex)',
+    )
     .option('--agent <name>', 'the agent whose tools to count (default: main)')
     .option('--workspace <dir>', 'the workspace (default: the current directory)')
     .option('--json', 'print JSON')
@@ -28,9 +32,11 @@ export function registerContext(program: Command, ctx: CliContext): void {
     });
 }
 
-/** A client as given: its `clientInfo.name`, or the name people call a known one (`Codex`, `vs code`). */
+/** A client as given: its `clientInfo.name`, its id in `blitz clients` (`gemini`), or the name people call it (`Codex`, `vs code`). */
 export function clientName(given: string): string {
   const wanted = given.trim().toLowerCase();
+  const spec = clientById(wanted);
+  if (spec !== undefined) return spec.clientInfoName;
   const known = Object.entries(KNOWN_CLIENTS).find(([name, c]) => name.toLowerCase() === wanted || c.label.toLowerCase() === wanted);
   return known?.[0] ?? given;
 }
