@@ -136,6 +136,21 @@ describe('blitz config show and blitz trust', () => {
     expect((await runBlitz(['trust', '--list'], { home })).stdout).toContain(`${project}  changed since trusted: run blitz trust again`);
   });
 
+  it('lists a server’s idle_timeout_seconds with its entry and [hub]’s; a bad one is named by file, line, server and field', async () => {
+    const file = path.join(home, 'settings.toml');
+    fs.writeFileSync(
+      file,
+      '[hub]\nidle_timeout_seconds = 900\n\n[[mcp.servers]]\nname = "mem"\ncommand = "mem-mcp"\nidle_timeout_seconds = 0\n',
+    );
+    const shown = await runBlitz(['config', 'show'], { home });
+    expect(shown.stdout).toContain('name = "mem"\ncommand = "mem-mcp"\nidle_timeout_seconds = 0\n');
+    expect(shown.stdout).toContain('catalog_cache = true\nidle_timeout_seconds = 900\n');
+    fs.writeFileSync(file, '[[mcp.servers]]\nname = "mem"\ncommand = "mem-mcp"\nidle_timeout_seconds = "10m"\n');
+    const bad = await runBlitz(['config', 'show'], { home });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain(`${file}:4: server "mem", field "idle_timeout_seconds": must be a number, not the string "10m"`);
+  });
+
   it('trust --revoke and --list; state/ is created 0700, trust.json 0600', async () => {
     expect(fs.existsSync(path.join(home, 'state'))).toBe(false);
     await runBlitz(['trust'], { home, cwd: project });
@@ -211,6 +226,7 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
         'max_result_mb = 8',
         'list_wait_ms = 5000',
         'catalog_cache = true',
+        'idle_timeout_seconds = 600',
         'deferred = "always"',
         'max_tools = 40',
         '# built-in settings of known clients, where none is set below: "claude-code" deferred "never" (under "auto"), "Visual Studio Code" max_tools 128, "Visual Studio Code - Insiders" max_tools 128, "windsurf-client" max_tools 100',
@@ -237,6 +253,7 @@ tool_exposure = { "issue_*" = "hidden", search_code = "direct" }
       max_result_mb: 8,
       list_wait_ms: 5000,
       catalog_cache: true,
+      idle_timeout_seconds: 600,
       deferred: 'always',
       max_tools: 40,
       clients: { 'Visual Studio Code': { max_tools: 64 }, 'windsurf-client': {} },
