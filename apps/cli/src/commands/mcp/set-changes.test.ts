@@ -11,6 +11,7 @@ describe('buildSetChanges', () => {
       { sandbox: true, share: false, sampling: false },
       { sandbox: undefined, share: undefined, sampling: undefined },
     ],
+    ['an idle timeout, 0 for never', { idleTimeout: '0' }, { idle_timeout_seconds: 0 }],
     [
       'unset by option name or settings.toml name',
       { unset: ['timeout', 'startup_timeout_seconds', 'sandbox-write'] },
@@ -23,11 +24,16 @@ describe('buildSetChanges', () => {
   it.each([
     ['nothing', {}, /give at least one setting to change/],
     ['a bad timeout', { startupTimeout: '0' }, /^--startup-timeout must be a number of seconds \(at least 1\), not "0"$/],
+    [
+      'a negative idle timeout',
+      { idleTimeout: '-1' },
+      /^--idle-timeout must be a number of seconds \(0 never stops the server\), not "-1"$/,
+    ],
     ['set and unset at once', { agents: 'main', unset: ['agents'] }, /agents is both set and unset/],
     [
       'an unknown field',
       { unset: ['url'] },
-      /--unset "url": not a field blitz mcp set changes; use one of prefix, agents, tools, timeout, startup-timeout/,
+      /--unset "url": not a field blitz mcp set changes; use one of prefix, agents, tools, timeout, startup-timeout, idle-timeout/,
     ],
   ])('refuses %s', (_, opts, message) => {
     expect(() => buildSetChanges(opts)).toThrow(message);

@@ -8,6 +8,7 @@ export interface SetOptions {
   tools?: string;
   timeout?: string;
   startupTimeout?: string;
+  idleTimeout?: string;
   /** `--roots PATH` (repeatable), or false for `--no-roots` */
   roots?: string[] | false;
   /** `--sandbox` (back to the default) or `--no-sandbox` */
@@ -28,6 +29,8 @@ const UNSETTABLE: Readonly<Record<string, string>> = {
   timeout_seconds: 'timeout_seconds',
   'startup-timeout': 'startup_timeout_seconds',
   startup_timeout_seconds: 'startup_timeout_seconds',
+  'idle-timeout': 'idle_timeout_seconds',
+  idle_timeout_seconds: 'idle_timeout_seconds',
   roots: 'roots',
   sandbox: 'sandbox',
   'sandbox-write': 'sandbox_write',
@@ -53,6 +56,7 @@ export function buildSetChanges(opts: SetOptions): FieldChanges {
   if (opts.tools !== undefined) set('tools', parseList(opts.tools));
   if (opts.timeout !== undefined) set('timeout_seconds', parseSeconds('--timeout', opts.timeout));
   if (opts.startupTimeout !== undefined) set('startup_timeout_seconds', parseSeconds('--startup-timeout', opts.startupTimeout));
+  if (opts.idleTimeout !== undefined) set('idle_timeout_seconds', parseIdleSeconds(opts.idleTimeout));
   if (opts.roots === false) set('roots', false);
   else if (opts.roots?.length) set('roots', [...opts.roots]);
   if (opts.sandbox !== undefined) set('sandbox', opts.sandbox ? undefined : false);
@@ -73,6 +77,14 @@ export function buildSetChanges(opts: SetOptions): FieldChanges {
   if (Object.keys(changes).length === 0)
     throw new CliError('give at least one setting to change, e.g. blitz mcp set NAME --prefix P (blitz mcp set --help lists them)');
   return changes;
+}
+
+/** `--idle-timeout`: seconds unused before the server is stopped; `0` never stops it. */
+function parseIdleSeconds(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0)
+    throw new CliError(`--idle-timeout must be a number of seconds (0 never stops the server), not ${JSON.stringify(value)}`);
+  return seconds;
 }
 
 /** `prefix = "gh", timeout_seconds = 60; removed agents`: what the edit did, as settings.toml spells it. */

@@ -14,6 +14,7 @@ export function registerSet(mcp: Command, ctx: CliContext): void {
     .option('--tools <x,y>', 'offer only these of its tools (original names)')
     .option('--timeout <seconds>', 'timeout for one tool call')
     .option('--startup-timeout <seconds>', 'how long it may take to start')
+    .option('--idle-timeout <seconds>', 'stop it after this long unused, to save memory (0: never; unset: [hub] idle_timeout_seconds)')
     .option('--roots <path>', 'a root offered to the server instead of the workspace (repeatable)', collect)
     .option('--no-roots', 'offer the server no roots, so it keeps the folders given in its arguments')
     .option('--sandbox', 'run a command server in the OS sandbox (the default)')
@@ -26,7 +27,7 @@ export function registerSet(mcp: Command, ctx: CliContext): void {
     .option('--exposure <how>', 'direct, deferred or hidden')
     .option(
       '--unset <field>',
-      'remove a setting, back to its default: prefix, agents, tools, timeout, startup-timeout, roots, sandbox, sandbox-write, share, sampling, exposure (repeatable)',
+      'remove a setting, back to its default: prefix, agents, tools, timeout, startup-timeout, idle-timeout, roots, sandbox, sandbox-write, share, sampling, exposure (repeatable)',
       collect,
     )
     .action(async (name: string, opts: SetOptions) => {
