@@ -63,6 +63,8 @@ describe('idle reaping (issue 32.1)', () => {
     const { memory, clock, poolEvents, events, manager, open, names } = setup(60);
     await open();
     expect(await names()).toEqual(['echo', 'wait']);
+    const uris = async () => (await manager.lists.listResources(undefined, undefined, { waitMs: 1_000 })).map((r) => r.uri);
+    expect(await uris()).toEqual(['live://counter']);
     await callByName(manager, 'echo', {});
     clock.advance(59 * SECOND);
     expect(manager.connection('mem').phase).toBe('connected');
@@ -70,8 +72,10 @@ describe('idle reaping (issue 32.1)', () => {
     expect(manager.states()[0]).toMatchObject({ state: 'idle', reaped: true, tools: [] });
     expect(memory.live.has('mem')).toBe(false);
 
-    // Listed as before, without starting it.
+    // Listed as before, without starting it: with a list wait, without one, and its prompts and resources from memory.
     expect(await names()).toEqual(['echo', 'wait']);
+    expect((await manager.listTools()).map((e) => e.exposedName)).toEqual(['echo', 'wait']);
+    expect(await uris()).toEqual(['live://counter']);
     expect(
       manager
         .catalog()
