@@ -9,7 +9,7 @@
 // - `tools/list` of all 1,000 tools p50/p99 over each hub path against one server listing
 //   1,000 tools straight to the client;
 // - `search_tools` p50/p99 over 1,000 tools against a `tools/call` of `echo` on the same path;
-// - the daemon's memory per idle session (200 sessions that only initialized).
+// - the daemon's memory per idle session (5 batches of 200 sessions that only initialized).
 // BENCH_SERVERS, BENCH_TOOLS (a server), BENCH_CALLS, BENCH_SECONDS, BENCH_SESSIONS change the sizes.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -148,15 +148,23 @@ try {
     row(`search_tools through ${via}`, search, call);
   }
 
-  const before = rssMb(daemon.child.pid);
-  const sessions = [];
-  for (let i = 0; i < SESSIONS; i++) sessions.push(await overHttp(daemon.state, workspace, `idle-${i}`));
-  opened.push(...sessions);
-  await new Promise((r) => setTimeout(r, 2000));
-  const after = rssMb(daemon.child.pid);
+  // RSS moves with the heap's collections: the slope over five batches says what a session keeps.
+  const points = [[0, rssMb(daemon.child.pid)]];
+  for (let batch = 1; batch <= 5; batch++) {
+    for (let i = 0; i < SESSIONS; i++) opened.push(await overHttp(daemon.state, workspace, `idle-${batch}-${i}`));
+    await new Promise((r) => setTimeout(r, 1000));
+    points.push([batch * SESSIONS, rssMb(daemon.child.pid)]);
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const mx = mean(points.map(([x]) => x));
+  const my = mean(points.map(([, y]) => y));
+  const slope = points.reduce((n, [x, y]) => n + (x - mx) * (y - my), 0) / points.reduce((n, [x]) => n + (x - mx) ** 2, 0);
   console.log(`\nmemory per idle session (${loadNote()})`);
   console.log(
-    `  daemon RSS ${before.toFixed(1)} MB → ${after.toFixed(1)} MB with ${SESSIONS} more /mcp sessions that only initialized: ${((1024 * (after - before)) / SESSIONS).toFixed(1)} KB a session`,
+    `  daemon RSS with 0, ${SESSIONS}, … ${5 * SESSIONS} more /mcp sessions that only initialized: ${points.map(([, y]) => y.toFixed(0)).join(', ')} MB`,
+  );
+  console.log(
+    `  ${(1024 * slope).toFixed(1)} KB a session (the least-squares slope; baseline: the daemon before them, ${points[0][1].toFixed(1)} MB)`,
   );
 } finally {
   await Promise.allSettled(opened.map((c) => c.close()));
