@@ -32,6 +32,8 @@ import { RESOURCE_TOOL_NAMES } from './resource-tool-list.js';
 import { serveModernPost } from './modern/modern-http.js';
 import { opensModern, serveModernLines, StartedTransport } from './modern/modern-lines.js';
 import { isModernPost } from './modern/modern-request.js';
+import { InputWaits } from './modern/input-waits.js';
+import type { HeldCall } from './modern/modern-exchange.js';
 
 /** What the hub offers the servers it connects to: it answers elicitation and roots. */
 const SERVER_CAPABILITIES = { elicitation: {}, roots: { listChanged: false } };
@@ -80,10 +82,13 @@ export class HubEndpoint {
   readonly #introducing = new Set<{ workspace: Workspace; notices: string[] }>();
   /** Hubs serving one modern request each (modern-http.ts): a server's log message during one reaches it. */
   readonly #modern = new Set<HubSession>();
+  /** 2026-07-28 calls held between their client's rounds (input_required), on both paths. */
+  readonly #waits: InputWaits<HeldCall>;
   #closing = false;
 
   constructor(opts: HubOptions) {
     this.#opts = opts;
+    this.#waits = new InputWaits(opts.clock);
   }
 
   /** What every workspace's manager needs from the hub: its own tool names, and how tools in review are offered. */
@@ -236,7 +241,7 @@ export class HubEndpoint {
     };
     // The first message picks the era: a 2026-07-28 request, or (as before) anything else.
     transport.onmessage = (first) => {
-      if (opensModern(first)) return void serveModernLines(transport, hub, first, this.#opts.redactor).catch(failed);
+      if (opensModern(first)) return void serveModernLines(transport, hub, first, this.#opts.redactor, this.#waits).catch(failed);
       // The SDK server's handlers are set before connect's first await: the first message, and those behind it, reach them.
       const connected = hub.server.connect(hub.transport(new RedactingTransport(new StartedTransport(transport), this.#opts.redactor)));
       transport.onmessage?.(first);
@@ -289,7 +294,7 @@ export class HubEndpoint {
         },
       };
     };
-    await serveModernPost(req, res, request, open, this.#opts.redactor);
+    await serveModernPost(req, res, request, open, this.#opts.redactor, this.#waits);
   }
 
   /** A new session's hub; its workspace is held until `#ended`. */

@@ -51,6 +51,8 @@ export class HubSession {
   /** Its id in the workspace's manager (subscriptions, logging level, requests in flight). */
   readonly id = randomUUID();
   readonly server: Server;
+  /** Set by a 2026-07-28 exchange (modern-exchange.ts): whether a request of this session waits for its client's retry. */
+  waiting: ((requestId: RequestId) => boolean) | undefined;
   readonly #opts: SessionOptions;
   readonly #approver: Approver;
   readonly #deferred: DeferredTools;
@@ -279,6 +281,7 @@ export class HubSession {
         this.#level = level;
       },
       deferred: this.#deferred,
+      waiting: (requestId) => this.waiting?.(requestId) === true,
       ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }),
       toolsActivated: async () => {
         this.#shown = this.#tools();

@@ -10,6 +10,7 @@ import {
 import type { Caller, RequestOwner, ServerConfig } from '@blitz/core';
 import type { Logger } from '../log/index.js';
 import { RpcError } from './rpc-error.js';
+import { speaksModern } from './session-era.js';
 
 export interface ServerRequestsOptions {
   /** The roots of a server without a `roots` setting: the workspace, or the home for a shared server. */
@@ -24,7 +25,8 @@ export interface ServerRequestsOptions {
  * cannot be told — calls from several sessions in flight, and a transport that does not say
  * (stdio) — is declined rather than put to a client it may not concern, and the log says why.
  * Roots are the server's `roots` setting, by default the workspace directory (the user's home
- * for a shared server), and not offered at all with `roots = false`.
+ * for a shared server) or, for a 2026-07-28 client that declares roots, the client's answer;
+ * not offered at all with `roots = false`.
  */
 export function serverRequests(
   opts: ServerRequestsOptions,
@@ -85,7 +87,14 @@ function prepareServerRequests(
     });
   const roots = config.roots;
   if (roots !== false)
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({
-      roots: (roots ?? opts.roots).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })),
-    }));
+    client.setRequestHandler(ListRootsRequestSchema, async (_request, extra) => {
+      // Without a roots setting, a 2026-07-28 client that declares roots is asked (in its call's input_required).
+      const owner = roots === undefined ? ownerOf(extra.requestId) : undefined;
+      const caller = owner?.kind === 'caller' ? owner.caller : undefined;
+      if (caller && speaksModern(caller.session) && caller.session.getClientCapabilities()?.roots)
+        return caller.session.listRoots(undefined, { signal: extra.signal, relatedRequestId: caller.requestId }).catch((err: unknown) => {
+          throw RpcError.passOn(err);
+        });
+      return { roots: (roots ?? opts.roots).map((dir) => ({ uri: pathToFileURL(dir).href, name: dir })) };
+    });
 }

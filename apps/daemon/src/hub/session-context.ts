@@ -26,6 +26,8 @@ export interface SessionContext extends SessionScope {
   audit(name: string, args: unknown, kind?: 'tool' | 'resource' | 'prompt'): AuditedCall;
   /** A search activated tools: the client hears `tools/list_changed` at once, and the answer waits (up to 1 s) for its listing. */
   toolsActivated(): Promise<void>;
+  /** Whether the client's request waits for the client's retry with its answers (a 2026-07-28 `input_required`; modern-exchange.ts). */
+  readonly waiting?: (requestId: RequestId) => boolean;
 }
 
 /**

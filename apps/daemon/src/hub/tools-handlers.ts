@@ -153,7 +153,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
       signal: extra.signal,
       request: { session: ctx.session, requestId: extra.requestId },
       // The server's own requests during the call go to this client, on this request's stream.
-      caller: { session: server, requestId: extra.requestId },
+      caller: { session: server, requestId: extra.requestId, waiting: () => ctx.waiting?.(extra.requestId) === true },
       ...(progressToken === undefined
         ? {}
         : {

@@ -9,6 +9,12 @@ import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 export interface Caller {
   readonly session: Server;
   readonly requestId: RequestId;
+  /**
+   * The call waits for its client's retry with the answers to what it was asked (a 2026-07-28
+   * client's `input_required`): its server asks nothing new for it until they come, so a new
+   * request of the server is not this call's.
+   */
+  readonly waiting?: () => boolean;
 }
 
 /** Whose a server's own request is, as far as Blitz can tell. */

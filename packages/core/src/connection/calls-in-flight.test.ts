@@ -32,4 +32,15 @@ describe('CallsInFlight', () => {
     other.leave();
     expect(calls.ownerOf(undefined)).toMatchObject({ kind: 'caller' });
   });
+
+  it('unnamed: a call waiting for its client to answer (input_required) is passed over', () => {
+    const calls = new CallsInFlight();
+    let waiting = true;
+    calls.enter({ session: session(), requestId: 1, waiting: () => waiting });
+    const active = { session: session(), requestId: 2 };
+    calls.enter(active);
+    expect(calls.ownerOf(undefined)).toEqual({ kind: 'caller', caller: active });
+    waiting = false;
+    expect(calls.ownerOf(undefined)).toEqual({ kind: 'unknown', sessions: 2 });
+  });
 });

@@ -30,7 +30,7 @@ export class CallsInFlight {
     if (known) return { kind: 'caller', caller: known };
     // Any call of a session reaches the same client: the latest one is taken.
     const sessions = new Map<Caller['session'], Caller>();
-    for (const caller of this.#calls.values()) sessions.set(caller.session, caller);
+    for (const caller of this.#calls.values()) if (!caller.waiting?.()) sessions.set(caller.session, caller);
     if (sessions.size === 0) return { kind: 'none' };
     if (sessions.size === 1) return { kind: 'caller', caller: [...sessions.values()][0]! };
     return { kind: 'unknown', sessions: sessions.size };

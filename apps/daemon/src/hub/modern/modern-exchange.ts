@@ -1,8 +1,11 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { answerId } from '@blitz/core';
+import type { Timer } from '@blitz/clock';
 import { discoverResult, modernAnswer, type ServerInfo } from './modern-result.js';
-import { META_SUBSCRIPTION_ID, type ModernMeta } from './modern-request.js';
+import { INVALID_PARAMS, META_SUBSCRIPTION_ID, nameOf, type ModernMeta } from './modern-request.js';
+import { INPUT_WAIT_MS, type InputWaits, type Waiting } from './input-waits.js';
+import { checkInputResponses, inputKey, type Asked } from './input-responses.js';
 
 /** Where one modern request's messages go: notifications related to it, then its answer. */
 export interface ModernSink {
@@ -32,10 +35,32 @@ const LIST_CHANGED: Readonly<Record<string, keyof ListenFilter>> = {
 
 interface Pending {
   method: string;
+  /** The tool's or prompt's name, the resource's URI: a retry must name the same. */
+  name: string | undefined;
   logs: boolean;
   /** What the client declared on this request. */
   capabilities: Record<string, unknown>;
-  sink: ModernSink;
+  /** Where its messages go; undefined while it waits for the client's retry (its answer then waits in `settled`). */
+  sink: ModernSink | undefined;
+  /** The session's questions put to the client and not answered yet, by input key. */
+  asked: Map<string, Asked>;
+  /** Its wait in `InputWaits`, once the client was first asked. */
+  wait: string | undefined;
+  /** A round's questions are being gathered (they come in a burst) before the client is asked. */
+  gathering: Timer | undefined;
+  settled: JSONRPCMessage | undefined;
+}
+
+/** A held call, as `InputWaits` holds it: the exchange and the session's id of the client's first request. */
+export interface HeldCall extends Waiting {
+  exchange: ModernExchange;
+  id: RequestId;
+}
+
+export interface ModernExchangeOptions {
+  waits: InputWaits<HeldCall>;
+  /** The exchange has nothing left to answer or hold (a one-request exchange, on HTTP, then closes). */
+  onDone?: () => void;
 }
 
 /** Ids of the exchange's own requests to the session; a client's id is never taken for one (they are not strings of this form). */
@@ -51,14 +76,22 @@ const NEEDS: Readonly<Record<string, string>> = {
 /** The revision's MissingRequiredClientCapability error. */
 const MISSING_CAPABILITY = -32021;
 
+/** How long after a server's question its call waits for more before the client is asked: a burst's questions travel together. */
+export const GATHER_MS = 30;
+
+/** The SDK's request-timeout code: what a server hears for a question its client never answered. */
+const REQUEST_TIMEOUT = -32001;
+
 /**
  * The hub's legacy session (its SDK server, handlers, approvals, fast path) serving modern
  * requests: the session is initialized on the client's behalf from the first request's
  * `_meta`, each request goes on with the revision's `_meta` keys taken off (progress tokens
  * stay), and each answer comes back as the revision has it (modern-result.ts). What the
  * session would send outside a request has nowhere to go and is dropped; a log message goes
- * only to a request that set a log level; a request of the session's own (elicitation,
- * sampling, roots) is refused, since a modern client is never sent one.
+ * only to a request that set a log level. A request of the session's own (a server's
+ * elicitation, sampling or roots, an approval's question) during a client's request ends that
+ * request with an `input_required` result naming it; the client's retry, carrying the
+ * `requestState` it was given, answers it and takes the rest of the call (`resume`).
  */
 export class ModernExchange implements Transport {
   onmessage?: Transport['onmessage'];
@@ -69,16 +102,35 @@ export class ModernExchange implements Transport {
   readonly #own = new Map<RequestId, (message: JSONRPCMessage) => void>();
   #ownCount = 0;
   #opened: Promise<Record<string, unknown>> | undefined;
+  #serverInfo: ServerInfo | undefined;
   #level: string | undefined;
   #closed = false;
+  readonly #opts: ModernExchangeOptions;
+
+  constructor(opts: ModernExchangeOptions) {
+    this.#opts = opts;
+  }
+
+  /** Whether a call of this exchange waits for its client's retry. */
+  get holding(): boolean {
+    for (const pending of this.#pending.values()) if (pending.sink === undefined) return true;
+    return false;
+  }
+
+  /** Whether the client's request `id` (the session's id) waits for its client's retry. */
+  waiting(id: RequestId): boolean {
+    const pending = this.#pending.get(id);
+    return pending !== undefined && pending.sink === undefined;
+  }
 
   async start(): Promise<void> {}
 
   /** The session, initialized for the client `meta` describes (once: later calls get the same answer). */
   open(meta: ModernMeta): Promise<Record<string, unknown>> {
     this.#opened ??= (async () => {
-      // Declared whatever the client says: each request's own capabilities are judged when the session asks (send).
-      const capabilities = { ...meta.capabilities, elicitation: {}, sampling: {} };
+      // What the client declares, and sampling whatever it says: a call that needs it and lacks it fails -32021 (#asked).
+      // Without elicitation, a server's question is declined and an approval refused, as for a 2025 client that cannot be asked.
+      const capabilities = { ...meta.capabilities, sampling: {} };
       const answer = await this.#ask('initialize', {
         protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities,
@@ -98,7 +150,8 @@ export class ModernExchange implements Transport {
 
   /** Who answers: the session's server info, as initialize gave it. */
   async serverInfo(meta: ModernMeta): Promise<ServerInfo> {
-    return (await this.open(meta)).serverInfo as ServerInfo;
+    this.#serverInfo = (await this.open(meta)).serverInfo as ServerInfo;
+    return this.#serverInfo;
   }
 
   /** One modern request, checked already: its notifications and answer go to `sink`. */
@@ -111,11 +164,49 @@ export class ModernExchange implements Transport {
     const logs = meta.logLevel !== undefined;
     this.#pending.set(request.id, {
       method: request.method,
+      name: nameOf(request),
       logs,
       capabilities: meta.capabilities,
-      sink: { notify: (m) => sink.notify(m), answer: (m) => sink.answer(modernAnswer(m, request, serverInfo)) },
+      sink: this.#sinkFor(request, request.id, sink, serverInfo),
+      asked: new Map(),
+      wait: undefined,
+      gathering: undefined,
+      settled: undefined,
     });
     this.onmessage?.({ ...request, params: withoutModernMeta(request.params) });
+  }
+
+  /**
+   * A client's retry of the held call `id` (its requestState checked already): the answers it
+   * carries go to the session's questions they name, then the call goes on and its next
+   * message (another `input_required`, or its result) goes to `sink`. An answer that is not
+   * what its question asks for is refused -32602 and the call keeps waiting; a question left
+   * unanswered is asked again.
+   */
+  resume(id: RequestId, retry: JSONRPCRequest, sink: ModernSink): void {
+    const pending = this.#pending.get(id);
+    if (!pending || pending.sink !== undefined) {
+      sink.answer({
+        jsonrpc: '2.0',
+        id: retry.id,
+        error: { code: INVALID_PARAMS, message: 'Invalid params: the call is not waiting for input' },
+      });
+      return;
+    }
+    const responses = (retry.params as { inputResponses?: unknown } | undefined)?.inputResponses;
+    const checked = checkInputResponses(responses, pending.asked);
+    if ('invalid' in checked) {
+      sink.answer({ jsonrpc: '2.0', id: retry.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${checked.invalid}` } });
+      return;
+    }
+    pending.sink = this.#sinkFor(retry, retry.id, sink, this.#serverInfo!);
+    for (const [key, result] of checked.answers) {
+      const asked = pending.asked.get(key)!;
+      pending.asked.delete(key);
+      this.onmessage?.({ jsonrpc: '2.0', id: asked.id, result } as JSONRPCMessage);
+    }
+    if (pending.settled) return this.#answer(id, pending, pending.settled);
+    if (pending.asked.size > 0) this.#askClient(id);
   }
 
   /**
@@ -153,7 +244,10 @@ export class ModernExchange implements Transport {
   /** The client gave up on a request (its stream closed): the session stops it and answers nothing more of it. */
   cancel(id: RequestId): void {
     if (this.#listeners.delete(id)) return;
-    if (!this.#pending.delete(id)) return;
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    this.#opts.waits.end(pending.wait);
     this.onmessage?.({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -173,8 +267,7 @@ export class ModernExchange implements Transport {
       }
       const pending = this.#pending.get(answered);
       if (!pending) return;
-      this.#pending.delete(answered);
-      pending.sink.answer(message);
+      this.#answer(answered, pending, message);
       return;
     }
     if (!('method' in message)) return;
@@ -182,10 +275,13 @@ export class ModernExchange implements Transport {
       this.#asked(message as JSONRPCRequest, options?.relatedRequestId);
       return;
     }
+    if (message.method === 'notifications/cancelled')
+      return this.#withdrawn((message.params as { requestId?: RequestId } | undefined)?.requestId);
     const related = options?.relatedRequestId === undefined ? undefined : this.#pending.get(options.relatedRequestId);
     if (!related) return this.#changed(message as JSONRPCMessage & { method: string });
     if (message.method === 'notifications/message' && !related.logs) return;
-    related.sink.notify(message);
+    // While the call waits for its client, its progress has no stream to go on.
+    related.sink?.notify(message);
   }
 
   async close(): Promise<void> {
@@ -195,15 +291,18 @@ export class ModernExchange implements Transport {
     for (const [id, listener] of this.#listeners)
       listener.sink.answer({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META_SUBSCRIPTION_ID]: id } } });
     this.#listeners.clear();
+    for (const pending of this.#pending.values()) this.#opts.waits.end(pending.wait);
     this.#pending.clear();
     this.onclose?.();
   }
 
   /**
-   * A request of the session's own (an approval, a server's elicitation or sampling) during a
-   * client's request. One the client declared no capability for fails that request with
-   * -32021, naming the capability, as the revision says; one it did declare would be an
-   * `input_required` result, which the hub does not bridge yet: the session hears a refusal.
+   * A request of the session's own (an approval, a server's elicitation, sampling or roots)
+   * during a client's request. One the client declared no capability for fails that request
+   * with -32021, naming the capability, as the revision says. One it did declare joins the
+   * request's questions: those of a burst (a server asks them at once) reach the client
+   * together, as its request's `input_required` result, `GATHER_MS` after the last.
+   * Outside any client's request the session hears a refusal.
    */
   #asked(request: JSONRPCRequest, relatedId: RequestId | undefined): void {
     const id =
@@ -214,9 +313,26 @@ export class ModernExchange implements Transport {
           : undefined;
     const pending = id === undefined ? undefined : this.#pending.get(id);
     const capability = NEEDS[request.method];
-    if (pending && capability !== undefined && !(capability in pending.capabilities)) {
+    if (pending && capability !== undefined && capability in pending.capabilities) {
+      pending.asked.set(inputKey(request.method, pending.asked), {
+        id: request.id,
+        method: request.method,
+        params: request.params ?? {},
+      });
+      if (pending.sink !== undefined) {
+        // The rest of a burst (a server asks its questions at once) arrives first: each question restarts the short wait.
+        pending.gathering?.cancel();
+        pending.gathering = this.#opts.waits.clock.setTimeout(() => {
+          pending.gathering = undefined;
+          if (this.#pending.get(id!) === pending && pending.sink !== undefined) this.#askClient(id!);
+        }, GATHER_MS);
+      }
+      return;
+    }
+    if (pending && capability !== undefined) {
       this.#pending.delete(id!);
-      pending.sink.answer({
+      this.#opts.waits.end(pending.wait);
+      pending.sink?.answer({
         jsonrpc: '2.0',
         id: id!,
         error: {
@@ -236,6 +352,68 @@ export class ModernExchange implements Transport {
       id: request.id,
       error: { code: -32601, message: `the client speaks MCP 2026-07-28, which has no ${request.method} request from a server` },
     });
+  }
+
+  /** The call's open questions, as its `input_required` result: the call waits for the client's retry. */
+  #askClient(id: RequestId): void {
+    const pending = this.#pending.get(id)!;
+    const sink = pending.sink!;
+    const held: HeldCall = { exchange: this, id, expire: () => this.#expire(id) };
+    const { wait, state } = this.#opts.waits.seal(held, pending.wait, pending.method, pending.name);
+    pending.wait = wait;
+    pending.sink = undefined;
+    const inputRequests = Object.fromEntries(
+      [...pending.asked].map(([key, asked]) => [key, { method: asked.method, params: asked.params }]),
+    );
+    sink.answer({ jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests, requestState: state } });
+  }
+
+  /** The session's answer to a client's request: to its stream, or kept for its retry while it waits. */
+  #answer(id: RequestId, pending: Pending, message: JSONRPCMessage): void {
+    if (!pending.sink) {
+      pending.settled = message;
+      return;
+    }
+    this.#pending.delete(id);
+    this.#opts.waits.end(pending.wait);
+    pending.sink.answer(message);
+    if (this.#pending.size === 0) this.#opts.onDone?.();
+  }
+
+  /** The session withdrew one of its questions (it gave up on it, or its call ended): no longer asked. */
+  #withdrawn(requestId: RequestId | undefined): void {
+    for (const pending of this.#pending.values())
+      for (const [key, asked] of pending.asked) if (asked.id === requestId) pending.asked.delete(key);
+  }
+
+  /** The client never came back: its questions are answered with an error, its call stopped, nothing held. */
+  #expire(id: RequestId): void {
+    const pending = this.#pending.get(id);
+    if (!pending || pending.sink !== undefined) return;
+    this.#pending.delete(id);
+    for (const asked of pending.asked.values())
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id: asked.id,
+        error: { code: REQUEST_TIMEOUT, message: `the client did not answer within ${INPUT_WAIT_MS / 60_000} minutes` },
+      });
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'the client did not retry with its answers' },
+    });
+    if (this.#pending.size === 0) this.#opts.onDone?.();
+  }
+
+  /** Where a client's request's messages go: its answer as the revision has it, under the id the client used. */
+  #sinkFor(request: JSONRPCRequest, clientId: RequestId, sink: ModernSink, serverInfo: ServerInfo): ModernSink {
+    return {
+      notify: (m) => sink.notify(m),
+      answer: (m) => {
+        const answer = modernAnswer(m, request, serverInfo) as JSONRPCMessage & { id?: RequestId };
+        sink.answer({ ...answer, id: clientId } as JSONRPCMessage);
+      },
+    };
   }
 
   /** A change the session announced outside any request: to each subscription that asked for it. */

@@ -4,8 +4,11 @@ import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/t
 import type { Redactor } from '@blitz/core';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
-import { ModernExchange } from './modern-exchange.js';
+import { markModern } from '../session-era.js';
+import type { InputWaits } from './input-waits.js';
+import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
 import { checkModernRequest, HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION } from './modern-request.js';
+import { retryOf } from './modern-retry.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
@@ -17,7 +20,8 @@ const BAD_REQUEST = new Set([HEADER_MISMATCH, -32021, UNSUPPORTED_VERSION]);
  * hub session of its own, made for it and ended with it (`open` gives it; closing its
  * exchange ends it). The answer is plain JSON, or SSE once a notification of the request
  * (progress, a log message it asked for) must go first; a stream the client closes before the
- * answer cancels the request.
+ * answer cancels the request. A call that asks its client for input (`input_required`) keeps
+ * its session past its answer, held in `waits` until the client's retry resumes it there.
  */
 export async function serveModernPost(
   req: IncomingMessage,
@@ -26,14 +30,23 @@ export async function serveModernPost(
   /** The request's hub session; `listening`, for a `subscriptions/listen`, joins the sessions that hear of changes. */
   open: (listening?: Transport) => Promise<{ hub: HubSession; ended(): void }>,
   redactor: Redactor,
+  waits: InputWaits<HeldCall>,
 ): Promise<void> {
   const checked = checkModernRequest(request, req.headers);
   if ('refused' in checked) return json(res, checked.refused.status, { jsonrpc: '2.0', id: request.id, error: checked.refused.error });
   const { meta } = checked;
-  const exchange = new ModernExchange();
+  const retry = retryOf(request, waits);
+  if (retry.kind === 'refused') return json(res, 200, { jsonrpc: '2.0', id: request.id, error: retry.error });
+  if (retry.kind === 'resume') {
+    const { exchange, id } = retry.held;
+    return answerOn(res, exchange, id, (sink) => exchange.resume(id, request, sink));
+  }
+  const exchange: ModernExchange = new ModernExchange({ waits, onDone: () => void exchange.close() });
   const listening = request.method === 'subscriptions/listen';
   const { hub, ended } = await open(listening ? exchange : undefined);
   exchange.onclose = ended;
+  hub.waiting = (id) => exchange.waiting(id);
+  markModern(hub.server);
   await hub.server.connect(hub.transport(new RedactingTransport(exchange, redactor)));
   try {
     if (request.method === 'server/discover') {
@@ -50,32 +63,42 @@ export async function serveModernPost(
         });
       });
     }
-    await new Promise<void>((resolve) => {
-      let sse = false;
-      let answered = false;
-      res.on('close', () => {
-        if (!answered) exchange.cancel(request.id);
-        resolve();
-      });
-      void exchange.request(request, meta, {
-        notify: (message) => {
-          if (!sse) {
-            sse = true;
-            res.writeHead(200, SSE_HEAD);
-          }
-          res.write(event(message));
-        },
-        answer: (message) => {
-          answered = true;
-          if (sse) res.end(event(message));
-          else json(res, statusOf(message), message);
-          resolve();
-        },
-      });
-    });
+    await answerOn(res, exchange, request.id, (sink) => void exchange.request(request, meta, sink));
   } finally {
-    await exchange.close();
+    if (!exchange.holding) await exchange.close();
   }
+}
+
+/** A request's notifications and answer on its HTTP response (JSON, or SSE once a notification comes first); a closed stream cancels call `id`. */
+function answerOn(
+  res: ServerResponse,
+  exchange: ModernExchange,
+  id: JSONRPCRequest['id'],
+  start: (sink: ModernSink) => void,
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let sse = false;
+    let answered = false;
+    res.on('close', () => {
+      if (!answered) exchange.cancel(id);
+      resolve();
+    });
+    start({
+      notify: (message) => {
+        if (!sse) {
+          sse = true;
+          res.writeHead(200, SSE_HEAD);
+        }
+        res.write(event(message));
+      },
+      answer: (message) => {
+        answered = true;
+        if (sse) res.end(event(message));
+        else json(res, statusOf(message), message);
+        resolve();
+      },
+    });
+  });
 }
 
 /** The HTTP status of a JSON answer: what the revision names for its errors, else 200. */

@@ -3,8 +3,11 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { isRequest, type Redactor } from '@blitz/core';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
-import { ModernExchange, type ModernSink } from './modern-exchange.js';
-import { checkModernRequest, META_VERSION } from './modern-request.js';
+import { markModern } from '../session-era.js';
+import type { InputWaits } from './input-waits.js';
+import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
+import { checkModernRequest, INVALID_PARAMS, META_VERSION } from './modern-request.js';
+import { retryOf } from './modern-retry.js';
 
 /**
  * Whether a lines connection's first message opens it at 2026-07-28: `server/discover` (the
@@ -26,9 +29,18 @@ export function opensModern(message: JSONRPCMessage): boolean {
  * checked as on HTTP but without headers (stdio mirrors none), served by the connection's hub
  * session through one exchange (initialized from the first request's `_meta`), answered on
  * the connection; `notifications/cancelled` stops a request, as the revision keeps it on stdio.
+ * A call held for its client's input is resumed by a retry on the same connection.
  */
-export function serveModernLines(lines: Transport, hub: HubSession, first: JSONRPCMessage, redactor: Redactor): Promise<void> {
-  const exchange = new ModernExchange();
+export function serveModernLines(
+  lines: Transport,
+  hub: HubSession,
+  first: JSONRPCMessage,
+  redactor: Redactor,
+  waits: InputWaits<HeldCall>,
+): Promise<void> {
+  const exchange = new ModernExchange({ waits });
+  hub.waiting = (id) => exchange.waiting(id);
+  markModern(hub.server);
   // Its handlers are set before connect's first await: the requests below reach the session.
   const connected = hub.server.connect(hub.transport(new RedactingTransport(exchange, redactor)));
   const send = (message: JSONRPCMessage) => void lines.send(message).catch(() => undefined);
@@ -40,7 +52,16 @@ export function serveModernLines(lines: Transport, hub: HubSession, first: JSONR
       if (message.method === 'server/discover')
         return void exchange.discover(checked.meta).then((result) => send({ jsonrpc: '2.0', id: message.id, result }));
       if (message.method === 'subscriptions/listen') return void exchange.listen(message, checked.meta, sink);
-      return void exchange.request(message, checked.meta, sink);
+      const retry = retryOf(message, waits);
+      if (retry.kind === 'refused') return send({ jsonrpc: '2.0', id: message.id, error: retry.error });
+      if (retry.kind === 'fresh') return void exchange.request(message, checked.meta, sink);
+      if (retry.held.exchange !== exchange)
+        return send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: INVALID_PARAMS, message: 'Invalid params: requestState belongs to another connection' },
+        });
+      return exchange.resume(retry.held.id, message, sink);
     }
     if ('method' in message && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;

@@ -111,7 +111,7 @@ function headerMismatch(request: JSONRPCRequest, version: string, headers: Incom
 }
 
 /** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI. */
-function nameOf(request: JSONRPCRequest): string | undefined {
+export function nameOf(request: JSONRPCRequest): string | undefined {
   const params = request.params as Record<string, unknown> | undefined;
   if (request.method === 'tools/call' || request.method === 'prompts/get') return typeof params?.name === 'string' ? params.name : '';
   if (request.method === 'resources/read') return typeof params?.uri === 'string' ? params.uri : '';
