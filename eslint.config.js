@@ -34,8 +34,9 @@ const daemonApps = {
   message: "The daemon imports no app, itself included by name (it finds the settings page's built files by path, not by import).",
 };
 const daemonPackages = {
-  group: ['@blitz/clients', '@blitz/clients/*', '@blitz/autostart', '@blitz/autostart/*'],
-  message: "Other clients' config files and start at login belong to the CLI and the tray, not the daemon.",
+  group: ['@blitz/autostart', '@blitz/autostart/*'],
+  message:
+    'Start at login belongs to the CLI and the tray, not the daemon (it may import @blitz/clients: the settings page imports and connects clients through it).',
 };
 const cliApps = {
   regex: '^@blitz/(daemon(?!/entry$)(/|$)|tray/|settings(/|$))',

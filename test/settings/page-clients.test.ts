@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
-import { tempDir } from '../support/blitz-cli.js';
+import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, NO_BROWSER, settingsAddress } from '../support/settings-browser.js';
 
@@ -12,13 +13,21 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let base: string;
+let fakeBlitz: string;
 
 describe.skipIf(NO_BROWSER)("the settings page's Connect a client (issue 29.9)", () => {
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');
     home = tempDir('blitz-page-clients-');
     writeSettings(home, '[daemon]\nport = 0\n');
-    daemon = await startDaemonProcess(home);
+    // A `blitz` on the daemon's PATH, as npm links one; taken away in the last test.
+    const bin = path.join(home, 'bin');
+    fs.mkdirSync(bin);
+    fakeBlitz = path.join(bin, 'blitz');
+    fs.writeFileSync(fakeBlitz, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    // The rest of PATH without the `blitz` npm puts in node_modules/.bin.
+    const rest = (process.env.PATH ?? '').split(path.delimiter).filter((d) => d !== '' && !fs.existsSync(path.join(d, 'blitz')));
+    daemon = await startDaemonProcess(home, { PATH: [bin, ...rest].join(path.delimiter) });
     base = `http://127.0.0.1:${daemon.state.port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -56,5 +65,18 @@ describe.skipIf(NO_BROWSER)("the settings page's Connect a client (issue 29.9)",
       `[mcp_servers.blitz]\ncommand = "blitz"\nargs = ["connect"]\nenv = { BLITZ_HOME = ${JSON.stringify(home)} }`,
     );
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('names Node and blitz by full paths when blitz is not on the PATH, and says so', async () => {
+    fs.rmSync(fakeBlitz);
+    await page.goto(await settingsAddress(home));
+    await page.waitForURL(`${base}/settings/`);
+    await page.getByRole('link', { name: 'Connect a client' }).click();
+    await page.getByRole('combobox', { name: 'Client' }).selectOption('cursor');
+    const snippet = page.getByTestId('snippet');
+    expect(JSON.parse((await snippet.textContent())!)).toEqual({
+      mcpServers: { blitz: { command: process.execPath, args: [fs.realpathSync(BLITZ_BIN), 'connect'], env: { BLITZ_HOME: home } } },
+    });
+    expect(await page.getByText("is not on the daemon's PATH, so the entry names Node and Blitz by their full paths").count()).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readDaemonState } from '@blitz/client';
 import { blitzHome, blitzPaths } from '@blitz/core/paths';
 import { DAEMON_ENTRY } from '@blitz/daemon/entry';
+import { blitzCommand } from './blitz-path.js';
 
 /** A daemon this process spawned, and its exit code once it has exited. */
 export interface SpawnedDaemon {
@@ -23,7 +24,7 @@ export function spawnDaemon(home: string, env: NodeJS.ProcessEnv): SpawnedDaemon
     detached: true,
     stdio: ['ignore', out, out],
     // Its log is logs/blitz.log (rotated); daemon.out, never rotated, is for what is said outside it.
-    env: { ...env, BLITZ_HOME: home, BLITZ_DAEMON_LOG_STDERR: '0' },
+    env: { ...env, BLITZ_HOME: home, BLITZ_DAEMON_LOG_STDERR: '0', BLITZ_CLI_BIN: blitzCommand().bin },
     cwd: home,
     windowsHide: true,
   });

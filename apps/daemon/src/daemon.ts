@@ -22,6 +22,7 @@ import { controlApi } from './http/control-api.js';
 import { DaemonServer } from './http/daemon-server.js';
 import type { JsonBytes } from './http/json-bytes.js';
 import { askPortHolder, portInUse } from './port-holder.js';
+import { daemonLaunches } from './blitz-launch.js';
 import { HubEndpoint } from './hub/hub-endpoint.js';
 import { ToolUse } from './hub/tool-use.js';
 import type { Router } from './http/router.js';
@@ -327,6 +328,12 @@ export class Daemon {
     }
   }
 
+  /** What a client's `blitz connect` entry needs in its env, as blitz clients connect writes it: BLITZ_HOME only where the daemon's is not the default. */
+  #connectEnv(): Record<string, string> {
+    const { BLITZ_HOME: _set, ...rest } = this.#opts.env ?? process.env;
+    return this.paths.home === blitzHome(rest) ? {} : { BLITZ_HOME: this.paths.home };
+  }
+
   /** The control API, over this daemon's parts. */
   #controlApi(): Router {
     return controlApi({
@@ -343,11 +350,10 @@ export class Daemon {
       credentialsChanged: (server) => this.#credentialsChanged(server),
       signIns: this.#pageSignIns,
       serverLogs: this.#serverLogs,
-      connectEnv: (): Record<string, string> => {
-        // As blitz clients connect writes it: BLITZ_HOME only where the daemon's is not the default.
-        const { BLITZ_HOME: _set, ...rest } = this.#opts.env ?? process.env;
-        return this.paths.home === blitzHome(rest) ? {} : { BLITZ_HOME: this.paths.home };
-      },
+      connectEnv: () => this.#connectEnv(),
+      launches: () => daemonLaunches(this.#opts.env ?? process.env, this.#connectEnv()),
+      clientBackupDir: path.join(this.paths.stateDir, 'client-backups'),
+      clientEnv: () => ({ ...(this.#opts.env ?? process.env) }),
       recentCalls: this.audit.recent,
       context: { hub: () => this.source.settings.hub, uses: () => this.#toolUse.snapshot() },
       permissions: () => this.source.settings.permissions,

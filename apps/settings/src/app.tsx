@@ -71,7 +71,7 @@ export function App({ api }: { api: PageApi }) {
             headingRef={heading}
           />
         )}
-        {route.view === 'clients' && <ClientSnippets api={api} headingRef={heading} />}
+        {route.view === 'clients' && <ClientSnippets api={api} headingRef={heading} readOnly={readOnly} refresh={refresh} />}
         {route.view === 'logs' && <ServerLogs api={api} name={route.name} headingRef={heading} />}
         {route.view === 'server' && (
           <ServerDetail api={api} snapshot={snapshot} name={route.name} readOnly={readOnly} refresh={refresh} headingRef={heading} />

@@ -1,4 +1,7 @@
 import type {
+  ClientConnected,
+  ClientImported,
+  ClientsReport,
   ConfigChange,
   ErrorBody,
   ExposedTool,
@@ -42,6 +45,24 @@ export class PageApi {
   /** The env of a client's `blitz connect` entry (an older daemon says nothing: none). */
   get connectEnv(): Record<string, string> {
     return this.#session.connectEnv ?? {};
+  }
+
+  /** How a client's entry starts Blitz (an older daemon says nothing: `blitz connect`, assumed on PATH). */
+  get launch(): { command: string; args: string[]; onPath: boolean } {
+    return this.#session.launch ?? { command: 'blitz', args: ['connect'], onPath: true };
+  }
+
+  /** Other MCP clients' files here, and what import and connect would change in them. */
+  clients(): Promise<ClientsReport> {
+    return this.#get('/v1/clients');
+  }
+
+  importFrom(client: string): Promise<ClientImported> {
+    return this.#change('POST', `/v1/clients/${encodeURIComponent(client)}/import`, {});
+  }
+
+  connectClient(client: string): Promise<ClientConnected> {
+    return this.#change('POST', `/v1/clients/${encodeURIComponent(client)}/connect`, {});
   }
 
   status(): Promise<StatusResponse> {

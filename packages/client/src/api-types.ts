@@ -14,6 +14,7 @@ export type { ExposedTool, WorkspaceServer, WorkspaceServerDetail, WorkspaceSumm
 export type { FieldProblem, ServerProblems, ServerTestResult } from './api/server-problems.js';
 export type { ServerLogLine, ServerLogs } from './api/server-logs.js';
 export type { SignedOut, SignInAttempt, SignInStarted, SignInStatus } from './api/sign-in.js';
-export type { SettingsCode, SettingsSession } from './api/settings-session.js';
+export type { ClientConnected, ClientImported, ClientReport, ClientsReport, ConnectPreview, ImportPreview } from './api/clients.js';
+export type { BlitzLaunchText, SettingsCode, SettingsSession } from './api/settings-session.js';
 export type { ErrorBody } from './api/error-body.js';
 export { MAX_CLIENT_MESSAGE_BYTES, MCP_LINES_PROTOCOL, type DaemonEnvironment, type DaemonState } from './api/daemon-endpoint.js';

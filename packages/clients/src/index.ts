@@ -15,3 +15,4 @@ export { parseJsonText, setJsonValue } from './files/json-document.js';
 export { readClientFile } from './files/read-client-file.js';
 export { unifiedDiff } from './files/unified-diff.js';
 export { maskSecretsIn } from './mask-secrets.js';
+export { describeEntry, redactorFor } from './describe-server.js';

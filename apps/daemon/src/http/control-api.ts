@@ -46,6 +46,8 @@ import { logRoutes } from './log-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import type { RecentCalls } from '../audit/recent-calls.js';
 import { contextRoutes, type ContextRouteDeps } from './context-routes.js';
+import { clientRoutes } from './client-routes.js';
+import type { DaemonLaunches } from '../blitz-launch.js';
 
 export interface ControlApiDeps {
   settingsFile: string;
@@ -72,6 +74,12 @@ export interface ControlApiDeps {
   permissions(): Permissions;
   /** What a client's `blitz connect` entry needs in its env to reach this daemon. */
   connectEnv(): Record<string, string>;
+  /** How a client's entry starts Blitz: the page's snippets, and what a connect from the page writes. */
+  launches(): DaemonLaunches;
+  /** `state/client-backups`: connect's backups, shared with `blitz clients disconnect`. */
+  clientBackupDir: string;
+  /** The env clients' config files are found by (HOME and the rest). */
+  clientEnv(): NodeJS.ProcessEnv;
   /** A one-time address of the settings page. */
   settingsCode(): SettingsCode;
   /** Connects to one server on its own, lists its tools and closes (`blitz doctor --online` for one). */
@@ -103,6 +111,15 @@ export function controlApi(deps: ControlApiDeps): Router {
   logRoutes(router, deps.serverLogs);
   auditRoutes(router, deps.recentCalls);
   contextRoutes(router, { ...deps.context, workspace: (id) => findWorkspace(deps.registry, id) });
+  clientRoutes(router, {
+    settingsFile: deps.settingsFile,
+    backupDir: deps.clientBackupDir,
+    env: deps.clientEnv,
+    hub: deps.context.hub,
+    launch: () => deps.launches().connect,
+    editor,
+    applySettings: deps.applySettings,
+  });
   return (
     router
       // The cheapest authenticated answer: a liveness probe, and the benchmark's baseline.
@@ -281,6 +298,7 @@ export function controlApi(deps: ControlApiDeps): Router {
           header: CSRF_HEADER,
           file: deps.settingsFile,
           connectEnv: deps.connectEnv(),
+          launch: deps.launches().snippet,
         };
         return { body: session, credential: true };
       })

@@ -15,4 +15,13 @@ export interface SettingsSession {
   file: string;
   /** The env a client's `blitz connect` entry needs to reach this daemon: `BLITZ_HOME` when it is not the default. */
   connectEnv: Record<string, string>;
+  /** How a client's entry starts Blitz: `blitz connect` when `blitz` is on the daemon's PATH, else full paths. */
+  launch?: BlitzLaunchText;
+}
+
+export interface BlitzLaunchText {
+  command: string;
+  args: string[];
+  /** `blitz` is on the daemon's PATH; when not, `command` and `args` are full paths. */
+  onPath: boolean;
 }

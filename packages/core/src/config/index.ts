@@ -32,6 +32,7 @@ export {
   insertNamedTableText,
   locateNamedTables,
   describeTomlError,
+  addServerEntry,
   parseToml,
   parseTomlText,
   tomlParses,

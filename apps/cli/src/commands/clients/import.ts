@@ -1,9 +1,18 @@
 import path from 'node:path';
 import { isBlitzError, readProjectConfig, serverToEntry, SettingsEditor, type ServerEntry } from '@blitz/core';
-import { editClientFile, findServers, parseJsonText, planImport, setJsonValue, type FoundServer, type ImportPlan } from '@blitz/clients';
+import {
+  describeEntry,
+  editClientFile,
+  findServers,
+  redactorFor,
+  parseJsonText,
+  planImport,
+  setJsonValue,
+  type FoundServer,
+  type ImportPlan,
+} from '@blitz/clients';
 import type { CliContext } from '../../context.js';
 import { blitzServerEntries, blitzServerEntriesLoose, shortPath } from './client-context.js';
-import { describeEntry, redactorFor } from './describe-server.js';
 import { clientStates } from './list.js';
 
 export interface ImportOptions {

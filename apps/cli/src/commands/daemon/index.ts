@@ -8,13 +8,16 @@ import { CliError, type CliContext } from '../../context.js';
 import { connectToDaemon, startDaemon, stoppedOnPurpose } from '../../daemon-connection.js';
 import { daemonVersionNote } from '../../daemon-version.js';
 import { VERSION } from '../../version.js';
+import { blitzCommand } from '../../blitz-path.js';
 
 export function registerDaemon(program: Command, ctx: CliContext): void {
   const daemon = program
     .command('daemon')
     .description('run the Blitz daemon in the foreground (start|stop|status: in the background)')
     .action(async () => {
-      // The daemon app's own entry point, run in this process: it sets the exit code.
+      // The daemon app's own entry point, run in this process: it sets the exit code. It
+      // writes this blitz into the clients the settings page connects (BLITZ_CLI_BIN).
+      process.env.BLITZ_CLI_BIN = blitzCommand().bin;
       await import(pathToFileURL(DAEMON_ENTRY).href);
     });
 
