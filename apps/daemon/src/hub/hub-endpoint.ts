@@ -204,6 +204,8 @@ export class HubEndpoint {
 
   async closeAll(): Promise<void> {
     this.#closing = true;
+    // Calls held for their clients' answers end: their servers hear an error, their sessions close.
+    this.#waits.expireAll();
     for (const timer of this.#pending.values()) timer.cancel();
     this.#pending.clear();
     await Promise.all([...this.#sessions.values()].map((s) => s.transport.close().catch(() => undefined)));

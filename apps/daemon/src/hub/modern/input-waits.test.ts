@@ -65,4 +65,17 @@ describe('InputWaits', () => {
     clock.advance(1);
     expect(a.expired).toEqual([1]);
   });
+
+  it('expires every wait at once when the daemon stops', () => {
+    const clock = new FakeClock();
+    const waits = new InputWaits(clock);
+    const a = held();
+    const b = held();
+    waits.seal(a.waiting, undefined, 'tools/call', 'x');
+    waits.seal(b.waiting, undefined, 'prompts/get', 'y');
+    waits.expireAll();
+    expect([a.expired, b.expired, waits.size]).toEqual([[1], [1], 0]);
+    clock.advance(INPUT_WAIT_MS);
+    expect([a.expired, b.expired]).toEqual([[1], [1]]);
+  });
 });

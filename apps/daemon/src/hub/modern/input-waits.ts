@@ -100,6 +100,16 @@ export class InputWaits<W extends Waiting = Waiting> {
     this.#entries.delete(wait);
   }
 
+  /** Every wait ends now as if expired (the daemon is stopping): each holder answers its server and lets go. */
+  expireAll(): void {
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    for (const entry of entries) {
+      entry.timer.cancel();
+      entry.waiting.expire();
+    }
+  }
+
   #sign(body: string): string {
     return createHmac('sha256', this.#key).update(body).digest('base64url');
   }

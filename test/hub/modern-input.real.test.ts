@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
+import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { REAL_WAIT } from '../../packages/core/src/testing/real-wait.js';
+import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
+import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
+import { textOf } from '../support/hub-client.js';
+
+// Issue 28 point 3: a 2025 server's elicitation during a 2026-07-28 client's call becomes that
+// call's input_required; the retry with requestState answers the waiting server request. And an
+// `ask` approval is put the same way. Both hub paths: /mcp and blitz connect. A real daemon, the
+// conformance fixture (SDK v1, a 2025-only server) and the SDK v2 fixture over stdio.
+let home: string;
+let workspace: string;
+let daemon: RunningDaemon;
+
+const VERSION = '2026-07-28';
+const metaWith = (capabilities: Record<string, unknown>) => ({
+  'io.modelcontextprotocol/protocolVersion': VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'modern-input-test', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': capabilities,
+});
+const ASKS = metaWith({ elicitation: {} });
+
+interface Message {
+  id?: unknown;
+  method?: string;
+  result?: Record<string, unknown> & {
+    inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+    requestState?: string;
+  };
+  error?: { code: number; message: string };
+}
+
+const ACCEPTED = { action: 'accept', content: { username: 'alice', email: 'a@example.com' } };
+
+beforeAll(async () => {
+  home = tempDir('blitz-modern-input-');
+  workspace = tempDir('blitz-modern-input-ws-');
+  const fx = fixtureCommand('conformance');
+  const gated = fixtureCommand('modern');
+  writeSettings(
+    home,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "fx"\ncommand = ${JSON.stringify(fx.command)}\nargs = ${JSON.stringify(fx.args)}\nsandbox = false\nauto_approve = true\n\n` +
+      `[[mcp.servers]]\nname = "gated"\ncommand = ${JSON.stringify(gated.command)}\nargs = ${JSON.stringify(gated.args)}\nsandbox = false\n`,
+  );
+  daemon = await startDaemonProcess(home);
+}, 60_000);
+
+afterAll(async () => {
+  await daemon?.stop();
+  await assertNoOrphans();
+  for (const dir of [home, workspace]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function post(id: unknown, method: string, params: Record<string, unknown>): Promise<Message> {
+  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const response = await fetch(`http://127.0.0.1:${daemon.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${daemon.state.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      'mcp-method': method,
+      ...name,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
+  const text = await response.text();
+  const messages: Message[] = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)))
+    : [JSON.parse(text)];
+  return messages.at(-1)!;
+}
+
+const call = (name: string, args: Record<string, unknown>, meta: object, extra: Record<string, unknown> = {}) => ({
+  name,
+  arguments: args,
+  _meta: meta,
+  ...extra,
+});
+
+/** The one question of an input_required result: its key, and the state to retry with. */
+function question(message: Message): { key: string; method: string; params: Record<string, unknown>; state: string } {
+  expect(message.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
+  const entries = Object.entries(message.result!.inputRequests!);
+  expect(entries).toHaveLength(1);
+  const [key, asked] = entries[0]!;
+  return { key, method: asked.method, params: asked.params, state: message.result!.requestState! };
+}
+
+describe('/mcp at 2026-07-28: a 2025 server asks during the call', () => {
+  it('answers the call input_required; the retry carries the answer to the waiting server request', async () => {
+    const first = await post(1, 'tools/call', call('test_elicitation', { message: 'Who are you?' }, ASKS));
+    expect(first.id).toBe(1);
+    const asked = question(first);
+    expect(asked).toMatchObject({ method: 'elicitation/create', params: { message: 'Who are you?' } });
+
+    const done = await post(
+      2,
+      'tools/call',
+      call('test_elicitation', { message: 'Who are you?' }, ASKS, {
+        inputResponses: { [asked.key]: ACCEPTED, unasked: { action: 'decline' } },
+        requestState: asked.state,
+      }),
+    );
+    expect(done.id).toBe(2);
+    expect(done.result).toMatchObject({ resultType: 'complete' });
+    expect(textOf(done.result)).toBe(`User response: action=accept, content=${JSON.stringify(ACCEPTED.content)}`);
+    // The call is over: its state resumes nothing.
+    const again = await post(3, 'tools/call', call('test_elicitation', {}, ASKS, { inputResponses: {}, requestState: asked.state }));
+    expect(again.error).toMatchObject({ code: -32602, message: expect.stringContaining('no longer waiting') });
+  });
+
+  it('refuses a tampered state, a state sent with another tool and an answer of the wrong shape, and keeps the call waiting', async () => {
+    const asked = question(await post(1, 'tools/call', call('test_elicitation', { message: 'Sure?' }, ASKS)));
+    const retry = (id: number, name: string, extra: Record<string, unknown>) => post(id, 'tools/call', call(name, {}, ASKS, extra));
+    expect(
+      (await retry(2, 'test_elicitation', { inputResponses: { [asked.key]: ACCEPTED }, requestState: `${asked.state}-TAMPERED` })).error,
+    ).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('integrity'),
+    });
+    expect(
+      (await retry(3, 'test_simple_text', { inputResponses: { [asked.key]: ACCEPTED }, requestState: asked.state })).error,
+    ).toMatchObject({
+      code: -32602,
+    });
+    expect(
+      (await retry(4, 'test_elicitation', { inputResponses: { [asked.key]: { content: {} } }, requestState: asked.state })).error,
+    ).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('elicitation/create'),
+    });
+    expect((await retry(5, 'test_elicitation', { inputResponses: null })).error).toMatchObject({ code: -32602 });
+    // A retry without the answer is asked again, under a new state; the old one is spent.
+    const reasked = question(await retry(6, 'test_elicitation', { inputResponses: {}, requestState: asked.state }));
+    expect(reasked.key).toBe(asked.key);
+    expect(reasked.state).not.toBe(asked.state);
+    const done = await retry(7, 'test_elicitation', {
+      inputResponses: { [asked.key]: { action: 'decline' } },
+      requestState: reasked.state,
+    });
+    expect(textOf(done.result)).toBe('User response: action=decline, content={}');
+  });
+
+  it('puts an ask approval to the client as input_required, and refuses it to a client that cannot be asked', async () => {
+    const listed = await post(1, 'tools/list', { _meta: ASKS });
+    const echo = (listed.result!.tools as Array<{ name: string }>).map((t) => t.name).find((n) => n.endsWith('echo'))!;
+    const asked = question(await post(2, 'tools/call', call(echo, { text: 'hi' }, ASKS)));
+    expect(asked.method).toBe('elicitation/create');
+    expect(asked.params).toMatchObject({ requestedSchema: { properties: { decision: expect.any(Object) } } });
+    const done = await post(
+      3,
+      'tools/call',
+      call(echo, { text: 'hi' }, ASKS, {
+        inputResponses: { [asked.key]: { action: 'accept', content: { decision: 'allow_once' } } },
+        requestState: asked.state,
+      }),
+    );
+    expect(done.result).toMatchObject({ resultType: 'complete' });
+    expect(textOf(done.result)).toBe('hi');
+
+    const refused = await post(4, 'tools/call', call(echo, { text: 'hi' }, metaWith({})));
+    expect(refused.result).toMatchObject({ resultType: 'complete', isError: true });
+    expect(textOf(refused.result)).toContain('cannot be asked');
+  });
+});
+
+describe('blitz connect at 2026-07-28: a 2025 server asks during the call', () => {
+  it('answers input_required on the connection, and the retry there finishes the call', async () => {
+    const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], {
+      env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const received: Message[] = [];
+    let rest = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      const lines = (rest + d.toString()).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) received.push(JSON.parse(line));
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const send = (id: unknown, method: string, params: Record<string, unknown>) =>
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    const answerTo = async (id: unknown) => {
+      await expect.poll(() => received.some((m) => m.id === id && m.method === undefined), REAL_WAIT).toBe(true);
+      return received.find((m) => m.id === id && m.method === undefined)!;
+    };
+    try {
+      send('d', 'server/discover', { _meta: ASKS });
+      await answerTo('d');
+      send('a', 'tools/call', call('test_elicitation', { message: 'Name?' }, ASKS));
+      const asked = question(await answerTo('a'));
+      expect(asked.params).toMatchObject({ message: 'Name?' });
+      // Nothing but the answer: a 2026-07-28 client is never sent a server request.
+      expect(received.filter((m) => m.method !== undefined && m.id !== undefined)).toEqual([]);
+      send(
+        't',
+        'tools/call',
+        call('test_elicitation', {}, ASKS, { inputResponses: { [asked.key]: ACCEPTED }, requestState: `x${asked.state}` }),
+      );
+      expect((await answerTo('t')).error).toMatchObject({ code: -32602 });
+      send('b', 'tools/call', call('test_elicitation', {}, ASKS, { inputResponses: { [asked.key]: ACCEPTED }, requestState: asked.state }));
+      const done = await answerTo('b');
+      expect(done.result).toMatchObject({ resultType: 'complete' });
+      expect(textOf(done.result)).toBe(`User response: action=accept, content=${JSON.stringify(ACCEPTED.content)}`);
+    } finally {
+      child.stdin!.end();
+      await exited;
+    }
+  });
+});
