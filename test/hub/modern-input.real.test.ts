@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 async function post(id: unknown, method: string, params: Record<string, unknown>): Promise<Message> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const response = await fetch(`http://127.0.0.1:${daemon.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, {
     method: 'POST',
     headers: {
