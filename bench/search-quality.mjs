@@ -3,7 +3,7 @@
 // one catalog, named as the hub names them (buildCatalog, each server's prefix), searched by
 // core's ToolIndex as the hub's search_tools does. Two task sets:
 //   - tuned (search-eval/tuned.json): tasks on the large catalog's servers; the ranking may be
-//     tuned on them;
+//     tuned on them; and tuned-unnamed.json, tasks over the whole catalog that name no service;
 //   - held out (search-eval/held-out.json): tasks on servers recorded for this evaluation alone,
 //     written before any ranking was tuned and never tuned on; judged: recall@5 ≥ 0.7 and
 //     recall@1 ≥ 0.4, over the whole catalog and over the held-out servers' catalog alone;
@@ -34,6 +34,7 @@ const heldOut = read('held-out.json');
 const tuned = read('tuned.json');
 const heldOutServers = new Set(heldOut.servers);
 const unnamed = read('held-out-unnamed.json');
+const tunedUnnamed = read('tuned-unnamed.json');
 
 /** The hub's catalog of `names`' recorded tools, in settings order, as ToolIndex takes it. */
 function catalogOf(names) {
@@ -98,6 +99,7 @@ function runnable(tasks, catalog) {
 const tunedOnly = process.argv.includes('--tuned-only');
 const SETS = [
   { name: 'tuned, whole catalog', tasks: tuned.tasks, catalog: whole },
+  { name: 'tuned, no service named, whole catalog', tasks: tunedUnnamed.tasks, catalog: whole },
   { name: 'held out, whole catalog', tasks: heldOut.tasks, catalog: whole, judged: true },
   { name: 'held out, its servers alone', tasks: heldOut.tasks, catalog: heldOutOnly, judged: true },
   { name: 'held out, no service named, whole catalog', tasks: unnamed.tasks, catalog: whole, judged: true },
@@ -138,7 +140,7 @@ const thousand = Array.from({ length: 1000 }, (_, i) => {
   return copy === 0 ? t : { ...t, exposedName: `${t.exposedName}_${copy}`, server: `${t.server}-${copy}` };
 });
 const big = new ToolIndex(thousand);
-const queries = [...tuned.tasks, ...heldOut.tasks, ...unnamed.tasks].map((t) => t.query);
+const queries = [...tuned.tasks, ...tunedUnnamed.tasks, ...heldOut.tasks, ...unnamed.tasks].map((t) => t.query);
 for (const q of queries) big.search(q, { limit: 8 }); // warm-up: tables read, the index's vectors made
 const wall = [];
 const cpu = [];
