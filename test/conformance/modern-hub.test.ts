@@ -79,6 +79,11 @@ describe('conformance 2026-07-28 server requirements (0.2.0-alpha.12) through th
     expect([...checks.keys()].sort()).toEqual([...REQUIRED_2026].sort());
     expect(NOT_YET.filter((s) => !REQUIRED_2026.includes(s))).toEqual([]);
   });
+  it('server-stateless: a call needing sampling the client did not declare fails 400 -32021, naming it', () => {
+    const wanted = ['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400'];
+    const found = (checks.get('server-stateless') ?? []).filter((c) => wanted.includes(c.id));
+    expect(found.map((c) => [c.id, c.status]).sort(), explainChecks(found)).toEqual(wanted.map((id) => [id, 'SUCCESS']).sort());
+  });
   it.each(THROUGH_THE_HUB)('%s', (scenario) => {
     expect(scenarioPassed(checks.get(scenario)), explainChecks(checks.get(scenario))).toBe(true);
   });

@@ -188,10 +188,12 @@ describe('/mcp at 2026-07-28', () => {
     expect(only(await post('tools/call', call, { 'mcp-name': encoded }))).toMatchObject({ result: { resultType: 'complete' } });
   });
 
-  it('fails a call whose server asks for a capability the client did not declare with 400 -32021, naming it', async () => {
+  it("declines a server's elicitation for a client that declared none, as for a 2025 client that cannot be asked", async () => {
+    // Sampling the client lacks fails -32021 instead (test/conformance/modern-hub.test.ts, server-stateless's checks).
     const answer = await post('tools/call', { name: 'test_elicitation', arguments: { message: 'Who are you?' }, _meta: META }, {}, 401);
-    expect(answer.status).toBe(400);
-    expect(only(answer)).toMatchObject({ id: 401, error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } } });
+    expect(answer.status).toBe(200);
+    expect(only(answer)).toMatchObject({ id: 401, result: { resultType: 'complete' } });
+    expect(textOf(only(answer).result)).toBe('User response: action=decline, content={}');
   });
 
   it('answers a read of a resource no server has with -32602 and its URI', async () => {
