@@ -57,7 +57,12 @@ function toldOf(data: object): ToldServers {
   const told: Record<string, Told> = {};
   for (const [server, value] of Object.entries(data)) {
     const t = value as Partial<Told> | null;
-    if (!t || (t.kind !== 'failed' && t.kind !== 'paused' && t.kind !== 'keepsFailing') || typeof t.cause !== 'string') continue;
+    if (
+      !t ||
+      (t.kind !== 'failed' && t.kind !== 'paused' && t.kind !== 'keepsFailing' && t.kind !== 'signIn') ||
+      typeof t.cause !== 'string'
+    )
+      continue;
     told[server] = { kind: t.kind, cause: t.cause, ...(typeof t.since === 'number' ? { since: t.since } : {}) };
   }
   return told;

@@ -99,4 +99,27 @@ describe('toTell: notify on changes a person should act on, once (issue 29.4)', 
     expect(toTell(told, [], [status('disabled')], T0 + STABLE_MS * 2)).toEqual({ tell: [], told: {} });
     expect(toTell(told, [], [], T0 + STABLE_MS * 2)).toEqual({ tell: [], told: {} });
   });
+
+  it('a server that needs sign-in is told once, with what to do, and again only when it needs it anew', () => {
+    const { words, told } = run([
+      [[], 'needsSignIn'],
+      [[], 'needsSignIn'],
+      [[], 'needsSignIn', STABLE_MS * 2],
+    ]);
+    expect(words).toEqual(['flaky needs sign-in']);
+    // Kept across a tray restart: not told again.
+    expect(run([[[], 'needsSignIn']], told).words).toEqual([]);
+    // Signed in (connected, no "working again"), then signed out: told again.
+    expect(
+      run(
+        [
+          [[], 'connected'],
+          [[], 'needsSignIn'],
+        ],
+        told,
+      ).words,
+    ).toEqual(['flaky needs sign-in']);
+    const shown = toTell({}, [], [status('needsSignIn')], T0).tell[0]!;
+    expect(shown.notice.remedy).toContain('blitz mcp login flaky');
+  });
 });

@@ -12,7 +12,7 @@ export const STABLE_MS = 60_000;
  * back; a failure before it held `STABLE_MS` is flapping.
  */
 export interface Told {
-  kind: 'failed' | 'paused' | 'keepsFailing';
+  kind: 'failed' | 'paused' | 'keepsFailing' | 'signIn';
   cause: string;
   since?: number;
 }
@@ -83,8 +83,20 @@ export function toTell(
       }
     }
   }
+  // A server that waits for a sign-in is told once, with what to do (issue 29.7); again only
+  // after it was signed in (or switched off) and needs it anew.
+  for (const s of servers ?? []) {
+    if (s.state === 'needsSignIn' && next[s.name] === undefined) {
+      tell.push({ notice: signInNotice(s.name, now), word: 'needs sign-in' });
+      next[s.name] = { kind: 'signIn', cause: 'needs sign-in' };
+    }
+  }
   for (const [server, state] of Object.entries(next)) {
     const status = servers?.find((s) => s.name === server);
+    if (state.kind === 'signIn') {
+      if (servers !== undefined && status?.state !== 'needsSignIn') delete next[server];
+      continue;
+    }
     // Switched off or removed: nothing to tell, nothing to remember.
     if (servers !== undefined && (status === undefined || status.state === 'disabled')) {
       delete next[server];
@@ -104,6 +116,18 @@ export function toTell(
     }
   }
   return { tell, told: next };
+}
+
+function signInNotice(server: string, now: number): Notice {
+  return {
+    id: 0,
+    time: new Date(now).toISOString(),
+    server,
+    kind: 'paused',
+    message: `MCP server ${server} needs you to sign in`,
+    cause: 'it needs you to sign in before it can be used',
+    remedy: `choose "${server} — needs sign-in" in the Blitz menu to sign in from the settings page, or run blitz mcp login ${server}`,
+  };
 }
 
 function recoveryNotice(server: string, now: number): Notice {
