@@ -43,6 +43,14 @@ const TERMS: Record<string, string> = {
   erase: 'delete',
   rename: 'move',
   sql: 'sql query',
+  row: 'record',
+  rows: 'records',
+  undo: 'reset revert',
+  thumbs: 'reaction',
+  emoji: 'reaction',
+  remember: 'knowledge observation',
+  xhr: 'network request',
+  ajax: 'network request',
 };
 
 /** The words `word` stands for in the tools' words (none when it is no shorthand). */
