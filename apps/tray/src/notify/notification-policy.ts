@@ -125,8 +125,8 @@ function signInNotice(server: string, now: number): Notice {
     server,
     kind: 'paused',
     message: `MCP server ${server} needs you to sign in`,
-    cause: 'it needs you to sign in before it can be used',
-    remedy: `choose "${server} — needs sign-in" in the Blitz menu to sign in from the settings page, or run blitz mcp login ${server}`,
+    cause: 'it needs you to sign in',
+    remedy: `choose "Sign in to ${server}…" in the Blitz menu, or run blitz mcp login ${server}`,
   };
 }
 
