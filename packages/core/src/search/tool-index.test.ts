@@ -242,6 +242,14 @@ describe('ToolIndex query understanding (issue 30)', () => {
     expect(names(new ToolIndex(tools, { ...plain, services: false, terms: false }), 'open a PR')).toEqual([]);
   });
 
+  it('takes "to-do" as one word, and everyday words as the tools\' ("row" is a record)', () => {
+    const own = [tool('planner', 'create_tasks', 'Create tasks.'), tool('base', 'create_record', 'Create a record in a table.')];
+    const index = new ToolIndex(own, { ...plain, services: false });
+    expect(names(index, 'my to-do list')).toEqual(['create_tasks']);
+    expect(names(index, 'add a row')).toEqual(['create_record']);
+    expect(names(new ToolIndex(own, { ...plain, services: false, terms: false }), 'my to-do list')).toEqual([]);
+  });
+
   it('takes a web address as a URL, not as a file name', () => {
     expect(names(new ToolIndex(tools, plain), 'open https://example.com/blog')[0]).toBe('navigate');
   });

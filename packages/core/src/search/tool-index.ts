@@ -112,6 +112,9 @@ const EVERYDAY_WORDS = 12_000;
 /** Below this many characters a query is not taken as the start of a name. */
 const MIN_PREFIX = 3;
 
+/** "to-do" is split into two stop words; written as one it is the shorthand developerTerms knows. */
+const joinedShorthand = (query: string): string => query.replace(/\bto-(dos?)\b/gi, 'to$1');
+
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** Higher first, as -1, 0 or 1: a difference of two scores would be a new number each call (see firstInOrder). */
 const higher = (a: number, b: number): number => (a > b ? -1 : a < b ? 1 : 0);
@@ -337,7 +340,7 @@ export class ToolIndex {
     const fused = new Map<string, number>();
     wordOrder.forEach((name, at) => fused.set(name, 1 / (FUSION_K + at)));
     // A file name's own words say little ("draft.md" is no draft note): the word ranking took it as "file".
-    const meaningQuery = query
+    const meaningQuery = joinedShorthand(query)
       .split(/\s+/)
       .flatMap((token) =>
         WEB_ADDRESS.test(token) || FILE_NAME.test(token) ? [] : this.#terms ? [token, ...developerTerms(token.toLowerCase())] : [token],
@@ -373,7 +376,7 @@ export class ToolIndex {
       weights.set(term, Math.max(weights.get(term) ?? 0, weight));
     };
     const words: string[] = [];
-    for (const token of query.split(/\s+/)) {
+    for (const token of joinedShorthand(query).split(/\s+/)) {
       // "rename draft.md": the name's words say little; that it names a file (or a page) says a lot.
       const named = WEB_ADDRESS.test(token) ? 'url' : FILE_NAME.test(token) ? 'file' : undefined;
       for (const word of indexWords(token)) {
