@@ -69,6 +69,11 @@ export interface CallOptions {
   onprogress?: (progress: Progress) => void;
   /** Who asked: the server's own requests during the call go to them (MCP-37). */
   caller?: Caller;
+  /**
+   * The tool as its server listed it, resolved by the caller: one without an output schema or
+   * task support may go by the link's direct lane (`DirectToolCalls.takes`); without it, the SDK's.
+   */
+  tool?: Tool;
 }
 
 /** How long to wait after `tools/list_changed` before listing again, so a burst lists once. */
@@ -102,8 +107,6 @@ export class ServerConnection {
   /** What the last `status` event showed, so a change that shows nothing new emits nothing (shown-status.ts). */
   readonly #shown = new ShownStatus();
   #lossCounted = new WeakSet<Link>();
-  /** The running tools by name, for the call path; rebuilt when the list changes. */
-  #toolsByName: { tools: Tool[]; byName: Map<string, Tool> } | undefined;
   /** Failed starts' processes still being stopped in the background; `dispose` waits for them. */
   readonly #stopping = new Set<Promise<void>>();
   /** Ends the start in flight: a connection being removed does not wait out its startup timeout. */
@@ -234,7 +237,7 @@ export class ServerConnection {
     const call = opts.caller ? this.#calls.enter(opts.caller) : undefined;
     try {
       const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) =>
-        link.callTool && DirectToolCalls.takes(this.#tool(name))
+        link.callTool && DirectToolCalls.takes(opts.tool)
           ? link.callTool(name, args, {
               timeoutMs,
               ...(signal ? { signal } : {}),
@@ -252,15 +255,6 @@ export class ServerConnection {
     } finally {
       call?.leave();
     }
-  }
-
-  /** The running server's tool of that (original) name. */
-  #tool(name: string): Tool | undefined {
-    const state = this.#state;
-    if (state.kind !== 'connected') return undefined;
-    if (this.#toolsByName?.tools !== state.tools)
-      this.#toolsByName = { tools: state.tools, byName: new Map(state.tools.map((t) => [t.name, t])) };
-    return this.#toolsByName.byName.get(name);
   }
 
   /** A tool error the sandbox caused gets one more line saying so, and which setting opens the path. */

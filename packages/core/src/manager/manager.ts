@@ -294,7 +294,7 @@ export class Manager {
   ): Promise<CallToolResult> {
     return this.#servers
       .interest(tool.connection)
-      .during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, opts));
+      .during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, { ...opts, tool: tool.entry.tool }));
   }
 
   /** The connection of one server, for resources, prompts and tests. */
