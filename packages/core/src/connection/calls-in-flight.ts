@@ -1,36 +1,68 @@
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller, RequestOwner } from './caller.js';
 
+/** A client's request as the hub received it: the session it came on, and its id there. */
+export interface SessionRequest {
+  readonly session: string;
+  readonly requestId: RequestId;
+}
+
+/** One request under way to a server: the session request it serves, and for a tool call who made it. */
+export interface CallUse {
+  request?: SessionRequest;
+  caller?: Caller;
+}
+
 /**
- * One connection's calls in flight and their callers, to tell whose a server's own request is
- * (MCP-37). Each call gets a key, sent with the request as its `relatedRequestId`; an HTTP link
- * says which call's stream a server's request came on by that key. Otherwise a request can be
- * put to a session only when that session is the only one calling.
+ * One server's requests in flight (calls, reads, prompts, completions, subscriptions), each
+ * registered once, by the connection for a tool call and by ServerInterest for the rest, and
+ * read by all: the connection tells whose a server's own request is (MCP-37), the interest
+ * which sessions a log message goes to, the idle reaper whether the server is in use.
  *
- * Not ServerInterest's requests in flight (manager/server-interest.ts), though both count what
- * sessions have under way: this one holds tool calls only, per link, with the SDK session that
- * made each (a server's request must be put to exactly one session, over its stream, or
- * refused); that one holds every kind of session request by session id, across reconnects, so
- * a log message goes to each session with a request under way.
+ * Each request gets a key, sent with a tool call as its `relatedRequestId`; an HTTP link says
+ * which call's stream a server's request came on by that key. Otherwise a request can be put to
+ * a session only when that session is the only one calling a tool.
  */
 export class CallsInFlight {
-  readonly #calls = new Map<string, Caller>();
+  readonly #uses = new Map<string, CallUse>();
+  readonly #onChange: () => void;
   #next = 0;
 
-  /** A caller's call starts; `leave` ends it. */
-  enter(caller: Caller): { key: string; leave(): void } {
+  /** `onChange`: a request began or ended (the idle countdown starts again, idle-reaper.ts). */
+  constructor(onChange: () => void = () => undefined) {
+    this.#onChange = onChange;
+  }
+
+  /** Requests under way, with a session's id or without. */
+  get size(): number {
+    return this.#uses.size;
+  }
+
+  /** A request starts; `leave` ends it. */
+  enter(use: CallUse): { key: string; leave(): void } {
     const key = `call-${++this.#next}`;
-    this.#calls.set(key, caller);
-    return { key, leave: () => void this.#calls.delete(key) };
+    this.#uses.set(key, use);
+    this.#onChange();
+    return {
+      key,
+      leave: () => {
+        if (this.#uses.delete(key)) this.#onChange();
+      },
+    };
+  }
+
+  /** The session requests under way, oldest first: a log message sent now concerns these. */
+  requests(): SessionRequest[] {
+    return [...this.#uses.values()].flatMap((u) => (u.request ? [u.request] : []));
   }
 
   /** `related`: the key of the call on whose stream the request came, when the transport knows it. */
   ownerOf(related: RequestId | undefined): RequestOwner {
-    const known = related === undefined ? undefined : this.#calls.get(String(related));
+    const known = related === undefined ? undefined : this.#uses.get(String(related))?.caller;
     if (known) return { kind: 'caller', caller: known };
     // Any call of a session reaches the same client: the latest one is taken.
     const sessions = new Map<Caller['session'], Caller>();
-    for (const caller of this.#calls.values()) if (!caller.waiting?.()) sessions.set(caller.session, caller);
+    for (const { caller } of this.#uses.values()) if (caller && !caller.waiting?.()) sessions.set(caller.session, caller);
     if (sessions.size === 0) return { kind: 'none' };
     if (sessions.size === 1) return { kind: 'caller', caller: [...sessions.values()][0]! };
     return { kind: 'unknown', sessions: sessions.size };

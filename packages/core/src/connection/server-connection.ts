@@ -24,7 +24,7 @@ import type { ServerConfig } from '../config/server-config.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import type { CallSignal } from '../fast-lane/call-signal.js';
 import type { Caller, RequestOwner } from './caller.js';
-import { CallsInFlight } from './calls-in-flight.js';
+import { CallsInFlight, type SessionRequest } from './calls-in-flight.js';
 import { offeredCapabilities } from './offered-capabilities.js';
 import { DirectToolCalls } from '../fast-lane/direct-tool-calls.js';
 import { classifyFailure } from './call-errors.js';
@@ -62,6 +62,8 @@ export interface ConnectionDeps {
    */
   prepareClient?(client: Client, server: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner): void;
   capabilities?: ClientCapabilities;
+  /** The server's requests in flight, registered once each (its pool entry's); a new register without. */
+  calls?: CallsInFlight;
 }
 
 export interface CallOptions {
@@ -69,6 +71,8 @@ export interface CallOptions {
   onprogress?: (progress: Progress) => void;
   /** Who asked: the server's own requests during the call go to them (MCP-37). */
   caller?: Caller;
+  /** The client's request this call serves: a log message sent meanwhile goes to its session. */
+  request?: SessionRequest;
   /**
    * The tool as its server listed it, resolved by the caller: one without an output schema or
    * task support may go by the link's direct lane (`DirectToolCalls.takes`); without it, the SDK's.
@@ -102,7 +106,8 @@ export class ServerConnection {
   #resolved: ResolvedServer;
   readonly breaker: Breaker;
   readonly #deps: ConnectionDeps;
-  readonly #calls = new CallsInFlight();
+  /** Every request in flight to the server; a tool call is registered here by `callTool`, once. */
+  readonly calls: CallsInFlight;
   #state: ConnectionState;
   /** What the last `status` event showed, so a change that shows nothing new emits nothing (shown-status.ts). */
   readonly #shown = new ShownStatus();
@@ -115,6 +120,7 @@ export class ServerConnection {
   constructor(resolved: ResolvedServer, deps: ConnectionDeps) {
     this.#resolved = resolved;
     this.#deps = deps;
+    this.calls = deps.calls ?? new CallsInFlight();
     this.breaker = new Breaker({
       server: resolved.config.name,
       clock: deps.clock,
@@ -234,7 +240,7 @@ export class ServerConnection {
   /** Calls a tool by its original name (MCP-21), bounded by the server's timeout (MCP-31). */
   async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = this.config.timeoutSeconds * 1000;
-    const call = opts.caller ? this.#calls.enter(opts.caller) : undefined;
+    const call = this.calls.enter({ ...(opts.request ? { request: opts.request } : {}), ...(opts.caller ? { caller: opts.caller } : {}) });
     try {
       const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) =>
         link.callTool && DirectToolCalls.takes(opts.tool)
@@ -248,12 +254,12 @@ export class ServerConnection {
               timeout: timeoutMs,
               ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
               // Sent with the request so an HTTP link can tell which call a server's request is about.
-              ...(call ? { relatedRequestId: call.key } : {}),
+              ...(opts.caller ? { relatedRequestId: call.key } : {}),
             }) as Promise<CallToolResult>),
       );
       return result.isError ? this.#explained(result) : result;
     } finally {
-      call?.leave();
+      call.leave();
     }
   }
 
@@ -263,6 +269,11 @@ export class ServerConnection {
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     const hint = link?.explain?.(text);
     return hint ? { ...result, content: [...result.content, { type: 'text', text: hint }] } : result;
+  }
+
+  /** The client of the live link; undefined until connected. */
+  get client(): Client | undefined {
+    return this.#state.kind === 'connected' ? this.#state.link.client : undefined;
   }
 
   /** What the server said it offers at initialize; undefined until connected. */
@@ -462,7 +473,7 @@ export class ServerConnection {
             this.#deps.onEvent({ type: 'listChanged', server: this.name, list: 'resources' }),
           );
           this.#deps.prepareClient?.(client, this.config, (id) =>
-            this.#calls.ownerOf(this.#state.kind === 'connected' ? this.#state.link.relatedTo?.(id) : undefined),
+            this.calls.ownerOf(this.#state.kind === 'connected' ? this.#state.link.relatedTo?.(id) : undefined),
           );
         },
       });

@@ -6,6 +6,7 @@ export type { ManagerEvent, ManagerNotice } from './manager-event.js';
 export { MAX_COMPLETION_VALUES } from './completion.js';
 export type { IntroducedServer } from './session-routing.js';
 export { mostVerbose, passesLevel } from './logging-level.js';
-export type { ServerAnnouncement, SessionRequest, UpstreamNotification } from './server-interest.js';
+export type { ServerAnnouncement, UpstreamNotification } from './server-interest.js';
+export type { SessionRequest } from '../connection/calls-in-flight.js';
 export { ServerPool, type ClientHooks, type PoolEvent, type PoolLease, type PoolUser, type ServerPoolOptions } from './server-pool.js';
 export { HOLD_MS as START_SOON_HOLD_MS } from './start-soon.js';

@@ -22,7 +22,6 @@ import type { ManagerEvent } from './manager-event.js';
 import { PromptsAndResources } from './prompts-and-resources.js';
 import { StartSoon } from './start-soon.js';
 import { serverFingerprint } from './server-fingerprint.js';
-import type { SessionRequest } from './server-interest.js';
 import { SessionRouting } from './session-routing.js';
 import type { ServerPool } from './server-pool.js';
 import { privatePool, WorkspaceServers } from './workspace-servers.js';
@@ -287,14 +286,9 @@ export class Manager {
   }
 
   /** Calls a resolved tool on its server under its original name. */
-  async callTool(
-    tool: ResolvedTool,
-    args: Record<string, unknown>,
-    opts: CallOptions & { request?: SessionRequest } = {},
-  ): Promise<CallToolResult> {
-    return this.#servers
-      .interest(tool.connection)
-      .during(opts.request, () => tool.connection.callTool(tool.entry.originalName, args, { ...opts, tool: tool.entry.tool }));
+  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    // Registered once, as the connection's call in flight: the interest and the idle reaper read it there.
+    return tool.connection.callTool(tool.entry.originalName, args, { ...opts, tool: tool.entry.tool });
   }
 
   /** The connection of one server, for resources, prompts and tests. */

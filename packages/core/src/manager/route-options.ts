@@ -1,5 +1,5 @@
 import type { Permissions } from '../config/settings.js';
-import type { SessionRequest } from './server-interest.js';
+import type { SessionRequest } from '../connection/calls-in-flight.js';
 
 /** Whom a request is for and, when a hub session made it, which request that was (its log messages go there). */
 export interface RouteOptions {

@@ -5,19 +5,13 @@ import {
   ResourceUpdatedNotificationSchema,
   type LoggingLevel,
   type LoggingMessageNotification,
-  type RequestId,
   type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { SessionRequest } from '../connection/calls-in-flight.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import { mostVerbose } from './logging-level.js';
-
-/** A client's request as the hub received it: the session it came on, and its id there. */
-export interface SessionRequest {
-  readonly session: string;
-  readonly requestId: RequestId;
-}
 
 /** What a server sent that concerns only some of the hub's sessions. */
 export type UpstreamNotification =
@@ -37,31 +31,21 @@ export interface ServerAnnouncement {
  * What the hub's sessions want of one server connection, kept across its reconnects (the
  * connection itself is not touched: its handlers are set through `prepareClient`): the
  * resources they subscribed to, counted by session, so the server is asked once and let go
- * when the last session leaves; the logging level each session asked for, the most verbose
- * of which the server is given; and their requests in flight, so a log message sent during
- * one goes to the session that made it. After a reconnect the server is told both again.
+ * when the last session leaves; and the logging level each session asked for, the most verbose
+ * of which the server is given. A log message goes to the sessions with a request in flight
+ * (the connection's `calls`, where each request is registered once). After a reconnect the
+ * server is told both again.
  */
 export class ServerInterest {
   readonly #connection: ServerConnection;
   readonly #notify: (notification: UpstreamNotification) => void;
-  /** The client of the latest link, from before its handshake. */
-  #client: Client | undefined;
   /** The client the server was last told the subscriptions and level over. */
   #synced: Client | undefined;
   #announced: ServerAnnouncement | undefined;
   readonly #subscribers = new Map<string, Set<string>>();
   readonly #levels = new Map<string, LoggingLevel>();
   #sentLevel: LoggingLevel | undefined;
-  /**
-   * Every session request under way to this server (calls, reads, prompts, completions,
-   * subscriptions), for its log messages' `during`. Not the connection's CallsInFlight
-   * (calls-in-flight.ts): that one holds tool calls with the session to put a server's own
-   * request to (MCP-37), which must name one session or none.
-   */
-  readonly #inFlight: SessionRequest[] = [];
-  /** Requests under way through `during`, with a session's id or without. */
-  #uses = 0;
-  /** A use began or ended, or the subscriptions changed: the idle countdown starts again (idle-reaper.ts). */
+  /** The subscriptions changed: the idle countdown starts again (idle-reaper.ts). */
   readonly #onUse: () => void;
 
   constructor(connection: ServerConnection, notify: (notification: UpstreamNotification) => void, onUse: () => void = () => undefined) {
@@ -72,22 +56,28 @@ export class ServerInterest {
 
   /** A request is under way, or a session holds a subscription: the server must stay up (issue 32.1). */
   get busy(): boolean {
-    return this.#uses > 0 || this.#subscribers.size > 0;
+    return this.#connection.calls.size > 0 || this.#subscribers.size > 0;
   }
 
   get server(): string {
     return this.#connection.name;
   }
 
-  /** A new link's client, before its handshake: its notifications come here. */
+  /**
+   * A new link's client, before its handshake: its notifications come here, until the
+   * connection is on another client (a replaced link's last words are not passed on).
+   */
   attach(client: Client): void {
-    this.#client = client;
+    const current = () => {
+      const live = this.#connection.client;
+      return live === undefined || live === client;
+    };
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      if (this.#client === client) this.#notify({ type: 'log', server: this.server, params: n.params, during: [...this.#inFlight] });
+      if (current()) this.#notify({ type: 'log', server: this.server, params: n.params, during: this.#connection.calls.requests() });
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       const sessions = this.#subscribers.get(n.params.uri);
-      if (this.#client === client && sessions && sessions.size > 0)
+      if (current() && sessions && sessions.size > 0)
         this.#notify({ type: 'resourceUpdated', server: this.server, uri: n.params.uri, sessions: [...sessions] });
     });
   }
@@ -97,8 +87,8 @@ export class ServerInterest {
    * subscriptions and level the sessions hold (a restarted server knows neither).
    */
   statusChanged(): void {
-    const client = this.#client;
-    const capabilities = this.#connection.serverCapabilities();
+    const client = this.#connection.client;
+    const capabilities = client?.getServerCapabilities();
     if (!client || client === this.#synced || capabilities === undefined) return;
     this.#synced = client;
     const instructions = client.getInstructions();
@@ -191,15 +181,11 @@ export class ServerInterest {
 
   /** Runs a session's request to this server, known meanwhile as in flight (for its log messages). */
   async during<T>(request: SessionRequest | undefined, fn: () => Promise<T>): Promise<T> {
-    this.#uses++;
-    this.#onUse();
-    if (request) this.#inFlight.push(request);
+    const use = this.#connection.calls.enter(request ? { request } : {});
     try {
       return await fn();
     } finally {
-      if (request) this.#inFlight.splice(this.#inFlight.lastIndexOf(request), 1);
-      this.#uses--;
-      this.#onUse();
+      use.leave();
     }
   }
 

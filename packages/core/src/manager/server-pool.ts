@@ -1,6 +1,7 @@
 import type { Clock } from '@blitz/clock';
 import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
+import { CallsInFlight } from '../connection/calls-in-flight.js';
 import type { Connector } from '../connection/connector.js';
 import { ServerConnection, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
 import { IdleReaper } from './idle-reaper.js';
@@ -128,7 +129,10 @@ export class ServerPool {
     const root = shared ? this.#opts.home! : workspace;
     const hooks = this.#opts.hooks?.(root) ?? {};
     const prepareClient = hooks.prepareClient;
+    // The entry's one register of requests in flight: the connection, the interest and the reaper read it.
+    const calls = new CallsInFlight(() => reaper.used());
     const connection: ServerConnection = new ServerConnection(resolved, {
+      calls,
       connector: this.#opts.connector,
       clock: this.#opts.clock,
       workspace: root,
