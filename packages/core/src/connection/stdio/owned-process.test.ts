@@ -204,6 +204,22 @@ describe('OwnedProcess', () => {
       await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), REAL_WAIT);
     });
 
+    it.skipIf(process.platform !== 'linux')(
+      'resolves once the whole group is gone, not when its leader is: a server slow to die of its SIGKILL, too',
+      async () => {
+        // A shell leading the group, as bubblewrap does, and a server with a large heap, whose
+        // exit takes the kernel a while: killed together, the shell's exit is heard first.
+        const heap = 'const b = Buffer.alloc(256 * 1024 * 1024, 1); console.log(process.pid); setInterval(() => b[0]++, 1000)';
+        const proc = own({ command: '/bin/sh', args: ['-c', '"$0" -e "$1" & wait', process.execPath, heap] });
+        let server: number | undefined;
+        proc.stdout.once('data', (chunk: Buffer) => (server = Number(chunk.toString())));
+        await vi.waitFor(() => expect(server).toBeGreaterThan(0), REAL_WAIT);
+        process.kill(-proc.pid!, 'SIGKILL');
+        expect(await proc.close()).toEqual({ code: null, signal: 'SIGKILL' });
+        expect(isAlive(server!)).toBe(false);
+      },
+    );
+
     it('is a no-op after the process exited, and can be called twice', async () => {
       const proc = own(nodeEval('process.exit(2)'));
       await proc.exited;

@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { systemClock, type Clock } from '@blitz/clock';
 import { BlitzError } from '../../errors/blitz-error.js';
 import type { CommandLine } from './command-line.js';
-import { signalGroup } from './process-group.js';
+import { groupMembers, signalGroup } from './process-group.js';
 import { descendantsOf, isSameProcess, signalProcesses, type ProcessId } from './process-tree.js';
 import { StderrRing } from './stderr-ring.js';
 
@@ -11,6 +11,8 @@ import { StderrRing } from './stderr-ring.js';
 export const DEFAULT_GRACE_MS = 5_000;
 /** How long after the exit we wait for the pipes to deliver what the process wrote last. */
 export const DEFAULT_DRAIN_MS = 200;
+/** How often `close()` looks whether the group's last members have died of their SIGKILL. */
+export const GROUP_GONE_POLL_MS = 10;
 /** How often the process tree is looked at (Linux, cheap: /proc's children files), to know descendants before they are orphaned. */
 export const DEFAULT_TREE_SCAN_MS = 2_000;
 /**
@@ -164,18 +166,35 @@ export class OwnedProcess {
   }
 
   /**
-   * Stops the process and everything in its group; resolves with how the leader ended.
-   * Calling it again, or after the process exited by itself, still makes sure the group is gone.
+   * Stops the process and everything in its group; resolves with how the leader ended, once no
+   * member of the group lives. Calling it again, or after the process exited by itself, still
+   * makes sure the group is gone.
    */
   close(): Promise<ProcessExit> {
     // A last look while the leader lives: what it started is still its descendant now.
     this.#scanTree();
     this.#scanTimer?.cancel();
     this.#closing ??= this.#closeSequence();
-    return this.#closing.then((exit) => {
+    return this.#closing.then(async (exit) => {
       this.#killGroup();
+      await this.#groupGone();
       return exit;
     });
+  }
+
+  /**
+   * Waits, up to one grace period, until the group's members have died of the SIGKILL they were
+   * sent: a process killed still has to be scheduled and to free its memory, so a small leader's
+   * exit (a wrapper such as bubblewrap above all) can be heard while the server it wraps still
+   * runs. Each look sends the SIGKILL again. Linux only: elsewhere there is no /proc to look in.
+   */
+  async #groupGone(): Promise<void> {
+    if (this.pid === undefined || this.#platform !== 'linux') return;
+    const deadline = this.#clock.now() + this.#graceMs;
+    while ((groupMembers(this.pid, { live: true })?.length ?? 0) > 0 && this.#clock.now() < deadline) {
+      await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, GROUP_GONE_POLL_MS));
+      this.#killGroup();
+    }
   }
 
   async #closeSequence(): Promise<ProcessExit> {

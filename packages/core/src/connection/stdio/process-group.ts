@@ -23,8 +23,11 @@ function trySignal(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** The pids in group `pgid`, from /proc; undefined where there is no /proc. */
-export function groupMembers(pgid: number): number[] | undefined {
+/**
+ * The pids in group `pgid`, from /proc; undefined where there is no /proc. With `live`, zombies
+ * (dead, their parent yet to reap them) are left out.
+ */
+export function groupMembers(pgid: number, options: { live?: boolean } = {}): number[] | undefined {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -37,8 +40,10 @@ export function groupMembers(pgid: number): number[] | undefined {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       // Fields after "(comm)": state, ppid, pgrp, …; comm itself may hold spaces and parentheses.
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (pgrp === pgid) members.push(Number(name));
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) !== pgid) continue;
+      if (options.live && (state === 'Z' || state === 'X')) continue;
+      members.push(Number(name));
     } catch {
       // Exited while we looked.
     }
