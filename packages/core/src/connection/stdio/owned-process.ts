@@ -187,12 +187,16 @@ export class OwnedProcess {
    * sent: a process killed still has to be scheduled and to free its memory, so a small leader's
    * exit (a wrapper such as bubblewrap above all) can be heard while the server it wraps still
    * runs. Each look sends the SIGKILL again. Linux only: elsewhere there is no /proc to look in.
+   *
+   * Real timers, not the injected Clock: this waits on the kernel finishing a kill, as awaiting
+   * an exit event does, not on a delay of Blitz's; under a FakeClock nobody advances, a daemon's
+   * stop hung whenever a member was still dying (status-answers.test.ts, 2 runs of 5 under load).
    */
   async #groupGone(): Promise<void> {
     if (this.pid === undefined || this.#platform !== 'linux') return;
-    const deadline = this.#clock.now() + this.#graceMs;
-    while ((groupMembers(this.pid, { live: true })?.length ?? 0) > 0 && this.#clock.now() < deadline) {
-      await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, GROUP_GONE_POLL_MS));
+    for (let looks = Math.ceil(this.#graceMs / GROUP_GONE_POLL_MS); looks > 0; looks--) {
+      if ((groupMembers(this.pid, { live: true })?.length ?? 0) === 0) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, GROUP_GONE_POLL_MS));
       this.#killGroup();
     }
   }
