@@ -4,16 +4,33 @@ import path from 'node:path';
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * One test setup for every workspace. Each run also writes a JSON report under
- * `.test-results/`, which `scripts/test-summary.mjs` adds up into the closing line CI reads.
+ * Which tests a run takes, by vitest's `--mode`:
+ * - `in-process` (`npm test`): every `*.test.ts` but the real ones; in-memory transports, pure
+ *   functions, an injected clock. A guard fails such a test if it starts a child process.
+ * - `real` (`npm run test:real`): the `*.real.test.ts` files, which start real servers, daemons,
+ *   browsers and clients.
+ * - anything else (`npx vitest run some/file.test.ts`, vitest's default mode `test`): both.
  */
-export function sharedTestConfig(workspace: string) {
-  const report = path.join(root, '.test-results', `${workspace.replace(/[@/]/g, '_')}.json`);
+export type TestMode = 'in-process' | 'real' | string;
+
+/**
+ * One test setup for every workspace. Each run also writes a JSON report under
+ * `.test-results/` (one per workspace and mode), which `scripts/test-summary.mjs` adds up into
+ * the closing line CI reads.
+ */
+export function sharedTestConfig(workspace: string, mode: TestMode, include = ['src/**/*.test.ts', '*.test.ts']) {
+  const set = mode === 'in-process' || mode === 'real' ? mode : 'all';
+  const report = path.join(root, '.test-results', `${workspace.replace(/[@/]/g, '_')}${set === 'all' ? '' : `.${set}`}.json`);
   return {
-    include: ['src/**/*.test.ts', '*.test.ts'],
+    include: set === 'real' ? include.map((glob) => glob.replace(/\.test\.ts$/, '.real.test.ts')) : include,
+    exclude: ['**/node_modules/**', '**/dist/**', ...(set === 'in-process' ? ['**/*.real.test.ts'] : [])],
+    setupFiles: [path.join(root, 'vitest.in-process-guard.ts')],
     reporters: ['default', 'json'],
     outputFile: { json: report },
     pool: 'forks' as const,
+    // In-process files share their workers (no fresh module graph per file: most of a small
+    // file's time was its imports) and run two at a time; a real file gets a process of its own.
+    ...(set === 'in-process' ? { isolate: false, maxWorkers: 2 } : {}),
     passWithNoTests: true,
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
 import { sharedTestConfig } from '../../vitest.shared.js';
 
-export default defineConfig({ test: sharedTestConfig('@blitz/process') });
+export default defineConfig(({ mode }) => ({ test: sharedTestConfig('@blitz/process', mode) }));

@@ -21,7 +21,7 @@ import { startTokenProxy, type TokenProxy } from '../support/token-proxy.js';
 // stdio. The hub speaks 2025-11-25 to its servers for now, so the fixture's input_required reaches the
 // hub as elicitation/sampling/roots requests, which the hub turns into its own input_required for the
 // client (modern-exchange.ts). What still needs the server's own input_required is NOT_YET; every other
-// requirement passes and must stay so. test/conformance/modern-server.test.ts runs it directly.
+// requirement passes and must stay so. test/conformance/modern-server.real.test.ts runs it directly.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const NOT_YET = [

@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 // The control API's refusals and answers, and status, are tested in-process beside the daemon
-// (apps/daemon/src/daemon.test.ts); what is here needs the daemon's own process.
+// (apps/daemon/src/daemon.real.test.ts); what is here needs the daemon's own process.
 describe('the daemon over real HTTP', () => {
   it('writes daemon.json 0600 and removes it on a clean exit', async () => {
     daemon = await startDaemonProcess(home);

@@ -28,9 +28,9 @@ const SKIPPED: Array<[RegExp, string]> = [
   [/^blitz daemon$/, 'runs in the foreground until Ctrl-C; blitz daemon start runs the same daemon in the background here'],
   [
     /^blitz doctor --online$/,
-    'connects to every configured server, and the README configures server-github through npx, which downloads it; test/cli/doctor.test.ts runs --online against local servers',
+    'connects to every configured server, and the README configures server-github through npx, which downloads it; test/cli/doctor.real.test.ts runs --online against local servers',
   ],
-  [/^blitz connect \[/, 'a synopsis, not a command; test/hub/connect.test.ts runs blitz connect'],
+  [/^blitz connect \[/, 'a synopsis, not a command; test/hub/connect.real.test.ts runs blitz connect'],
   [/\b(NAME|DIR)\b|\[--/, 'a synopsis with placeholders, not a command'],
 ];
 

@@ -19,7 +19,7 @@ const SECRET = 'sekrit-cold-start-7f3a';
 const gates = { a: '', b: '' };
 let toolsFile: string;
 
-// `pin = false`: a tool new between two starts is what these tests make, not one held for review (issue 31, hub/pins.test.ts).
+// `pin = false`: a tool new between two starts is what these tests make, not one held for review (issue 31, hub/pins.real.test.ts).
 function entry(name: 'a' | 'b', extra = ''): string {
   const { command, args } = fixtureCommand('gated-tools', [gates[name], name === 'a' ? toolsFile : path.join(home, 'none')]);
   return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nprefix = "${name}"\nstartup_timeout_seconds = 120\npin = false\n${extra}\n`;

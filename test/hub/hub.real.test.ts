@@ -228,7 +228,7 @@ describe.each<HubTransport>(['http', 'lines'])('the aggregated MCP endpoint over
   });
 
   it("a server's own list_changed reaches the client", async () => {
-    // pin = false: a tool added while the server runs would be held for review (issue 31, hub/pins.test.ts); this is about list_changed reaching the client.
+    // pin = false: a tool added while the server runs would be held for review (issue 31, hub/pins.real.test.ts); this is about list_changed reaching the client.
     await start(fixture('ch', 'changing-tools', 'auto_approve = true\npin = false'));
     const c = await client(via);
     let changed = 0;

@@ -433,7 +433,7 @@ describe.each<HubTransport>(['http', 'lines'])('the hub routes MCP over %s', (vi
       ] as const) {
         expect(await s.client.callTool({ name, arguments: args })).toEqual(await everything.callTool({ name, arguments: args }));
       }
-      // A client's _meta.progressToken: the server is given one of the hub's (its progress coming back is hub.test.ts's).
+      // A client's _meta.progressToken: the server is given one of the hub's (its progress coming back is hub.real.test.ts's).
       expect(textOf(await s.client.callTool({ name: 'px__progress', arguments: {} }, undefined, { onprogress: () => undefined }))).toBe(
         'progress token present',
       );

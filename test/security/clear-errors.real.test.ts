@@ -11,7 +11,7 @@ import { startDaemonProcess, writeSettings, type RunningDaemon } from '../suppor
  * The probes of issue 11 point 9, kept: each case once gave a stack trace, a 500 or a
  * needless wait; each now gets a clear answer with a code, and changes nothing. The two that
  * need no daemon process (a body nested 100,000 deep, /etc/passwd as a workspace) are tested
- * in-process in apps/daemon/src/daemon.test.ts.
+ * in-process in apps/daemon/src/daemon.real.test.ts.
  */
 
 const SETTINGS = '# mine\n[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "first"\ncommand = "node"\nargs = ["first.js"]\n';

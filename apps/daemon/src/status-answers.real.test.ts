@@ -8,7 +8,7 @@ import { BlitzClient } from '@blitz/client';
 import type { Daemon } from './daemon.js';
 import { startInProcessDaemon, type InProcessDaemon } from './testing/in-process-daemon.js';
 
-// In-process, like daemon.test.ts: the status the tray polls is rebuilt when a server's state
+// In-process, like daemon.real.test.ts: the status the tray polls is rebuilt when a server's state
 // changes, and not when a server only talks (log messages, resource updates).
 
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));

@@ -14,7 +14,7 @@ import { startInProcessDaemon, type InProcessDaemon } from '../testing/in-proces
 import { NOTIFY_DEBOUNCE_MS } from './hub-endpoint.js';
 import { START_SOON_HOLD_MS } from '@blitz/core';
 
-// In-process (as daemon.test.ts), with a fake clock that runs the hub's debounce: two sessions
+// In-process (as daemon.real.test.ts), with a fake clock that runs the hub's debounce: two sessions
 // of one workspace, agent `main` offered `mine`, agent `other` offered `theirs`. A session
 // hears `list_changed` when a server it is offered changes, and not when another's does.
 

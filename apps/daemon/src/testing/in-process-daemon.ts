@@ -18,7 +18,7 @@ export interface InProcessDaemon {
 }
 
 /**
- * For the in-process tests (daemon.test.ts and its kin): a daemon on 127.0.0.1 port 0 whose
+ * For the in-process tests (daemon.real.test.ts and its kin): a daemon on 127.0.0.1 port 0 whose
  * home holds `settings`, driven by `clock`. Test support: src/testing/ is left out of the build (tsconfig.json).
  */
 export async function startInProcessDaemon(

@@ -1,7 +1,7 @@
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 // The answers to a request as the SDK's Protocol writes them, key for key and in its order: what
-// the fast lane writes must reach a client as the same bytes (test/hub/fast-lane-contract.test.ts),
+// the fast lane writes must reach a client as the same bytes (test/hub/fast-lane-contract.real.test.ts),
 // and `blitz connect` reads an answer's id from where these put it (daemon-line.ts).
 
 /** A handler's result: `{"result":…,"jsonrpc":"2.0","id":…}`. */
