@@ -1,5 +1,5 @@
 import type { CallToolResult, ReadResourceResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { decide, permissionKey, type CallSignal, type ResourceEntry } from '@blitz/core';
+import { decide, formatBytes, permissionKey, type CallSignal, type ResourceEntry } from '@blitz/core';
 import type { SessionContext } from './session-context.js';
 import type { AuditedCall } from '../audit/audited-call.js';
 import { LIST_RESOURCES, READ_RESOURCE } from './resource-tool-list.js';
@@ -85,10 +85,4 @@ export function formatResourceRead(server: string, result: ReadResourceResult): 
     };
   });
   return { content };
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

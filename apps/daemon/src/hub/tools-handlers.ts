@@ -8,12 +8,12 @@ import {
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BlitzError, callSignalOf, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
+import { BlitzError, callSignalOf, formatBytes, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { surelyWithin } from './json-size.js';
 import { LIST_RESOURCES, READ_RESOURCE } from './resource-tool-list.js';
-import { callResourceTool, formatBytes } from './resource-tools.js';
+import { callResourceTool } from './resource-tools.js';
 import { passedOn, RpcError } from './rpc-error.js';
 import type { SessionContext } from './session-context.js';
 import { toolError } from './tool-error.js';

@@ -4,3 +4,4 @@ export * from './read-text-file.js';
 export * from './no-space.js';
 export * from './coalesced-writes.js';
 export * from './write-text-atomic.js';
+export * from './format-bytes.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { ClientContext, ContextCost, ContextReceipt } from '@blitz/client';
 import { clientById } from '@blitz/clients';
-import { KNOWN_CLIENTS } from '@blitz/core';
+import { formatBytes, KNOWN_CLIENTS } from '@blitz/core';
 import { CliError, type CliContext } from '../../context.js';
 import { connectToDaemon } from '../../daemon-connection.js';
 import { renderTable } from '../../output/table.js';
@@ -52,7 +52,7 @@ export function describeClients(receipt: ContextReceipt): string {
     c.label,
     c.surface,
     String(c.listed.tools),
-    bytesText(c.listed.bytes),
+    formatBytes(c.listed.bytes),
     count(c.listed.tokens),
     savedText(c),
   ]);
@@ -70,7 +70,7 @@ export function describeClients(receipt: ContextReceipt): string {
 /** One client, server by server. */
 export function describeClient(receipt: ContextReceipt, c: ClientContext): string {
   const name = c.client === undefined || c.client === c.label ? c.label : `${c.label} (${c.client})`;
-  const rows = c.servers.map((s) => [s.server, String(s.tools), String(s.deferred), bytesText(s.bytes), count(s.tokens)]);
+  const rows = c.servers.map((s) => [s.server, String(s.tools), String(s.deferred), formatBytes(s.bytes), count(s.tokens)]);
   const saving =
     c.saved.tokens > 0
       ? `; with every tool listed it would be ${costText(c.everyTool)}: search_tools saves ${count(c.saved.tokens)} tokens (${percent(c.saved.tokens, c.everyTool.tokens)})`
@@ -87,7 +87,7 @@ export function describeClient(receipt: ContextReceipt, c: ClientContext): strin
 }
 
 function costText(cost: ContextCost): string {
-  return `${cost.tools} tools, ${bytesText(cost.bytes)}, ${count(cost.tokens)} tokens`;
+  return `${cost.tools} tools, ${formatBytes(cost.bytes)}, ${count(cost.tokens)} tokens`;
 }
 
 function savedText(c: ClientContext): string {
@@ -96,9 +96,3 @@ function savedText(c: ClientContext): string {
 
 const count = (n: number) => n.toLocaleString('en-US');
 const percent = (part: number, whole: number) => `${Math.round((100 * part) / whole)} %`;
-
-export function bytesText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
