@@ -25,9 +25,9 @@ export function contextRoutes(router: Router, deps: ContextRouteDeps): Router {
     const agent = query.get('agent') ?? MAIN_AGENT;
     const hub = deps.hub();
     const only = query.get('client');
-    const clients = only === null ? receiptClients(hub) : [only];
     if (only !== null && only.trim() === '')
       throw new BlitzError('INVALID_ARGUMENT', 'client must be the name a client sends at initialize (clientInfo.name)');
+    const clients = only === null ? receiptClients(hub) : [only];
     const [entries, count] = await Promise.all([workspace.manager.listTools(agent, { waitMs: hub.listWaitMs }), tokenCounter()]);
     const uses = deps.uses();
     const receipt: ContextReceipt = {
