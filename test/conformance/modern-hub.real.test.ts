@@ -31,8 +31,6 @@ const NOT_YET = [
   // server's question has no key, so the hub names its own (elicitation_1): they need point 2.
   'input-required-result-basic-elicitation',
   'input-required-result-ignore-extra-params',
-  // A server's question during prompts/get is not yet told to be that call's (core's calls in flight hold tool calls only).
-  'input-required-result-non-tool-request',
 ];
 /** The required scenarios the hub passes today: every one but those. */
 const THROUGH_THE_HUB = REQUIRED_2026.filter((s) => !NOT_YET.includes(s));

@@ -6,7 +6,7 @@ import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { REAL_WAIT } from '../../packages/core/src/testing/real-wait.js';
 import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
-import { textOf } from '../support/hub-client.js';
+import { connectHub, textOf, type HubTransport } from '../support/hub-client.js';
 
 // Issue 28 point 3: a 2025 server's elicitation during a 2026-07-28 client's call becomes that
 // call's input_required; the retry with requestState answers the waiting server request. And an
@@ -170,6 +170,42 @@ describe('/mcp at 2026-07-28: a 2025 server asks during the call', () => {
     const refused = await post(4, 'tools/call', call(echo, { text: 'hi' }, metaWith({})));
     expect(refused.result).toMatchObject({ resultType: 'complete', isError: true });
     expect(textOf(refused.result)).toContain('cannot be asked');
+  });
+});
+
+// Core's calls in flight hold a prompt's get and a resource's read with their caller, as a tool call's: a server's question during one is that request's.
+describe('a server asks during prompts/get', () => {
+  const PROMPT = 'test_input_required_result_prompt';
+  const CONTEXT = { action: 'accept', content: { context: 'from the client' } } as const;
+
+  it('a 2026-07-28 client on /mcp gets input_required, and its retry gets the prompt', async () => {
+    const get = (id: number, extra: Record<string, unknown> = {}) => post(id, 'prompts/get', { name: PROMPT, _meta: ASKS, ...extra });
+    const asked = question(await get(1));
+    expect(asked).toMatchObject({ method: 'elicitation/create', params: { message: 'What context should the prompt use?' } });
+    const done = await get(2, { inputResponses: { [asked.key]: CONTEXT }, requestState: asked.state });
+    expect(done.result).toMatchObject({
+      resultType: 'complete',
+      messages: [{ content: { text: 'Use the following context: from the client' } }],
+    });
+  });
+
+  it.each<HubTransport>(['http', 'lines'])('a 2025 client (%s) is asked by elicitation/create, and gets the prompt', async (via) => {
+    const questions: string[] = [];
+    const client = await connectHub(daemon.state, {
+      workspace,
+      via,
+      elicit: (message) => {
+        questions.push(message);
+        return CONTEXT;
+      },
+    });
+    try {
+      const prompt = await client.getPrompt({ name: PROMPT });
+      expect(questions).toEqual(['What context should the prompt use?']);
+      expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: 'Use the following context: from the client' });
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -20,7 +20,7 @@ export function registerPrompts(server: Server, ctx: SessionContext): void {
         const { server: owner, ...result } = await manager.lists.getPrompt(
           request.params.name,
           request.params.arguments ?? {},
-          routeOf(ctx, extra),
+          routeOf(ctx, extra, server),
         );
         return { result, server: owner };
       }),

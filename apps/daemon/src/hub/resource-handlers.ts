@@ -32,7 +32,7 @@ export function registerResources(server: Server, ctx: SessionContext): void {
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
     passThrough(() =>
       audited(ctx.audit(request.params.uri, undefined, 'resource'), extra.signal, async () => {
-        const { server: owner, ...result } = await manager.lists.readResource(request.params.uri, routeOf(ctx, extra));
+        const { server: owner, ...result } = await manager.lists.readResource(request.params.uri, routeOf(ctx, extra, server));
         return { result, server: owner };
       }),
     ),

@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { RouteOptions } from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
@@ -33,12 +34,15 @@ export interface SessionContext extends SessionScope {
 /**
  * How a session's request is routed to a server: for its agent, cancelled with it, its log
  * messages to it, and refused before the server is asked when a deny rule covers it (issue 25.3).
+ * `asking`: the session's SDK server, for a request its server may ask the client something
+ * during (`prompts/get`, `resources/read`): those questions go to this client, as a tool call's do.
  */
-export function routeOf(ctx: SessionContext, extra: { signal: AbortSignal; requestId: RequestId }): RouteOptions {
+export function routeOf(ctx: SessionContext, extra: { signal: AbortSignal; requestId: RequestId }, asking?: Server): RouteOptions {
   return {
     agent: ctx.agent,
     signal: extra.signal,
     request: { session: ctx.session, requestId: extra.requestId },
     permissions: ctx.settings().permissions,
+    ...(asking ? { caller: { session: asking, requestId: extra.requestId, waiting: () => ctx.waiting?.(extra.requestId) === true } } : {}),
   };
 }

@@ -7,7 +7,7 @@ export interface SessionRequest {
   readonly requestId: RequestId;
 }
 
-/** One request under way to a server: the session request it serves, and for a tool call who made it. */
+/** One request under way to a server: the session request it serves, and who made it when its server may ask them something (a tool call, a prompt's get, a resource's read). */
 export interface CallUse {
   request?: SessionRequest;
   caller?: Caller;

@@ -290,18 +290,24 @@ export class ServerConnection {
     return this.#list('resources', 'resources/templates/list', signal, listAllResourceTemplates);
   }
 
-  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  /** `related`: the key of the read in `calls`, so an HTTP link can tell which read a server's request is about. */
+  readResource(uri: string, signal?: AbortSignal, related?: string): Promise<ReadResourceResult> {
     const timeout = this.config.timeoutSeconds * 1000;
-    return this.request(`MCP resource ${uri}`, timeout, signal, (c, s) => c.readResource({ uri }, { timeout, signal: s }));
+    return this.request(`MCP resource ${uri}`, timeout, signal, (c, s) =>
+      c.readResource({ uri }, { timeout, signal: s, ...(related ? { relatedRequestId: related } : {}) }),
+    );
   }
 
   listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
     return this.#list('prompts', 'prompts/list', signal, listAllPrompts);
   }
 
-  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+  /** `related`: as for `readResource`. */
+  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal, related?: string): Promise<GetPromptResult> {
     const timeout = this.config.timeoutSeconds * 1000;
-    return this.request(`MCP prompt ${name}`, timeout, signal, (c, s) => c.getPrompt({ name, arguments: args }, { timeout, signal: s }));
+    return this.request(`MCP prompt ${name}`, timeout, signal, (c, s) =>
+      c.getPrompt({ name, arguments: args }, { timeout, signal: s, ...(related ? { relatedRequestId: related } : {}) }),
+    );
   }
 
   /**

@@ -70,7 +70,7 @@ export class PromptsAndResources {
         : this.#deps.servers.get(await this.resourceOwner(uri, agent));
     refuseIfDenied(opts.permissions, resourcePermissionKey(connection.name), `reading ${uri} (MCP server "${connection.name}")`);
     return {
-      ...(await this.#deps.servers.interest(connection).during(opts.request, () => connection.readResource(uri, opts.signal))),
+      ...(await this.#deps.servers.interest(connection).during(opts, (key) => connection.readResource(uri, opts.signal, key))),
       server: connection.name,
     };
   }
@@ -113,7 +113,7 @@ export class PromptsAndResources {
     return {
       ...(await this.#deps.servers
         .interest(connection)
-        .during(opts.request, () => connection.getPrompt(entry.originalName, args, opts.signal))),
+        .during(opts, (key) => connection.getPrompt(entry.originalName, args, opts.signal, key))),
       server: entry.server,
     };
   }

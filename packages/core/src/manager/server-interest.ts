@@ -8,7 +8,7 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionRequest } from '../connection/calls-in-flight.js';
+import type { CallUse, SessionRequest } from '../connection/calls-in-flight.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import { mostVerbose } from './logging-level.js';
@@ -179,13 +179,20 @@ export class ServerInterest {
     await Promise.all(left);
   }
 
-  /** Runs a session's request to this server, known meanwhile as in flight (for its log messages). */
-  async during<T>(request: SessionRequest | undefined, fn: () => Promise<T>): Promise<T> {
-    const use = this.#connection.calls.enter(request ? { request } : {});
+  /**
+   * Runs a session's request to this server, known meanwhile as in flight: for its log
+   * messages, and with a `caller` for the server's own requests during it (a prompt's or a
+   * read's elicitation, MCP-37). `fn` is given the request's key in `calls`.
+   */
+  async during<T>(use: CallUse, fn: (key: string) => Promise<T>): Promise<T> {
+    const call = this.#connection.calls.enter({
+      ...(use.request ? { request: use.request } : {}),
+      ...(use.caller ? { caller: use.caller } : {}),
+    });
     try {
-      return await fn();
+      return await fn(call.key);
     } finally {
-      use.leave();
+      call.leave();
     }
   }
 

@@ -3,6 +3,7 @@ import { MAIN_AGENT } from '../catalog/agent-may-use.js';
 import { promptPermissionKey, refuseIfDenied, resourcePermissionKey } from '../approval/approval-policy.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { askCompletion } from './completion.js';
+import type { CallUse } from '../connection/calls-in-flight.js';
 import type { RouteOptions } from './route-options.js';
 import type { CachedCatalogs } from './cached-catalogs.js';
 import type { PromptsAndResources } from './prompts-and-resources.js';
@@ -70,7 +71,7 @@ export class SessionRouting {
     const connection = this.#scope.servers.get(server);
     return this.#scope.servers
       .interest(connection)
-      .during(opts.request, () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
+      .during(requestOf(opts), () => askCompletion(connection, { ...params, ref: asked }, opts.signal));
   }
 
   /** `resources/subscribe` for a session, to the URI's owner; counted per session, so the server is asked once. */
@@ -79,7 +80,7 @@ export class SessionRouting {
     refuseIfDenied(opts.permissions, resourcePermissionKey(owner), `subscribing to ${uri} (MCP server "${owner}")`);
     const connection = this.#scope.servers.get(owner);
     const interest = this.#scope.servers.interest(connection);
-    await interest.during(opts.request, () => interest.subscribe(uri, session, opts.signal));
+    await interest.during(requestOf(opts), () => interest.subscribe(uri, session, opts.signal));
     return owner;
   }
 
@@ -88,7 +89,7 @@ export class SessionRouting {
     for (const connection of this.#scope.servers.all()) {
       const interest = this.#scope.servers.interest(connection);
       if (interest.subscriptionsOf(session).includes(uri))
-        await interest.during(opts.request, () => interest.unsubscribe(uri, session, opts.signal));
+        await interest.during(requestOf(opts), () => interest.unsubscribe(uri, session, opts.signal));
     }
   }
 
@@ -147,4 +148,9 @@ export class SessionRouting {
       throw err;
     }
   }
+}
+
+/** A completion or subscription in flight, for its log messages only: no server asks its client anything during one. */
+function requestOf(opts: RouteOptions): CallUse {
+  return opts.request ? { request: opts.request } : {};
 }
