@@ -25,8 +25,6 @@ import { startTokenProxy, type TokenProxy } from '../support/token-proxy.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const NOT_YET = [
-  // The tools-list-changed-on-subscription check (a SHOULD) sees no list change through the hub yet.
-  'server-stateless',
   // These expect the server's own input keys (user_name) or answers sent before it asked; a 2025
   // server's question has no key, so the hub names its own (elicitation_1): they need point 2.
   'input-required-result-basic-elicitation',
@@ -45,9 +43,11 @@ beforeAll(async () => {
   home = tempDir('blitz-modern-hub-');
   workspace = tempDir('blitz-modern-hub-ws-');
   const { command, args } = fixtureCommand('modern');
+  // pin = false: server-stateless adds tools while the server runs (test_trigger_tool_change) and expects a listen stream to hear of
+  // them; pinned, each new tool would be held for review (docs/trust-and-audit.md), no client's list would change, and rightly none would hear.
   writeSettings(
     home,
-    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "modern"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nsampling = true\n`,
+    `[daemon]\nport = 0\n\n[[mcp.servers]]\nname = "modern"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\nauto_approve = true\nsampling = true\npin = false\n`,
   );
   daemon = await startDaemonProcess(home);
   proxy = await startTokenProxy(daemon.state);
