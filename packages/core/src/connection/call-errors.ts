@@ -1,6 +1,7 @@
 import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { formatDelay } from '@blitz/clock';
-import { systemCause, type ServerCause } from '../causes/server-cause.js';
+import { causeOf, systemCause, type ServerCause } from '../causes/server-cause.js';
+import type { BreakerOutcome } from '../breaker/breaker.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import { isUnauthorized, needsSignIn } from './http/http-failure.js';
 
@@ -69,4 +70,11 @@ export function classifyFailure(
     }),
     transportFailure: true,
   };
+}
+
+/** A failure the breaker counts: its message, and its facts for the words the user sees. */
+export function failureOf(error: unknown): Exclude<BreakerOutcome, 'success'> {
+  if (isBlitzError(error)) return { failure: error.message, cause: causeOf(error) };
+  const message = error instanceof Error ? error.message : String(error);
+  return { failure: message, cause: { code: 'OTHER', message } };
 }

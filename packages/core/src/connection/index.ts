@@ -1,7 +1,8 @@
 export type { Link } from './link.js';
 export type { Caller, RequestOwner } from './caller.js';
 export type { ConnectOptions, Connector } from './connector.js';
-export { ServerConnection, type CallOptions, type ConnectionDeps, type ConnectionEvent } from './server-connection.js';
+export { ServerConnection, type CallOptions } from './server-connection.js';
+export type { ConnectionDeps, ConnectionEvent } from './connection-deps.js';
 export { toServerStatus, type ReviewedTool, type ServerStatus } from './server-status.js';
 export { listingWarnings, NO_TOOLS_WARNING } from './listing-warnings.js';
 export { LIST_LIMITS, listAllPrompts, listAllResources, listAllResourceTemplates, listAllTools } from './list-all.js';

@@ -4,7 +4,8 @@ import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connect
 import { resolvedServer } from '../testing/server-config.js';
 import type { ServerConfig } from '../config/server-config.js';
 import { CallCancellation } from '../fast-lane/call-signal.js';
-import { ServerConnection, type ConnectionEvent } from './server-connection.js';
+import { ServerConnection } from './server-connection.js';
+import type { ConnectionEvent } from './connection-deps.js';
 
 const T0 = 1_700_000_000_000;
 

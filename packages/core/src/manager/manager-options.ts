@@ -4,7 +4,7 @@ import type { CatalogCache } from '../catalog-cache/catalog-cache.js';
 import type { ServerConfig } from '../config/server-config.js';
 import type { PinReviewMode } from '../config/settings.js';
 import type { Connector } from '../connection/connector.js';
-import type { ConnectionDeps } from '../connection/server-connection.js';
+import type { ConnectionDeps } from '../connection/connection-deps.js';
 import type { PinStore } from '../pins/pin-store.js';
 import type { ManagerEvent } from './manager-event.js';
 import type { ServerPool } from './server-pool.js';

@@ -3,7 +3,8 @@ import { launchFingerprint } from '../config/launch-settings.js';
 import type { ResolvedServer } from '../config/resolve-server.js';
 import { CallsInFlight } from '../connection/calls-in-flight.js';
 import type { Connector } from '../connection/connector.js';
-import { ServerConnection, type ConnectionDeps, type ConnectionEvent } from '../connection/server-connection.js';
+import { ServerConnection } from '../connection/server-connection.js';
+import type { ConnectionDeps, ConnectionEvent } from '../connection/connection-deps.js';
 import { IdleReaper } from './idle-reaper.js';
 import { ServerInterest, type UpstreamNotification } from './server-interest.js';
 
