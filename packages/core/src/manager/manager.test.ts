@@ -1,8 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FakeClock } from '@blitz/clock';
 import { inMemoryConnector, type FakeServer } from '../testing/in-memory-connector.js';
+import type { Connector } from '../connection/connector.js';
 import { Manager } from './manager.js';
 import type { ManagerEvent } from './manager-event.js';
 import { callByName } from '../testing/call-by-name.js';
@@ -236,6 +238,37 @@ describe('Manager', () => {
     const result = await callByName(manager, 'gh__search', { text: 'hi' });
     expect(result.content).toEqual([{ type: 'text', text: 'search:hi' }]);
     await expect(callByName(manager, 'nope', {})).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("passes the tool it resolved to the connection: a plain tool goes by the link's direct lane, one with an output schema by the SDK", async () => {
+    const fake = inMemoryConnector({
+      a: {
+        setup(s: McpServer) {
+          s.registerTool('plain', { inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+          s.registerTool('typed', { inputSchema: { text: z.string() }, outputSchema: { text: z.string() } }, async ({ text }) => ({
+            content: [{ type: 'text', text }],
+            structuredContent: { text },
+          }));
+        },
+      },
+    });
+    // A link with a direct lane, as a stdio link has: it says which calls took it.
+    const direct: string[] = [];
+    const connector: Connector = async (config, opts) => {
+      const link = await fake.connector(config, opts);
+      return Object.assign(link, {
+        callTool: (name: string, args: Record<string, unknown>) => {
+          direct.push(name);
+          return link.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+        },
+      });
+    };
+    manager = new Manager({ workspace: '/ws', connector, clock: new FakeClock(), onEvent: () => undefined });
+    await manager.update({ servers: [server('a')] });
+    expect((await callByName(manager, 'plain', { text: 'x' })).content).toEqual([{ type: 'text', text: 'x' }]);
+    expect((await callByName(manager, 'typed', { text: 'y' })).structuredContent).toEqual({ text: 'y' });
+    // Without the resolved tool the connection cannot tell a plain tool, and every call goes by the SDK.
+    expect(direct).toEqual(['plain']);
   });
 
   it('resolves a call once: the entry, its config and its connection; a cold catalog lists first', async () => {
