@@ -193,7 +193,7 @@ export class ServerConnection extends ServerLifecycle {
         // Every token we have was refused (revoked, signed out): drop the link, so the next use
         // connects afresh with whatever sign-in there is then. Not a failure: only the user can fix it.
         this.transition({ kind: 'needsSignIn', error }, outcome);
-        void link.close();
+        void this.closeLink(link);
       } else if (current && error instanceof NeedsMoreAccess) {
         // The link stays: other tools still work; the status asks for a login with more scope.
         this.transition({ ...current, moreAccess: error }, outcome);

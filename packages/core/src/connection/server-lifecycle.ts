@@ -203,7 +203,7 @@ export abstract class ServerLifecycle {
     }
     if (state.kind !== 'connected') return;
     this.transition({ kind: 'idle' });
-    await state.link.close();
+    await this.closeLink(state.link);
   }
 
   /**
@@ -214,7 +214,7 @@ export abstract class ServerLifecycle {
     const state = this.#state;
     if (state.kind !== 'connected') return;
     this.transition({ kind: 'idle', reaped: true });
-    await state.link.close();
+    await this.closeLink(state.link);
   }
 
   /**
@@ -238,6 +238,16 @@ export abstract class ServerLifecycle {
   #stopInBackground(done: Promise<void>): void {
     this.#stopping.add(done);
     void done.finally(() => this.#stopping.delete(done));
+  }
+
+  /**
+   * Closes a link the state has left, owned until its process is gone: `dispose` waits for it
+   * even when nobody awaits the close (a reap, a lost or refused link).
+   */
+  protected closeLink(link: Link): Promise<void> {
+    const closed = link.close();
+    this.#stopInBackground(closed.catch(() => undefined));
+    return closed;
   }
 
   async #connect(signal: AbortSignal): Promise<Connected> {
@@ -317,7 +327,7 @@ export abstract class ServerLifecycle {
   #onLost(link: Link, error: BlitzError): void {
     if (!this.runningOn(link)) return;
     this.transition({ kind: 'failed', error }, this.loss(link, error));
-    void link.close();
+    void this.closeLink(link);
   }
 
   /** A dead server is one failure, whether a call in flight or the exit itself tells us first. */
