@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, NO_BROWSER, settingsAddress } from '../support/settings-browser.js';
@@ -14,12 +15,22 @@ let context: BrowserContext;
 let page: Page;
 let base: string;
 let fakeBlitz: string;
+let workspace: string;
 
 describe.skipIf(NO_BROWSER)("the settings page's Connect a client (issue 29.9)", () => {
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');
     home = tempDir('blitz-page-clients-');
-    writeSettings(home, '[daemon]\nport = 0\n');
+    // Two servers for the context receipt, every tool behind search_tools (a client's own setting aside).
+    const server = (name: string, fixture: Parameters<typeof fixtureCommand>[0], extra: string) => {
+      const { command, args } = fixtureCommand(fixture);
+      return `[[mcp.servers]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\nsandbox = false\n${extra}`;
+    };
+    workspace = tempDir('blitz-page-clients-ws-');
+    writeSettings(
+      home,
+      `[daemon]\nport = 0\n\n[hub]\ndeferred = "always"\n\n${server('env', 'env-dump', '')}${server('px', 'protocol', 'prefix = "px"\n')}`,
+    );
     // A `blitz` on the daemon's PATH, as npm links one; taken away in the last test.
     const bin = path.join(home, 'bin');
     fs.mkdirSync(bin);
@@ -40,6 +51,7 @@ describe.skipIf(NO_BROWSER)("the settings page's Connect a client (issue 29.9)",
     await daemon?.stop();
     await assertNoOrphans();
     fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(workspace, { recursive: true, force: true });
   });
 
   it("shows each client's blitz entry, with this daemon's BLITZ_HOME, and copies it", async () => {
@@ -64,6 +76,37 @@ describe.skipIf(NO_BROWSER)("the settings page's Connect a client (issue 29.9)",
     expect(await snippet.textContent()).toBe(
       `[mcp_servers.blitz]\ncommand = "blitz"\nargs = ["connect"]\nenv = { BLITZ_HOME = ${JSON.stringify(home)} }`,
     );
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("shows what each client's tool list costs, as blitz context counts it, and server by server", async () => {
+    const { id } = await daemon.client.openWorkspace(workspace);
+    const receipt = await daemon.client.context(id);
+    await page.goto(await settingsAddress(home));
+    await page.waitForURL(`${base}/settings/`);
+    await page.getByRole('link', { name: 'Connect a client' }).click();
+    const table = page.getByRole('table', { name: "Each client's tools/list" });
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(receipt.clients.length);
+    expect(await page.getByText(`tokens counted with ${receipt.tokenizer}`).count()).toBe(1);
+    const claude = receipt.clients.find((c) => c.client === 'claude-code')!;
+    // The protocol fixture's tools are all behind search: every client is spared them.
+    expect(claude.saved.tokens).toBeGreaterThan(0);
+    const cells = await table.locator('tr[data-client="claude-code"]').locator('th, td').allTextContents();
+    expect(cells).toEqual([
+      'Claude Code',
+      claude.surface,
+      String(claude.listed.tools),
+      expect.stringMatching(/^\d+(\.\d)? (bytes|KB)$/),
+      claude.listed.tokens.toLocaleString('en-US'),
+      `${claude.saved.tokens.toLocaleString('en-US')} tokens (${Math.round((100 * claude.saved.tokens) / claude.everyTool.tokens)} %)`,
+    ]);
+    await page.getByText('Claude Code, server by server').click();
+    const byServer = page.getByRole('table', { name: "Claude Code's tools/list by server" });
+    const rows = await byServer.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    expect(rows.map((r) => [r[0], r[1], r[2], r[4]])).toEqual(
+      claude.servers.map((s) => [s.server, String(s.tools), String(s.deferred), s.tokens.toLocaleString('en-US')]),
+    );
+    expect(rows.find((r) => r[0] === 'px')![2]).not.toBe('0');
     expect(await axeViolations(page)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import type { Ref } from 'preact';
 import type { PageApi } from './page-api.js';
 import { clientSnippets } from './client-snippets.js';
 import { ClientFiles } from './client-files.js';
+import { ContextReceiptView } from './context-receipt.js';
 
 /**
  * Connect a client by hand (issue 29.9): its `blitz` entry, to copy into its settings. What
@@ -45,6 +46,7 @@ export function ClientSnippets({
         shows it); or copy the entry by hand.
       </p>
       <ClientFiles api={api} readOnly={readOnly} refresh={refresh} />
+      <ContextReceiptView api={api} />
       <h3>Copy the entry</h3>
       <div class="controls">
         <label class="control">

@@ -3,6 +3,7 @@ import type {
   ClientImported,
   ClientsReport,
   ConfigChange,
+  ContextReceipt,
   ErrorBody,
   ExposedTool,
   McpServerConfig,
@@ -79,6 +80,11 @@ export class PageApi {
 
   workspaces(): Promise<WorkspaceSummary[]> {
     return this.#get('/v1/workspaces');
+  }
+
+  /** What each client's tool list costs in the workspace (`blitz context`). */
+  context(id: string): Promise<ContextReceipt> {
+    return this.#get(`/v1/workspaces/${encodeURIComponent(id)}/context`);
   }
 
   workspaceServers(id: string): Promise<WorkspaceServer[]> {
