@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,14 @@ async function idleOut(): Promise<void> {
     })
     .toBe(true);
   expect(await px()).toMatchObject({ state: 'idle', copies: [] });
+}
+
+/** The CLI against this daemon, as a user runs it: its stdout. */
+function blitz(args: string[]): Promise<string> {
+  const env = { PATH: process.env.PATH!, HOME: running.home, BLITZ_HOME: running.home };
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [BLITZ_BIN, ...args], { env }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+  );
 }
 
 const mcpUrl = () => `${running.daemon.url}/mcp?workspace=${encodeURIComponent(running.workspace)}`;
@@ -137,6 +146,12 @@ describe.each([
       expect(await client.listResourceTemplates()).toMatchObject(templates);
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('px__describe');
       expect(await px()).toMatchObject({ state: 'idle', reaped: true });
+      const list = await blitz(['mcp', 'list']);
+      expect(list).toMatch(/^px +stdio +.*protocol\.mjs +0 +idle \(stopped to save memory\)$/m);
+      // And a tool call, the use a client makes most, starts it again.
+      const called = await client.callTool({ name: 'px__describe', arguments: {} });
+      expect(called.isError).toBeFalsy();
+      expect(await px()).toMatchObject({ state: 'connected' });
     } finally {
       await client.close();
     }
