@@ -291,6 +291,9 @@ export class Daemon {
 
   async #start(): Promise<void> {
     const reaped = this.#children.reapLeftovers();
+    // Watched before the first read: an edit made while the daemon starts is heard, never taken
+    // as the baseline of a watch set up after the daemon said it was ready.
+    this.#watchFiles();
     this.#loadSettings();
     if (reaped.length > 0) this.log.warn('ended MCP server processes a killed daemon left running', { pids: reaped });
     const port = this.#opts.port ?? this.source.settings.daemon.port;
@@ -310,7 +313,6 @@ export class Daemon {
     fs.chmodSync(daemonStatePath(this.paths.home), 0o600);
     // Started, however (blitz daemon start, the tray, login): a stop of before no longer holds clients back.
     fs.rmSync(this.paths.daemonStopped, { force: true });
-    this.#watchFiles();
     this.log.info('daemon started', { pid: process.pid, port: this.port, home: this.paths.home, version: this.#opts.version });
     if (this.#opts.fastLanes === false) this.log.info('the fast lanes are off: every tools/call takes the SDK path (BLITZ_FAST_LANES=off)');
   }
