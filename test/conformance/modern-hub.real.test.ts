@@ -16,18 +16,17 @@ import {
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { startTokenProxy, type TokenProxy } from '../support/token-proxy.js';
 
-// Issue 28 points 1 and 3: the conformance runner's 2026-07-28 server requirements (0.2.0-alpha.12, on
-// its own Node 22) through the hub's /mcp, fronting test/fixtures/modern.mjs (the SDK v2 fixture) over
-// stdio. The hub speaks 2025-11-25 to its servers for now, so the fixture's input_required reaches the
-// hub as elicitation/sampling/roots requests, which the hub turns into its own input_required for the
-// client (modern-exchange.ts). What still needs the server's own input_required is NOT_YET; every other
+// Issue 28: the conformance runner's 2026-07-28 server requirements (0.2.0-alpha.12, on its own Node 22)
+// through the hub's /mcp, fronting test/fixtures/modern.mjs (the SDK v2 fixture) over stdio. The hub
+// speaks 2026-07-28 to it (ModernServerTransport): the fixture's input_required reaches the hub's
+// session as elicitation/sampling/roots requests carrying the fixture's own keys, which the hub's
+// input_required for the client keeps (modern-exchange.ts). What is NOT_YET fails; every other
 // requirement passes and must stay so. test/conformance/modern-server.real.test.ts runs it directly.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 const NOT_YET = [
-  // These expect the server's own input keys (user_name) or answers sent before it asked; a 2025
-  // server's question has no key, so the hub names its own (elicitation_1): they need point 2.
-  'input-required-result-basic-elicitation',
+  // Answers a client sends with its first request, before anything asked (SHOULD be used when they
+  // answer what the server would ask): the hub's calls do not carry a request's inputResponses on.
   'input-required-result-ignore-extra-params',
 ];
 /** The required scenarios the hub passes today: every one but those. */

@@ -5,6 +5,7 @@ import {
   blitzHome,
   blitzPaths,
   CatalogCache,
+  erasIn,
   createConnector,
   PinStore,
   ServerSignIns,
@@ -175,6 +176,8 @@ export class Daemon {
       onDescendants: (leader, descendants) => this.#children.setDescendants(leader, descendants),
       ...(opts.fastLanes === false ? { directCalls: false } : {}),
       onStderr: (server, chunk) => this.#serverLogs.stderr(server, chunk.toString('utf8')),
+      // Which era each server speaks is found once and kept with its catalog (issue 28.2).
+      eras: erasIn(() => this.#catalogCacheInUse()),
     });
     this.registry = new WorkspaceRegistry({
       source: this.source,

@@ -9,6 +9,7 @@ export * from './pins/index.js';
 export * from './connection/index.js';
 export * from './fast-lane/index.js';
 export * from './jsonrpc/index.js';
+export * from './eras/index.js';
 export * from './manager/index.js';
 export * from './approval/index.js';
 export * from './auth/index.js';

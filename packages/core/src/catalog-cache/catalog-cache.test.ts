@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { serverConfig } from '../testing/server-config.js';
-import { CatalogCache, type StartListing } from './catalog-cache.js';
+import { CatalogCache, erasIn, type StartListing } from './catalog-cache.js';
 import { catalogCacheKey } from './catalog-cache-key.js';
 
 let dir: string;
@@ -155,6 +155,40 @@ describe('CatalogCache', () => {
     await cache.flush();
     const again = open(2);
     expect(['k1', 'k2', 'k3'].map((k) => again.get(k)?.server)).toEqual(['a', undefined, 'c']);
+  });
+
+  it('keeps the era each server was found to speak across daemon starts, by the server’s launch settings and workspace', async () => {
+    const cache = open();
+    const eras = erasIn(() => cache);
+    const modern = serverConfig('modern');
+    eras.remember(modern, '/ws', 'modern');
+    eras.remember(serverConfig('old'), '/ws', 'legacy');
+    await cache.flush();
+    const again = erasIn(() => open());
+    expect(again.recall(modern, '/ws')).toBe('modern');
+    expect(again.recall(serverConfig('old'), '/ws')).toBe('legacy');
+    // Another workspace, or a changed launch, is another server: asked afresh.
+    expect(again.recall(modern, '/other')).toBeUndefined();
+    expect(
+      again.recall(serverConfig('modern', { transport: { kind: 'stdio', command: 'modern', args: ['--v2'], env: {} } }), '/ws'),
+    ).toBeUndefined();
+    // Without a cache (`[hub] catalog_cache = false`) nothing is kept.
+    const none = erasIn(() => undefined);
+    none.remember(modern, '/ws', 'legacy');
+    expect(none.recall(modern, '/ws')).toBeUndefined();
+  });
+
+  it('refuses a file whose eras are not modern or legacy, as any entry it cannot read', () => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ version: 1, entries: {}, eras: { k: 'ancient' } }));
+    expect(open().era('k')).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/ignored: the era of k is neither modern nor legacy; set aside as /)]);
+  });
+
+  it('keeps at most twice maxEntries eras, dropping the oldest verdicts', () => {
+    const cache = open(1);
+    for (const key of ['a', 'b', 'c']) cache.setEra(key, 'legacy');
+    expect(['a', 'b', 'c'].map((k) => cache.era(k))).toEqual([undefined, 'legacy', 'legacy']);
   });
 
   it('logs a write that fails and keeps serving from memory', async () => {

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock } from '@blitz/clock';
+import type { EraMemory } from '../eras/era-memory.js';
+import type { Era } from '../eras/modern-server-transport.js';
 import { CoalescedWrites } from '../files/coalesced-writes.js';
+import { catalogCacheKey } from './catalog-cache-key.js';
 import { sameContent } from './same-content.js';
 
 /** What a server said of itself when it was last listed: what a cold start may answer with before it is up. */
@@ -48,13 +51,15 @@ const DEFAULT_MAX_ENTRIES = 256;
 export class CatalogCache {
   readonly #opts: CatalogCacheOptions;
   readonly #entries = new Map<string, CachedCatalog>();
+  /** The era each server was last found to speak (eras/), under the same keys; kept apart, as it is known before a listing is. */
+  readonly #eras = new Map<string, Era>();
   readonly #writes: CoalescedWrites;
 
   constructor(opts: CatalogCacheOptions) {
     this.#opts = opts;
     this.#writes = new CoalescedWrites(
       opts.file,
-      () => `${JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.#entries) })}\n`,
+      () => `${JSON.stringify({ version: VERSION, entries: Object.fromEntries(this.#entries), eras: Object.fromEntries(this.#eras) })}\n`,
       (err) => opts.warn(`catalog cache ${opts.file} not written: ${err.message}`),
     );
     this.#load();
@@ -83,6 +88,24 @@ export class CatalogCache {
     const previous = this.#entries.get(key);
     if (!previous || sameContent(previous[list], items)) return;
     this.#set(key, { ...previous, [list]: items, savedAt: this.#opts.clock.now() });
+  }
+
+  /** The era of the server filed under `key`, as last found. */
+  era(key: string): Era | undefined {
+    return this.#eras.get(key);
+  }
+
+  /** Files the era a server was found to speak; the oldest verdicts go first past twice `maxEntries`. */
+  setEra(key: string, era: Era): void {
+    if (this.#eras.get(key) === era) return;
+    this.#eras.delete(key);
+    this.#eras.set(key, era);
+    const max = 2 * (this.#opts.maxEntries ?? DEFAULT_MAX_ENTRIES);
+    for (const oldest of this.#eras.keys()) {
+      if (this.#eras.size <= max) break;
+      this.#eras.delete(oldest);
+    }
+    this.#schedule();
   }
 
   /** Drops every entry of this server (it needs a sign-in, or its sign-in changed). */
@@ -126,6 +149,7 @@ export class CatalogCache {
     const problem = this.#parse(text);
     if (problem === undefined) return;
     this.#entries.clear();
+    this.#eras.clear();
     const aside = `${this.#opts.file}.corrupt`;
     let moved = true;
     try {
@@ -151,8 +175,22 @@ export class CatalogCache {
       if (!isEntry(entry)) return `entry ${key} is not a cached catalog`;
       this.#entries.set(key, entry);
     }
+    // Files written before eras were kept have none.
+    if (data.eras !== undefined && !isObject(data.eras)) return 'its eras are not an object';
+    for (const [key, era] of Object.entries(data.eras ?? {})) {
+      if (era !== 'modern' && era !== 'legacy') return `the era of ${key} is neither modern nor legacy`;
+      this.#eras.set(key, era);
+    }
     return undefined;
   }
+}
+
+/** The eras of a catalog cache (made on first use, if ever), as the connector keeps them. */
+export function erasIn(cache: () => CatalogCache | undefined): EraMemory {
+  return {
+    recall: (config, workspace) => cache()?.era(catalogCacheKey(config, workspace)),
+    remember: (config, workspace, era) => cache()?.setEra(catalogCacheKey(config, workspace), era),
+  };
 }
 
 function optional(listing: StartListing): Partial<StartListing> {

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../config/server-config.js';
+import type { Era, EraVerdict } from '../eras/modern-server-transport.js';
 import type { Link } from './link.js';
 
 export interface ConnectOptions {
@@ -17,6 +18,10 @@ export interface ConnectOptions {
    * at once and its owner waits for this before it is done. Without it the start waits itself.
    */
   stopping?(done: Promise<void>): void;
+  /** The era the server was last found to speak: `legacy` skips asking (MCP 2026-07-28's `server/discover`); otherwise it is asked. */
+  era?: Era;
+  /** Hears the era once the opening exchange settles it. */
+  onVerdict?(verdict: EraVerdict): void;
 }
 
 /** Opens a `Link` to a server. Production picks stdio or HTTP by transport; tests may pass the SDK's in-memory pair. */

@@ -1,7 +1,10 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Clock } from '@blitz/clock';
 import type { ServerConfig } from '../config/server-config.js';
-import type { Connector } from './connector.js';
+import type { EraMemory } from '../eras/era-memory.js';
+import type { EraVerdict } from '../eras/modern-server-transport.js';
+import type { ConnectOptions, Connector } from './connector.js';
+import type { Link } from './link.js';
 import { connectHttp } from './http/connect-http.js';
 import { createContainment } from './stdio/containment.js';
 import { createSandbox } from './stdio/sandbox.js';
@@ -31,6 +34,8 @@ export interface ConnectorDeps {
   directCalls?: boolean;
   /** Hears each stdio server's stderr as it comes (the daemon's per-server log, issue 29.9). */
   onStderr?: (serverName: string, chunk: Buffer) => void;
+  /** Each server's era as last found (the daemon keeps it in its catalog cache): a legacy server is not asked again. */
+  eras?: EraMemory;
 }
 
 /** The production connector: an owned (sandboxed, or pid-namespaced) process for stdio servers, streamable HTTP for URLs. */
@@ -41,7 +46,7 @@ export function createConnector(deps: ConnectorDeps): Connector {
     warn: deps.warn,
     ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }),
   });
-  return (config, opts) => {
+  const connect = (config: ServerConfig, opts: ConnectOptions): Promise<Link> => {
     switch (config.transport.kind) {
       case 'stdio':
         return connectStdio(config, opts, {
@@ -70,6 +75,26 @@ export function createConnector(deps: ConnectorDeps): Connector {
         const _exhaustive: never = config.transport;
         return _exhaustive;
       }
+    }
+  };
+  // Asked which era it speaks (unless known to be legacy); one that exits rather than answer is
+  // started again, spoken to in 2025 from then on.
+  return async (config, opts) => {
+    let verdict: EraVerdict | undefined;
+    // Over HTTP the discovery is not yet asked in the daemon: probing ahead of a sign-in loses the
+    // re-registration a changed authorization server needs (conformance auth/authorization-server-migration).
+    const era = config.transport.kind === 'http' ? 'legacy' : (opts.era ?? deps.eras?.recall(config, opts.workspace));
+    const onVerdict = (v: EraVerdict) => {
+      verdict = v;
+      opts.onVerdict?.(v);
+      // A server still starting when its discovery went unanswered is asked again next time.
+      if (v.era === 'modern' || v.how !== 'slow') deps.eras?.remember(config, opts.workspace, v.era);
+    };
+    try {
+      return await connect(config, { ...opts, ...(era ? { era } : {}), onVerdict });
+    } catch (err) {
+      if (verdict?.era !== 'legacy' || verdict.how !== 'closed' || opts.signal?.aborted) throw err;
+      return connect(config, { ...opts, era: 'legacy' });
     }
   };
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { BlitzError } from '../errors/blitz-error.js';
+import type { Era } from '../eras/modern-server-transport.js';
 import type { DirectCallOptions } from '../fast-lane/direct-tool-calls.js';
 
 /**
@@ -9,6 +10,8 @@ import type { DirectCallOptions } from '../fast-lane/direct-tool-calls.js';
  */
 export interface Link {
   readonly client: Client;
+  /** The revision spoken to the server: 2026-07-28 (`modern`, through ModernServerTransport) or 2025 (`legacy`, the default). */
+  readonly era?: Era;
   /** Settles once, when the link dies by itself (process exit, transport closed) — not on `close()`. */
   readonly lost: Promise<BlitzError>;
   /** Ends the link: the stdio close sequence, or the HTTP session DELETE. Idempotent. */

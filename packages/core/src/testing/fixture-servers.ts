@@ -27,7 +27,8 @@ export type FixtureName =
   | 'rug-pull'
   | 'close-stdout'
   | 'modern'
-  | 'stderr-echo';
+  | 'stderr-echo'
+  | 'strict-initialize';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

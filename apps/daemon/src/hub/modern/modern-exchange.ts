@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId } from '@blitz/core';
+import { answerId, META_INPUT_KEY, MISSING_CAPABILITY } from '@blitz/core';
 import type { Timer } from '@blitz/clock';
 import { discoverResult, modernAnswer, type ServerInfo } from './modern-result.js';
 import { INVALID_PARAMS, META_SUBSCRIPTION_ID, nameOf, type ModernMeta } from './modern-request.js';
@@ -72,9 +72,6 @@ const NEEDS: Readonly<Record<string, string>> = {
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
-
-/** The revision's MissingRequiredClientCapability error. */
-const MISSING_CAPABILITY = -32021;
 
 /** How long after a server's question its call waits for more before the client is asked: a burst's questions travel together. */
 export const GATHER_MS = 30;
@@ -314,11 +311,8 @@ export class ModernExchange implements Transport {
     const pending = id === undefined ? undefined : this.#pending.get(id);
     const capability = NEEDS[request.method];
     if (pending && capability !== undefined && capability in pending.capabilities) {
-      pending.asked.set(inputKey(request.method, pending.asked), {
-        id: request.id,
-        method: request.method,
-        params: request.params ?? {},
-      });
+      const { key, params } = keyed(request, pending.asked);
+      pending.asked.set(key, { id: request.id, method: request.method, params });
       if (pending.sink !== undefined) {
         // The rest of a burst (a server asks its questions at once) arrives first: each question restarts the short wait.
         pending.gathering?.cancel();
@@ -433,6 +427,22 @@ export class ModernExchange implements Transport {
       this.onmessage?.({ jsonrpc: '2.0', id, method, params });
     });
   }
+}
+
+/**
+ * The key a question is put to the client under, and its params as the client is to see them: a
+ * modern server's own key (which ModernServerTransport left in `_meta`), unless the call has a
+ * question by that key open already, or the hub's own (`elicitation_1`).
+ */
+function keyed(request: JSONRPCRequest, open: ReadonlyMap<string, Asked>): { key: string; params: Record<string, unknown> } {
+  const params = request.params ?? {};
+  const meta = params._meta as Record<string, unknown> | undefined;
+  const own = meta?.[META_INPUT_KEY];
+  if (typeof own !== 'string') return { key: inputKey(request.method, open), params };
+  const { [META_INPUT_KEY]: _key, ...rest } = meta!;
+  const { _meta: _dropped, ...bare } = params;
+  const shown = Object.keys(rest).length > 0 ? { ...bare, _meta: rest } : bare;
+  return { key: open.has(own) ? inputKey(request.method, open) : own, params: shown };
 }
 
 /** A request's params without the revision's own `_meta` keys, which the legacy session does not know. */

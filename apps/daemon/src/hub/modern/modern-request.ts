@@ -1,27 +1,35 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  HEADER_MISMATCH,
+  INVALID_PARAMS,
+  META_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_VERSION,
+  METHOD_NOT_FOUND,
+  MODERN_VERSIONS,
+  nameOf as nameIn,
+  REMOVED_METHODS,
+  UNSUPPORTED_VERSION,
+} from '@blitz/core';
 
-/** The modern revisions (per-request `_meta`, no `initialize`) the hub serves, newest first. */
-export const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+export {
+  HEADER_MISMATCH,
+  INVALID_PARAMS,
+  META_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  META_VERSION,
+  METHOD_NOT_FOUND,
+  MODERN_VERSIONS,
+  UNSUPPORTED_VERSION,
+} from '@blitz/core';
 
 /** Every revision the hub serves: the modern ones, then the legacy ones its sessions speak. */
 export const ALL_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
-
-export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
-export const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
-export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-
-/** The revision's error codes (basic/index "Error codes"). */
-export const HEADER_MISMATCH = -32020;
-export const UNSUPPORTED_VERSION = -32022;
-export const INVALID_PARAMS = -32602;
-export const METHOD_NOT_FOUND = -32601;
-
-/** Methods of the legacy revisions that 2026-07-28 removed: a modern request for one is a method not found. */
-const REMOVED = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 /** What a modern request says of its client, read from its `_meta`. */
 export interface ModernMeta {
@@ -65,7 +73,7 @@ export function checkModernRequest(
   }
   if (!MODERN_VERSIONS.includes(version))
     return refused(400, UNSUPPORTED_VERSION, 'Unsupported protocol version', { supported: [...ALL_VERSIONS], requested: version });
-  if (REMOVED.has(request.method))
+  if (REMOVED_METHODS.has(request.method))
     return refused(404, METHOD_NOT_FOUND, `Method not found: ${request.method} is not part of MCP ${version}`);
   const info = meta[META_CLIENT_INFO];
   const level = meta[META_LOG_LEVEL];
@@ -112,10 +120,7 @@ function headerMismatch(request: JSONRPCRequest, version: string, headers: Incom
 
 /** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI. */
 export function nameOf(request: JSONRPCRequest): string | undefined {
-  const params = request.params as Record<string, unknown> | undefined;
-  if (request.method === 'tools/call' || request.method === 'prompts/get') return typeof params?.name === 'string' ? params.name : '';
-  if (request.method === 'resources/read') return typeof params?.uri === 'string' ? params.uri : '';
-  return undefined;
+  return nameIn(request.method, request.params);
 }
 
 /** A header value as sent: plain, or `=?base64?…?=` around the UTF-8 bytes' base64; undefined when that form is broken. */

@@ -1,11 +1,9 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { MULTI_ROUND } from '@blitz/core';
 import { checkInputResponses } from './input-responses.js';
 import type { InputWaits } from './input-waits.js';
 import type { HeldCall } from './modern-exchange.js';
 import { INVALID_PARAMS, nameOf } from './modern-request.js';
-
-/** The requests whose result may be `input_required` (basic/utilities/mrtr). */
-const MULTI_ROUND = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 export type Retry = { kind: 'fresh' } | { kind: 'resume'; held: HeldCall } | { kind: 'refused'; error: { code: number; message: string } };
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest, type ClientCapabilities, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
@@ -15,6 +15,8 @@ import { limitResponseBytes } from './limit-response.js';
 import { RelatedRequests } from './related-requests.js';
 import { retryingFetch, type RetryEvent } from './retrying-fetch.js';
 import { LazySchemaValidator } from '../lazy-schema-validator.js';
+import { ModernServerTransport, type Era, type EraVerdict } from '../../eras/modern-server-transport.js';
+import { modernHeaders } from './modern-headers.js';
 
 /** How long `close()` waits for the server to acknowledge the session DELETE before dropping it. */
 export const DELETE_TIMEOUT_MS = 2_000;
@@ -41,6 +43,9 @@ export interface HttpConnectOptions {
   /** Transport errors that fail no request (e.g. the SSE stream dropping), for the log. */
   onError?(err: Error): void;
   onRetry?(event: RetryEvent): void;
+  /** The era the server was last found to speak: `legacy` skips asking it (`server/discover`). */
+  era?: Era;
+  onVerdict?(verdict: EraVerdict): void;
 }
 
 /** A `Link` over streamable HTTP. */
@@ -75,10 +80,12 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     requestInit: { headers: target.headers },
     fetch: related.fetch(
       limited(
-        retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, {
-          clock,
-          ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
-        }),
+        modernHeaders(
+          retryingFetch(opts.wrapFetch ? opts.wrapFetch(baseFetch) : baseFetch, {
+            clock,
+            ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
+          }),
+        ),
       ),
     ),
     ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
@@ -88,6 +95,9 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() },
   );
   opts.prepareClient?.(client);
+  // Asked first which era it speaks; its `initialize` follows only if it does not say 2026-07-28.
+  const modern =
+    opts.era === 'legacy' ? undefined : new ModernServerTransport(transport, opts.onVerdict ? { onVerdict: opts.onVerdict } : {});
 
   let closedByUs = false;
   let settleLost!: (err: BlitzError) => void;
@@ -113,7 +123,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   };
 
   try {
-    await handshake(client, transport, clock, opts, name);
+    await handshake(client, modern ?? transport, clock, opts, name);
   } catch (err) {
     await release();
     throw connectFailure(name, target.url, opts.deadlineMs, err);
@@ -126,7 +136,8 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
     get sessionId() {
       return transport.sessionId;
     },
-    relatedTo: (serverRequestId) => related.relatedTo(serverRequestId),
+    era: modern?.verdict?.era ?? 'legacy',
+    relatedTo: (serverRequestId) => modern?.relatedTo(serverRequestId) ?? related.relatedTo(serverRequestId),
     close() {
       closing ??= (async () => {
         closedByUs = true;
@@ -156,13 +167,7 @@ class RelatingTransport extends StreamableHTTPClientTransport {
 }
 
 /** `client.connect` bounded by the deadline and the caller's signal; the caller then closes the transport, which aborts its fetches and retry waits. */
-async function handshake(
-  client: Client,
-  transport: RelatingTransport,
-  clock: Clock,
-  opts: HttpConnectOptions,
-  name: string,
-): Promise<void> {
+async function handshake(client: Client, transport: Transport, clock: Clock, opts: HttpConnectOptions, name: string): Promise<void> {
   const abort = new AbortController();
   const connecting = client.connect(transport, { signal: abort.signal, timeout: opts.deadlineMs });
   // Whichever way the race ends, a late rejection must not go unhandled.

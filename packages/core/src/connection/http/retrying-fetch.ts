@@ -7,6 +7,7 @@ import type { Clock } from '@blitz/clock';
  * never replayed.
  */
 export const RETRYABLE_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
   'initialize',
   'notifications/initialized',
   'tools/list',

@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { formatDelay, type Clock } from '@blitz/clock';
 import type { ServerConfig } from '../../config/server-config.js';
 import { BlitzError, isBlitzError } from '../../errors/blitz-error.js';
 import type { ConnectOptions } from '../connector.js';
 import { withDeadline } from '../deadline.js';
+import { ModernServerTransport } from '../../eras/modern-server-transport.js';
 import { DirectToolCalls } from '../../fast-lane/direct-tool-calls.js';
 import { untilAborted } from '../until-aborted.js';
 import type { Link } from '../link.js';
@@ -27,9 +29,16 @@ export interface StdioConnectDeps {
   onStderr?: SpawnServerDeps['onStderr'];
 }
 
+/**
+ * How long a stdio server's `server/discover` may go unanswered before its `initialize` is sent
+ * anyway (half its startup deadline, if less): a server should refuse what it does not know,
+ * but one may ignore anything before its handshake.
+ */
+export const DISCOVER_WITHIN_MS = 5_000;
+
 /** Spawns an owned stdio server and completes the MCP handshake within the deadline. */
 export async function connectStdio(config: ServerConfig, opts: ConnectOptions, deps: StdioConnectDeps): Promise<Link> {
-  const transport = createStdioTransport(config, {
+  const stdio = createStdioTransport(config, {
     workspaceDir: opts.workspace,
     sandbox: deps.sandbox,
     ...(deps.containment ? { containment: deps.containment } : {}),
@@ -40,6 +49,16 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     ...(deps.onDescendants ? { onDescendants: deps.onDescendants } : {}),
     ...(deps.onStderr ? { onStderr: deps.onStderr } : {}),
   });
+  // Asked which era it speaks; a server that ignores the question is sent its `initialize` after a while.
+  const modern =
+    opts.era === 'legacy'
+      ? undefined
+      : new ModernServerTransport(stdio, {
+          clock: deps.clock,
+          answerWithinMs: Math.min(DISCOVER_WITHIN_MS, opts.deadlineMs / 2),
+          ...(opts.onVerdict ? { onVerdict: opts.onVerdict } : {}),
+        });
+  const transport = modern ?? stdio;
   const client = new Client(
     { name: 'blitz', version: deps.clientVersion },
     { capabilities: opts.capabilities, jsonSchemaValidator: new LazySchemaValidator() },
@@ -49,7 +68,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
   const explain = (text: string) => (config.sandbox ? explainSandboxDenial(text, writable(), config.name) : undefined);
   /** The exit error, with a line on the sandbox when its stderr names a write it refused: then that is the cause. */
   const exitError = (): BlitzError | undefined => {
-    const error = transport.exitError;
+    const error = stdio.exitError;
     const folder = error && config.sandbox ? deniedFolder(error.message, writable()) : undefined;
     if (!error || folder === undefined) return error;
     return new BlitzError(error.code, `${error.message}\n${explain(error.message)}`, {
@@ -74,7 +93,7 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
 
   try {
     const connected = withDeadline(client.connect(transport), opts.deadlineMs, deps.clock, () => {
-      const phase = transport.process ? 'initialize' : 'spawn';
+      const phase = stdio.process ? 'initialize' : 'spawn';
       const after = formatDelay(opts.deadlineMs);
       return new BlitzError('TIMEOUT', `MCP server ${config.name} did not answer ${phase} within ${after}`, {
         serverCause: { code: 'START_TIMEOUT', phase, after },
@@ -97,12 +116,14 @@ export async function connectStdio(config: ServerConfig, opts: ConnectOptions, d
     );
   }
 
-  const proc = transport.process!;
+  const proc = stdio.process!;
   // On the transport the client is connected on: it wraps the client's handlers.
   const direct = deps.directCalls === false ? undefined : new DirectToolCalls(transport, deps.clock);
   return {
     client,
     ...(direct ? { callTool: direct.call.bind(direct) } : {}),
+    era: modern?.verdict?.era ?? 'legacy',
+    ...(modern?.verdict?.era === 'modern' ? { relatedTo: (id: RequestId) => modern.relatedTo(id) } : {}),
     lost,
     pid: proc.pid,
     stderrTail: (lines = 20) => proc.stderr.lastLines(lines).join('\n'),

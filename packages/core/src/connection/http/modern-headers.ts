@@ -1,0 +1,29 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { encodeHeaderValue, META_VERSION, nameOf } from '../../eras/modern-protocol.js';
+
+/**
+ * The headers a 2026-07-28 POST mirrors from its body (`MCP-Protocol-Version`, `Mcp-Method`, and
+ * `Mcp-Name` for a tool's or prompt's name, a resource's URI), added to each POST whose body is
+ * a request with the revision's version in its `_meta`: the SDK's 2025 transport sends one
+ * version header for the session, and none of the others.
+ */
+export function modernHeaders(fetch: FetchLike): FetchLike {
+  return (url, init) => {
+    if (init?.method !== 'POST' || typeof init.body !== 'string' || !init.body.includes(META_VERSION)) return fetch(url, init);
+    let body: unknown;
+    try {
+      body = JSON.parse(init.body);
+    } catch {
+      return fetch(url, init);
+    }
+    const request = body as { method?: unknown; params?: { _meta?: Record<string, unknown> } & Record<string, unknown> };
+    const version = request.params?._meta?.[META_VERSION];
+    if (typeof request.method !== 'string' || typeof version !== 'string') return fetch(url, init);
+    const headers = new Headers(init.headers);
+    headers.set('mcp-protocol-version', version);
+    headers.set('mcp-method', request.method);
+    const name = nameOf(request.method, request.params);
+    if (name !== undefined) headers.set('mcp-name', encodeHeaderValue(name));
+    return fetch(url, { ...init, headers });
+  };
+}

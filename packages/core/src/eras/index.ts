@@ -1,0 +1,9 @@
+export * from './modern-protocol.js';
+export type { EraMemory } from './era-memory.js';
+export {
+  ModernServerTransport,
+  MAX_ROUNDS,
+  type Era,
+  type ModernServerTransportOptions,
+  type EraVerdict,
+} from './modern-server-transport.js';

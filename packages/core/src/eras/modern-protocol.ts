@@ -1,0 +1,54 @@
+/**
+ * The words of MCP 2026-07-28 that both sides of the hub use: the `_meta` keys a modern request
+ * and result carry, the revision's error codes, and the methods it removed. The daemon's /mcp
+ * serves modern clients with them (apps/daemon/src/hub/modern/), the connection speaks them to
+ * modern servers (modern-server-transport.ts).
+ */
+
+/** The modern revisions (per-request `_meta`, no `initialize`), newest first. */
+export const MODERN_VERSIONS: readonly string[] = ['2026-07-28'];
+export const MODERN_VERSION = MODERN_VERSIONS[0]!;
+
+export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** The revision's error codes (basic/index "Error codes"). */
+export const HEADER_MISMATCH = -32020;
+export const MISSING_CAPABILITY = -32021;
+export const UNSUPPORTED_VERSION = -32022;
+export const INVALID_PARAMS = -32602;
+export const METHOD_NOT_FOUND = -32601;
+
+/** Methods of the legacy revisions that 2026-07-28 removed. */
+export const REMOVED_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** The requests whose result may be `input_required` (basic/utilities/mrtr). */
+export const MULTI_ROUND: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * A `_meta` key of Blitz's own on a server's question as the hub passes it on: the key the
+ * server gave it in its `input_required` result, so a modern client is asked under that key.
+ */
+export const META_INPUT_KEY = 'blitz/inputKey';
+
+/** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI; undefined for other methods. */
+export function nameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
+  if (method === 'tools/call' || method === 'prompts/get') return typeof params?.name === 'string' ? params.name : '';
+  if (method === 'resources/read') return typeof params?.uri === 'string' ? params.uri : '';
+  return undefined;
+}
+
+/** A header value as the revision sends one: plain when it is printable ASCII, else `=?base64?…?=` around its UTF-8 bytes. */
+export function encodeHeaderValue(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) && value.trim() === value ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
