@@ -163,5 +163,7 @@ describe('every example in the README and docs/ runs as written', () => {
     }
     // A page whose every example were skipped would pass vacuously.
     if (lines.length > 0) expect(ran.length, `${page}: every example skipped`).toBeGreaterThan(0);
-  });
+    // Each example is a `blitz` process of its own, one after another: the README's 40-odd took 25 s
+    // alone here and over 60 s beside two other real files on 2 cores.
+  }, 180_000);
 });
