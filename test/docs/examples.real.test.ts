@@ -139,31 +139,35 @@ describe('every example in the README and docs/ runs as written', () => {
     expect(PAGES).toContain('docs/settings.md');
   });
 
-  it.each(PAGES)('%s', async (page) => {
-    const lines = blitzLines(fs.readFileSync(path.join(REPO_ROOT, page), 'utf8'));
-    home = tempDir('blitz-docs-');
-    const blitzHome = path.join(home, 'blitz');
-    const cwd = path.join(home, 'project');
-    fs.mkdirSync(cwd);
-    // Port 0: another daemon on this machine may hold the default port.
-    fs.mkdirSync(blitzHome);
-    fs.writeFileSync(path.join(blitzHome, 'settings.toml'), '# written by the docs test\n[daemon]\nport = 0\n');
-    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
-    for (const args of SETUP[page] ?? []) expect((await runBlitz(args, { home: blitzHome, cwd, env })).code).toBe(0);
-    const ran: string[] = [];
-    for (const line of lines) {
-      if (SKIPPED.some(([pattern]) => pattern.test(line))) continue;
-      const [, ...args] = shellWords(line, { HOME: home, PWD: cwd });
-      const result = await runBlitz(args, { home: blitzHome, cwd, env });
-      const expected = EXPECTED_EXIT.find(([pattern]) => pattern.test(line))?.[1] ?? 0;
-      const said = `${page}: ${line}\n${result.stdout}${result.stderr}`;
-      expect(result.code, said).toBe(expected);
-      expect(result.stderr, said).not.toMatch(/\n\s+at \S+ \(/);
-      ran.push(line);
-    }
-    // A page whose every example were skipped would pass vacuously.
-    if (lines.length > 0) expect(ran.length, `${page}: every example skipped`).toBeGreaterThan(0);
-    // Each example is a `blitz` process of its own, one after another: the README's 40-odd took 25 s
-    // alone here and over 60 s beside two other real files on 2 cores.
-  }, 180_000);
+  it.each(PAGES)(
+    '%s',
+    async (page) => {
+      const lines = blitzLines(fs.readFileSync(path.join(REPO_ROOT, page), 'utf8'));
+      home = tempDir('blitz-docs-');
+      const blitzHome = path.join(home, 'blitz');
+      const cwd = path.join(home, 'project');
+      fs.mkdirSync(cwd);
+      // Port 0: another daemon on this machine may hold the default port.
+      fs.mkdirSync(blitzHome);
+      fs.writeFileSync(path.join(blitzHome, 'settings.toml'), '# written by the docs test\n[daemon]\nport = 0\n');
+      const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+      for (const args of SETUP[page] ?? []) expect((await runBlitz(args, { home: blitzHome, cwd, env })).code).toBe(0);
+      const ran: string[] = [];
+      for (const line of lines) {
+        if (SKIPPED.some(([pattern]) => pattern.test(line))) continue;
+        const [, ...args] = shellWords(line, { HOME: home, PWD: cwd });
+        const result = await runBlitz(args, { home: blitzHome, cwd, env });
+        const expected = EXPECTED_EXIT.find(([pattern]) => pattern.test(line))?.[1] ?? 0;
+        const said = `${page}: ${line}\n${result.stdout}${result.stderr}`;
+        expect(result.code, said).toBe(expected);
+        expect(result.stderr, said).not.toMatch(/\n\s+at \S+ \(/);
+        ran.push(line);
+      }
+      // A page whose every example were skipped would pass vacuously.
+      if (lines.length > 0) expect(ran.length, `${page}: every example skipped`).toBeGreaterThan(0);
+      // Each example is a `blitz` process of its own, one after another: the README's 40-odd took 25 s
+      // alone here and over 60 s beside two other real files on 2 cores.
+    },
+    180_000,
+  );
 });
