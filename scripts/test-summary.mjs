@@ -1,5 +1,6 @@
 // Adds up the JSON reports every workspace's vitest run wrote into the one closing line CI
-// reads: "Tests: N passed, N failed, N skipped". Skipped tests list their reasons above it.
+// reads: "Tests: N passed, N failed, N skipped". Failed and skipped tests are named above it, so
+// that the end of CI's log says which test failed and why.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -13,7 +14,10 @@ for (const file of files) {
   for (const suite of report.testResults ?? []) {
     for (const test of suite.assertionResults ?? []) {
       if (test.status === 'passed') passed++;
-      else if (test.status === 'failed') failed++;
+      else if (test.status === 'failed') {
+        failed++;
+        console.log(`failed: ${path.relative(process.cwd(), suite.name)}: ${test.fullName}: ${(test.failureMessages?.[0] ?? '').split('\n')[0]}`);
+      }
       else {
         skipped++;
         console.log(`skipped: ${test.fullName}`);

@@ -167,7 +167,9 @@ describe('a 2025 server that ignores anything before initialize', () => {
     const starts = path.join(tmp, 'silent-starts');
     fs.rmSync(starts, { force: true });
     const config = stdio('silent', 'strict-initialize', ['ignore'], { STARTS_FILE: starts });
-    const link = await connect(config, () => {}, 2_000);
+    // Half of 6 s: the process starts and answers its initialize in the other half, on a loaded
+    // machine too (with 2 s, the 1 s left was once not enough in CI).
+    const link = await connect(config, () => {}, 6_000);
     expect(link.era).toBe('legacy');
     expect(verdicts).toEqual([{ era: 'legacy', how: 'silent' }]);
     expect((await link.client.callTool({ name: 'echo', arguments: { text: 'late' } })).content).toEqual([{ type: 'text', text: 'late' }]);
