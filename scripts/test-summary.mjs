@@ -16,9 +16,10 @@ for (const file of files) {
       if (test.status === 'passed') passed++;
       else if (test.status === 'failed') {
         failed++;
-        console.log(`failed: ${path.relative(process.cwd(), suite.name)}: ${test.fullName}: ${(test.failureMessages?.[0] ?? '').split('\n')[0]}`);
-      }
-      else {
+        console.log(
+          `failed: ${path.relative(process.cwd(), suite.name)}: ${test.fullName}: ${(test.failureMessages?.[0] ?? '').split('\n')[0]}`,
+        );
+      } else {
         skipped++;
         console.log(`skipped: ${test.fullName}`);
       }
