@@ -52,3 +52,11 @@ export function nameOf(method: string, params: Record<string, unknown> | undefin
 export function encodeHeaderValue(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) && value.trim() === value ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
+
+/** A header value as sent: plain, or `=?base64?…?=` around the UTF-8 bytes' base64; undefined when that form is broken. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
+  const inner = value.slice('=?base64?'.length, -2);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(inner)) return undefined;
+  return Buffer.from(inner, 'base64').toString('utf8');
+}

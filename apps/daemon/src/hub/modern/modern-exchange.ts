@@ -1,9 +1,9 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, META_INPUT_KEY, MISSING_CAPABILITY } from '@blitz/core';
+import { answerId, INVALID_PARAMS, META_INPUT_KEY, META_SUBSCRIPTION_ID, MISSING_CAPABILITY } from '@blitz/core';
 import type { Timer } from '@blitz/clock';
 import { discoverResult, modernAnswer, type ServerInfo } from './modern-result.js';
-import { INVALID_PARAMS, META_SUBSCRIPTION_ID, nameOf, type ModernMeta } from './modern-request.js';
+import { nameOf, type ModernMeta } from './modern-request.js';
 import { INPUT_WAIT_MS, type InputWaits, type Waiting } from './input-waits.js';
 import { checkInputResponses, inputKey, type Asked } from './input-responses.js';
 

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Redactor } from '@blitz/core';
+import { HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION, type Redactor } from '@blitz/core';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
 import { markModern } from '../session-era.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
-import { checkModernRequest, HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION } from './modern-request.js';
+import { checkModernRequest } from './modern-request.js';
 import { retryOf } from './modern-retry.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };

@@ -1,12 +1,12 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isRequest, type Redactor } from '@blitz/core';
+import { INVALID_PARAMS, isRequest, META_VERSION, type Redactor } from '@blitz/core';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
 import { markModern } from '../session-era.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
-import { checkModernRequest, INVALID_PARAMS, META_VERSION } from './modern-request.js';
+import { checkModernRequest } from './modern-request.js';
 import { retryOf } from './modern-retry.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { checkModernRequest, decodeHeaderValue, isModernPost } from './modern-request.js';
+import { checkModernRequest, isModernPost } from './modern-request.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -57,12 +57,4 @@ describe('isModernPost', () => {
     [[{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], false],
     [{ jsonrpc: '2.0', id: null, method: 'tools/list' }, false],
   ])('%j → %s', (body, expected) => expect(isModernPost(body)).toBe(expected));
-});
-
-describe('decodeHeaderValue', () => {
-  it('decodes the base64 form and keeps a plain value', () => {
-    expect(decodeHeaderValue(`=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`)).toBe('Hello, 世界');
-    expect(decodeHeaderValue('plain')).toBe('plain');
-    expect(decodeHeaderValue('=?base64?not base64!?=')).toBeUndefined();
-  });
 });

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
+  decodeHeaderValue,
   HEADER_MISMATCH,
   INVALID_PARAMS,
   META_CAPABILITIES,
@@ -11,20 +12,6 @@ import {
   MODERN_VERSIONS,
   nameOf as nameIn,
   REMOVED_METHODS,
-  UNSUPPORTED_VERSION,
-} from '@blitz/core';
-
-export {
-  HEADER_MISMATCH,
-  INVALID_PARAMS,
-  META_CAPABILITIES,
-  META_CLIENT_INFO,
-  META_LOG_LEVEL,
-  META_SERVER_INFO,
-  META_SUBSCRIPTION_ID,
-  META_VERSION,
-  METHOD_NOT_FOUND,
-  MODERN_VERSIONS,
   UNSUPPORTED_VERSION,
 } from '@blitz/core';
 
@@ -121,14 +108,6 @@ function headerMismatch(request: JSONRPCRequest, version: string, headers: Incom
 /** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI. */
 export function nameOf(request: JSONRPCRequest): string | undefined {
   return nameIn(request.method, request.params);
-}
-
-/** A header value as sent: plain, or `=?base64?…?=` around the UTF-8 bytes' base64; undefined when that form is broken. */
-export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
-  const inner = value.slice('=?base64?'.length, -2);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(inner)) return undefined;
-  return Buffer.from(inner, 'base64').toString('utf8');
 }
 
 function refused(status: number, code: number, message: string, data?: unknown): { refused: ModernRefusal } {

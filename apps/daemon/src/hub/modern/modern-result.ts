@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ALL_VERSIONS, INVALID_PARAMS, META_SERVER_INFO } from './modern-request.js';
+import { INVALID_PARAMS, META_SERVER_INFO } from '@blitz/core';
+import { ALL_VERSIONS } from './modern-request.js';
 
 /** Results the revision lets a client cache (server/utilities/caching): they carry `ttlMs` and `cacheScope`. */
 const CACHEABLE = new Set([

@@ -1,9 +1,9 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MULTI_ROUND } from '@blitz/core';
+import { INVALID_PARAMS, MULTI_ROUND } from '@blitz/core';
 import { checkInputResponses } from './input-responses.js';
 import type { InputWaits } from './input-waits.js';
 import type { HeldCall } from './modern-exchange.js';
-import { INVALID_PARAMS, nameOf } from './modern-request.js';
+import { nameOf } from './modern-request.js';
 
 export type Retry = { kind: 'fresh' } | { kind: 'resume'; held: HeldCall } | { kind: 'refused'; error: { code: number; message: string } };
 
