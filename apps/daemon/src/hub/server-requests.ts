@@ -7,7 +7,7 @@ import {
   ListRootsRequestSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller, RequestOwner, ServerConfig } from '@blitz/core';
+import { META_INPUT_KEY, type Caller, type RequestOwner, type ServerConfig } from '@blitz/core';
 import type { Logger } from '../log/index.js';
 import { RpcError } from './rpc-error.js';
 import { speaksModern } from './session-era.js';
@@ -32,6 +32,18 @@ export function serverRequests(
   opts: ServerRequestsOptions,
 ): (client: Client, config: ServerConfig, ownerOf: (serverRequestId: RequestId) => RequestOwner) => void {
   return (client, config, ownerOf) => prepareServerRequests(client, config, ownerOf, opts);
+}
+
+/**
+ * A server's question as its client is asked it: the key a 2026-07-28 server gave the question
+ * (`_meta["blitz/inputKey"]`, modern-server-transport.ts) is how a modern client is asked it,
+ * and nothing a 2025 client has any use for.
+ */
+function forClient<P extends { _meta?: Record<string, unknown> }>(params: P, session: Caller['session']): P {
+  if (speaksModern(session) || !params._meta || !(META_INPUT_KEY in params._meta)) return params;
+  const { [META_INPUT_KEY]: _key, ...meta } = params._meta;
+  const { _meta: _dropped, ...rest } = params;
+  return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as P;
 }
 
 function prepareServerRequests(
@@ -64,7 +76,7 @@ function prepareServerRequests(
     const caller = callerOf('elicitation', extra.requestId);
     if (!caller?.session.getClientCapabilities()?.elicitation) return { action: 'decline' };
     return caller.session
-      .elicitInput(request.params, { signal: extra.signal, relatedRequestId: caller.requestId })
+      .elicitInput(forClient(request.params, caller.session), { signal: extra.signal, relatedRequestId: caller.requestId })
       .catch((err: unknown) => {
         throw RpcError.passOn(err);
       });
@@ -80,7 +92,7 @@ function prepareServerRequests(
         );
       }
       return caller.session
-        .createMessage(request.params, { signal: extra.signal, relatedRequestId: caller.requestId })
+        .createMessage(forClient(request.params, caller.session), { signal: extra.signal, relatedRequestId: caller.requestId })
         .catch((err: unknown) => {
           throw RpcError.passOn(err);
         });

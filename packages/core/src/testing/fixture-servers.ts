@@ -28,7 +28,8 @@ export type FixtureName =
   | 'close-stdout'
   | 'modern'
   | 'stderr-echo'
-  | 'strict-initialize';
+  | 'strict-initialize'
+  | 'legacy-twin';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;
