@@ -20,17 +20,10 @@ import { startTokenProxy, type TokenProxy } from '../support/token-proxy.js';
 // through the hub's /mcp, fronting test/fixtures/modern.mjs (the SDK v2 fixture) over stdio. The hub
 // speaks 2026-07-28 to it (ModernServerTransport): the fixture's input_required reaches the hub's
 // session as elicitation/sampling/roots requests carrying the fixture's own keys, which the hub's
-// input_required for the client keeps (modern-exchange.ts). What is NOT_YET fails; every other
-// requirement passes and must stay so. test/conformance/modern-server.real.test.ts runs it directly.
+// input_required for the client keeps (modern-exchange.ts); answers a client sends with its first
+// call, before anything was asked, go on to the server with it. Every requirement passes, and
+// must stay so. test/conformance/modern-server.real.test.ts runs them directly.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-const NOT_YET = [
-  // Answers a client sends with its first request, before anything asked (SHOULD be used when they
-  // answer what the server would ask): the hub's calls do not carry a request's inputResponses on.
-  'input-required-result-ignore-extra-params',
-];
-/** The required scenarios the hub passes today: every one but those. */
-const THROUGH_THE_HUB = REQUIRED_2026.filter((s) => !NOT_YET.includes(s));
 
 let home: string;
 let workspace: string;
@@ -74,14 +67,13 @@ afterAll(async () => {
 describe('conformance 2026-07-28 server requirements (0.2.0-alpha.12) through the hub', () => {
   it('runs all 37 required scenarios', () => {
     expect([...checks.keys()].sort()).toEqual([...REQUIRED_2026].sort());
-    expect(NOT_YET.filter((s) => !REQUIRED_2026.includes(s))).toEqual([]);
   });
   it('server-stateless: a call needing sampling the client did not declare fails 400 -32021, naming it', () => {
     const wanted = ['sep-2575-server-rejects-undeclared-capability', 'sep-2575-missing-capability-http-400'];
     const found = (checks.get('server-stateless') ?? []).filter((c) => wanted.includes(c.id));
     expect(found.map((c) => [c.id, c.status]).sort(), explainChecks(found)).toEqual(wanted.map((id) => [id, 'SUCCESS']).sort());
   });
-  it.each(THROUGH_THE_HUB)('%s', (scenario) => {
+  it.each(REQUIRED_2026)('%s', (scenario) => {
     expect(scenarioPassed(checks.get(scenario)), explainChecks(checks.get(scenario))).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import {
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BlitzError, callSignalOf, formatBytes, isBlitzError, type CallSignal, type ResolvedTool } from '@blitz/core';
+import { BlitzError, callSignalOf, formatBytes, isBlitzError, META_INPUT_RESPONSES, type CallSignal, type ResolvedTool } from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { surelyWithin } from './json-size.js';
@@ -149,7 +149,11 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
     }
     ctx.toolUse?.record(entry.server, entry.originalName);
     const progressToken = request.params._meta?.progressToken;
+    const inputResponses = request.params._meta?.[META_INPUT_RESPONSES];
     const result = await manager.callTool(tool, args, {
+      ...(typeof inputResponses === 'object' && inputResponses !== null
+        ? { inputResponses: inputResponses as Record<string, unknown> }
+        : {}),
       signal: extra.signal,
       request: { session: ctx.session, requestId: extra.requestId },
       // The server's own requests during the call go to this client, on this request's stream.

@@ -34,6 +34,8 @@ export interface CallOptions {
    * task support may go by the link's direct lane (`DirectToolCalls.takes`); without it, the SDK's.
    */
   tool?: Tool;
+  /** Answers the client gave with the call before it was asked anything (2026-07-28): sent with the call to a server of that era. */
+  inputResponses?: Record<string, unknown>;
 }
 
 /**
@@ -46,21 +48,23 @@ export class ServerConnection extends ServerLifecycle {
     const timeoutMs = this.config.timeoutSeconds * 1000;
     const call = this.calls.enter({ ...(opts.request ? { request: opts.request } : {}), ...(opts.caller ? { caller: opts.caller } : {}) });
     try {
-      const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) =>
-        link.callTool && DirectToolCalls.takes(opts.tool)
+      const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) => {
+        const answers = link.era === 'modern' ? opts.inputResponses : undefined;
+        return link.callTool && DirectToolCalls.takes(opts.tool) && answers === undefined
           ? link.callTool(name, args, {
               timeoutMs,
               ...(signal ? { signal } : {}),
               ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+              ...(opts.caller ? { relatedRequestId: call.key } : {}),
             })
-          : (client.callTool({ name, arguments: args }, undefined, {
+          : (client.callTool({ name, arguments: args, ...(answers ? { inputResponses: answers } : {}) }, undefined, {
               ...(signal ? { signal: signal.toAbortSignal() } : {}),
               timeout: timeoutMs,
               ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
               // Sent with the request so an HTTP link can tell which call a server's request is about.
               ...(opts.caller ? { relatedRequestId: call.key } : {}),
-            }) as Promise<CallToolResult>),
-      );
+            }) as Promise<CallToolResult>);
+      });
       return result.isError ? this.#explained(result) : result;
     } finally {
       call.leave();

@@ -41,6 +41,13 @@ export const MULTI_ROUND: ReadonlySet<string> = new Set(['tools/call', 'prompts/
  */
 export const META_INPUT_KEY = 'blitz/inputKey';
 
+/**
+ * A `_meta` key of Blitz's own on a 2026-07-28 client's first call as the hub's session sees it:
+ * the `inputResponses` the client sent before anything was asked of it. They can only be for
+ * the call's server, which is sent them with the call when it speaks 2026-07-28.
+ */
+export const META_INPUT_RESPONSES = 'blitz/inputResponses';
+
 /** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI; undefined for other methods. */
 export function nameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return typeof params?.name === 'string' ? params.name : '';

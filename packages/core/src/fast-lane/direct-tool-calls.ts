@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
   type Progress,
+  type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, Timer } from '@blitz/clock';
@@ -20,6 +21,8 @@ export interface DirectCallOptions {
   timeoutMs: number;
   signal?: CallSignal;
   onprogress?: (progress: Progress) => void;
+  /** The hub's key for the call, sent with it so that a transport can tell which call a server's question is about. */
+  relatedRequestId?: RequestId;
 }
 
 interface Pending {
@@ -110,7 +113,10 @@ export class DirectToolCalls {
       const forgetAbort = signal?.onAbort(onAbort);
       const params = onprogress ? { name, arguments: args, _meta: { progressToken: id } } : { name, arguments: args };
       this.#transport
-        .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
+        .send(
+          { jsonrpc: '2.0', id, method: 'tools/call', params },
+          opts.relatedRequestId === undefined ? undefined : { relatedRequestId: opts.relatedRequestId },
+        )
         .catch((err: unknown) => this.#pending.get(id)?.reject(err));
     });
   }

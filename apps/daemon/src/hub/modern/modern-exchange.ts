@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, INVALID_PARAMS, META_INPUT_KEY, META_SUBSCRIPTION_ID, MISSING_CAPABILITY } from '@blitz/core';
+import { answerId, INVALID_PARAMS, META_INPUT_KEY, META_INPUT_RESPONSES, META_SUBSCRIPTION_ID, MISSING_CAPABILITY } from '@blitz/core';
 import type { Timer } from '@blitz/clock';
 import { discoverResult, modernAnswer, type ServerInfo } from './modern-result.js';
 import { nameOf, type ModernMeta } from './modern-request.js';
@@ -170,7 +170,7 @@ export class ModernExchange implements Transport {
       gathering: undefined,
       settled: undefined,
     });
-    this.onmessage?.({ ...request, params: withoutModernMeta(request.params) });
+    this.onmessage?.({ ...request, params: forSession(request.params) });
   }
 
   /**
@@ -445,11 +445,15 @@ function keyed(request: JSONRPCRequest, open: ReadonlyMap<string, Asked>): { key
   return { key: open.has(own) ? inputKey(request.method, open) : own, params: shown };
 }
 
-/** A request's params without the revision's own `_meta` keys, which the legacy session does not know. */
-function withoutModernMeta(params: JSONRPCRequest['params']): JSONRPCRequest['params'] {
-  const meta = params?._meta as Record<string, unknown> | undefined;
-  if (!meta) return params;
-  const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('io.modelcontextprotocol/')));
-  const { _meta: _dropped, ...rest } = params!;
+/**
+ * A client's first request as the legacy session takes it: without the revision's own `_meta`
+ * keys, which the session does not know, and with any `inputResponses` under Blitz's own key.
+ */
+function forSession(params: JSONRPCRequest['params']): JSONRPCRequest['params'] {
+  if (!params) return params;
+  const { _meta: meta, inputResponses, ...rest } = params as Record<string, unknown> & { _meta?: Record<string, unknown> };
+  const kept = Object.fromEntries(Object.entries(meta ?? {}).filter(([key]) => !key.startsWith('io.modelcontextprotocol/')));
+  // Answers sent before anything was asked are the server's: they go on to it with the call (the session's schemas would drop a param they do not know).
+  if (inputResponses !== undefined) kept[META_INPUT_RESPONSES] = inputResponses;
   return Object.keys(kept).length === 0 ? rest : { ...rest, _meta: kept };
 }
