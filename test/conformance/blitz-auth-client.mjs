@@ -3,8 +3,8 @@
 // appends the scenario server's URL). It does what a user does: a Blitz home with one server
 // at that URL, `blitz mcp login conf --no-browser` with this script playing the browser, then
 // a tool listed and called through `blitz connect`; a "needs more access" or "needs sign-in"
-// answer (a step-up; an authorization server that changed) is one more login and one more call
-// (at most two). The daemon that connect started is stopped at the end.
+// answer (a step-up; an authorization server that changed), from the call or, when no tool is
+// listed, from `blitz mcp list`, is one more login and one more try (at most two). The daemon that connect started is stopped at the end.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,6 +69,17 @@ async function login() {
   if (code !== 0) throw new Error(`blitz mcp login exited with ${code}`);
 }
 
+/** What `blitz mcp list` says of the server, as a user reads it: "needs sign-in: run blitz mcp login conf" when it does. */
+async function serverState() {
+  const child = blitz(['mcp', 'list']);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d.toString()));
+  child.stderr.on('data', (d) => (output += d.toString()));
+  await new Promise((resolve) => child.once('close', resolve));
+  note(output);
+  return output;
+}
+
 async function callThroughConnect() {
   const client = new Client({ name: 'blitz-conformance', version: '0' });
   await client.connect(
@@ -86,11 +97,13 @@ async function callThroughConnect() {
       note(`tools: ${tools.map((t) => t.name).join(', ')}\n`);
       // The scenario's own tool, not the hub's resource tools.
       const tool = tools.find((t) => !/_mcp_resources?$/.test(t.name));
-      if (!tool) throw new Error('no tool listed');
-      const text = await client.callTool({ name: tool.name, arguments: {} }).then(
-        (r) => (r.isError ? JSON.stringify(r.content) : ''),
-        (err) => err.message,
-      );
+      // None listed: the server refused the hub's listing (its authorization server changed as the hub connected), as a user sees in blitz mcp list.
+      const text = tool
+        ? await client.callTool({ name: tool.name, arguments: {} }).then(
+            (r) => (r.isError ? JSON.stringify(r.content) : ''),
+            (err) => err.message,
+          )
+        : await serverState();
       if (!/needs more access|needs sign-in/.test(text)) return text === '' ? undefined : text;
       if (stepUps >= MAX_STEP_UPS) throw new Error(`still refused after ${stepUps} step-ups: ${text}`);
       await login();

@@ -9,7 +9,9 @@ import { runConformance } from '../support/conformance-runner.js';
 // `list --requirements 2026-07-28`, RFC 9207 iss and RFC 8414 issuer checks, SEP-2352 migration,
 // SEP-2207 offline access, SEP-837 application_type), each run against blitz mcp login + blitz
 // connect through blitz-auth-client.mjs. The suite starts the scenario's servers on localhost and
-// runs the driver with their URL.
+// runs the driver with their URL. Each runs at its own wire: those new in 2026-07-28 end with a
+// call to a server that speaks only that revision (it answers initialize with HTTP 400), which
+// Blitz finds by asking (server/discover) and speaks.
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DRIVER = path.join(HERE, 'blitz-auth-client.mjs');
 
@@ -40,28 +42,12 @@ const SCENARIOS = [
   'auth/iss-normalized',
   'auth/metadata-issuer-mismatch',
 ];
-/**
- * Scenarios new in 2026-07-28 that end with a tool call to an MCP server speaking only that
- * revision (it answers initialize with HTTP 400). Blitz reaches servers by initialize today
- * (speaking 2026-07-28 to servers is issue 28.2), so these run with their MCP wire at 2025-11-25
- * (`--spec-version 2025-11-25 --force`); their authorization checks are the same. At the 2026-07-28
- * wire every one of their checks passes and only the final call fails, at initialize. The
- * scenarios where the client must refuse (iss, issuer, resource mismatches) run at 2026-07-28.
- */
-const MODERN_ONLY_SERVER = new Set([
-  'auth/offline-access-scope',
-  'auth/offline-access-not-supported',
-  'auth/authorization-server-migration',
-  'auth/iss-supported',
-  'auth/iss-not-advertised',
-]);
 
 const results: Array<{ scenario: string; passed: boolean; line: string }> = [];
 
 function runScenario(scenario: string): Promise<{ code: number | null; output: string }> {
-  const wire = MODERN_ONLY_SERVER.has(scenario) ? ['--spec-version', '2025-11-25', '--force'] : [];
   // The driver runs on Blitz's Node (this one), the runner on its own.
-  return runConformance(['client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, ...wire, '--timeout', '60000'], {
+  return runConformance(['client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, '--timeout', '60000'], {
     cwd: HERE,
     timeoutMs: 110_000,
   });

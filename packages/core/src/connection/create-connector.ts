@@ -81,9 +81,7 @@ export function createConnector(deps: ConnectorDeps): Connector {
   // started again, spoken to in 2025 from then on.
   return async (config, opts) => {
     let verdict: EraVerdict | undefined;
-    // Over HTTP the discovery is not yet asked in the daemon: probing ahead of a sign-in loses the
-    // re-registration a changed authorization server needs (conformance auth/authorization-server-migration).
-    const era = config.transport.kind === 'http' ? 'legacy' : (opts.era ?? deps.eras?.recall(config, opts.workspace));
+    const era = opts.era ?? deps.eras?.recall(config, opts.workspace);
     const onVerdict = (v: EraVerdict) => {
       verdict = v;
       opts.onVerdict?.(v);

@@ -16,7 +16,6 @@ import type { ServerConfig } from '../config/server-config.js';
 import { createConnector } from '../connection/create-connector.js';
 import type { EraMemory } from './era-memory.js';
 import type { Link } from '../connection/link.js';
-import { connectHttp } from '../connection/http/connect-http.js';
 import { fixtureCommand, FIXTURES_DIR } from '../testing/fixture-servers.js';
 import { assertNoOrphans } from '../testing/no-orphans.js';
 import { serverConfig } from '../testing/server-config.js';
@@ -179,26 +178,36 @@ describe('a 2025 server that ignores anything before initialize', () => {
 });
 
 describe('over streamable HTTP', () => {
-  it('the SDK v2 fixture is spoken to in 2026-07-28, each POST carrying the revision’s headers', async () => {
-    const server = await startModernHttp();
+  it('the SDK v2 fixture is spoken to in 2026-07-28, each POST carrying the revision’s headers, and remembered', async () => {
+    const server = await startHttpFixture('modern');
     try {
       const keys: unknown[] = [];
-      // connectHttp itself: the daemon's connector does not ask HTTP servers yet (create-connector.ts).
-      const link = await connectHttp(
-        serverConfig('modern-http', { transport: { kind: 'http', url: server.url, headers: {} }, sandbox: false }),
-        {
-          deadlineMs: 20_000,
-          capabilities,
-          prepareClient: answering('Grace', keys),
-        },
-      );
-      links.push(link);
+      const config = serverConfig('modern-http', { transport: { kind: 'http', url: server.url, headers: {} }, sandbox: false });
+      const link = await connect(config, answering('Grace', keys));
       expect(link.era).toBe('modern');
+      expect(verdicts).toEqual([{ era: 'modern' }]);
+      expect(remembered.get('modern-http')).toBe('modern');
       expect((await link.client.callTool({ name: 'ask', arguments: { question: 'name?' } })).content).toEqual([
         { type: 'text', text: 'answer: Grace' },
       ]);
       expect(keys).toEqual(['answer']);
       await link.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a 2025 server (SDK v1, sessions) refuses the discovery outside a session: it gets its initialize, and is not asked again', async () => {
+    const server = await startHttpFixture('conformance');
+    try {
+      const config = serverConfig('legacy-http', { transport: { kind: 'http', url: server.url, headers: {} }, sandbox: false });
+      const first = await connect(config);
+      expect(first.era).toBe('legacy');
+      expect(verdicts).toEqual([{ era: 'legacy', how: 'refused' }]);
+      expect((await first.client.listTools()).tools.length).toBeGreaterThan(0);
+      const again = await connect(config);
+      expect(again.era).toBe('legacy');
+      expect(verdicts).toHaveLength(1);
     } finally {
       await server.close();
     }
@@ -209,9 +218,9 @@ function startsIn(file: string): number {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 }
 
-/** `modern.mjs http` in its own process: its URL once it says its port. */
-async function startModernHttp(): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(FIXTURES_DIR, 'modern.mjs'), 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A fixture's `http` mode in its own process: its URL once it says its port. */
+async function startHttpFixture(file: 'modern' | 'conformance'): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(FIXTURES_DIR, `${file}.mjs`), 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const [line] = await new Promise<string[]>((resolve) => createInterface({ input: child.stdout! }).once('line', (l) => resolve([l])));
   const { port } = JSON.parse(line!) as { port: number };
