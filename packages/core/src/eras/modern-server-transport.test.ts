@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
-import { MAX_ROUNDS, ModernServerTransport, type EraVerdict } from './modern-server-transport.js';
+import { MAX_LISTEN_REOPENS, MAX_ROUNDS, ModernServerTransport, type EraVerdict } from './modern-server-transport.js';
 
 /** The server's side of the wire, scripted by the test: what was sent to it, and a way to answer. */
 class ScriptedServer implements Transport {
@@ -251,6 +251,42 @@ describe('ModernServerTransport', () => {
     server.say(tagged(second.id, 'r://1'));
     expect(client.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'r://1' } });
     expect(client.some((m) => JSON.stringify(m).includes('r://stale'))).toBe(false);
+  });
+
+  it('opens a listen the server ended again, until it ends one MAX_LISTEN_REOPENS times with nothing heard; one it refuses is reported', async () => {
+    const { server, transport, client, opening } = await opened();
+    const errors: string[] = [];
+    transport.onerror = (e) => errors.push(e.message);
+    await opening;
+    const listens = () => server.sent.filter((m) => 'method' in m && m.method === 'subscriptions/listen') as JSONRPCRequest[];
+    const end = async (listen: JSONRPCRequest) => {
+      server.say({ jsonrpc: '2.0', id: listen.id, result: { resultType: 'complete' } });
+      await Promise.resolve();
+    };
+    await end(listens()[0]!);
+    expect(listens()).toHaveLength(2);
+    // A notice heard on the new one: the count starts again.
+    const changed = {
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': listens()[1]!.id } },
+    };
+    server.say(changed as JSONRPCMessage);
+    expect(client.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: {} });
+    for (let i = 0; i < MAX_LISTEN_REOPENS; i++) await end(listens().at(-1)!);
+    expect(listens()).toHaveLength(2 + MAX_LISTEN_REOPENS);
+    expect(errors).toEqual([]);
+    await end(listens().at(-1)!);
+    expect(listens()).toHaveLength(2 + MAX_LISTEN_REOPENS);
+    expect(errors).toEqual([`the server ended its subscriptions/listen ${MAX_LISTEN_REOPENS} times in a row; its changes are not heard`]);
+
+    // A subscribe opens one again; the server refusing it is said once, and not retried.
+    await transport.send({ jsonrpc: '2.0', id: 5, method: 'resources/subscribe', params: { uri: 'r://1' } });
+    const refused = listens().at(-1)!;
+    server.say({ jsonrpc: '2.0', id: refused.id, error: { code: -32603, message: 'no listens here' } });
+    await Promise.resolve();
+    expect(listens().at(-1)).toBe(refused);
+    expect(errors.at(-1)).toBe('the server refused its subscriptions/listen: no listens here; its changes are not heard');
   });
 
   it('answers ping with a discovery, the revision having no ping', async () => {

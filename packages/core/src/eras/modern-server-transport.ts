@@ -34,6 +34,9 @@ export type EraVerdict = { era: 'modern' } | { era: 'legacy'; how: 'refused' | '
 /** More rounds of questions than this for one request, and the request fails: a server that never stops asking. */
 export const MAX_ROUNDS = 16;
 
+/** How many times in a row a listen the server ends is opened again, with no notice heard on it in between. */
+export const MAX_LISTEN_REOPENS = 3;
+
 /** Ids of the transport's own messages to the server and to the client; no SDK or direct-call id has this form. */
 const OWN = '\u0000blitz-era-';
 
@@ -103,6 +106,8 @@ export class ModernServerTransport implements Transport {
   readonly #subscribed = new Set<string>();
   #listenFilter: Record<string, unknown> = {};
   #listening: RequestId | undefined;
+  /** Listens the server ended and this transport opened again since the last notice one carried. */
+  #reopened = 0;
   #count = 0;
   #closed = false;
 
@@ -267,6 +272,7 @@ export class ModernServerTransport implements Transport {
       if (subscription !== undefined) {
         // A listen this transport replaced may still say something before it ends.
         if (subscription !== this.#listening) return;
+        this.#reopened = 0;
         const { [META_SUBSCRIPTION_ID]: _tag, ...rest } = meta!;
         const { _meta: _dropped, ...params } = message.params!;
         return this.onmessage?.({ ...message, params: Object.keys(rest).length ? { ...params, _meta: rest } : params }, extra);
@@ -380,14 +386,37 @@ export class ModernServerTransport implements Transport {
     } else {
       const id = `${OWN}${++this.#count}`;
       this.#listening = id;
-      // Its answer comes when the listen ends; nothing waits for it.
-      this.#own.set(id, () => undefined);
+      // Its answer comes when the listen ends.
+      this.#own.set(id, (answer) => this.#listenEnded(id, answer));
       await this.#inner.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: this.#meta, notifications } });
     }
     if (before !== undefined && !this.#closed) {
       this.#own.delete(before);
       await this.#inner.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: before, reason: 'replaced' } });
     }
+  }
+
+  /**
+   * The server ended the listen `id` (its answer came): while it is still this transport's, it is
+   * opened again, so that list changes and resource updates keep coming — up to
+   * `MAX_LISTEN_REOPENS` times without a notice heard in between. One the server refused, or
+   * kept ending, is reported, and the link goes on without one.
+   */
+  #listenEnded(id: RequestId, answer: JSONRPCMessage): void {
+    if (this.#closed || this.#listening !== id) return;
+    this.#listening = undefined;
+    if ('error' in answer) {
+      if (answer.error.code !== ErrorCode.ConnectionClosed)
+        this.onerror?.(new Error(`the server refused its subscriptions/listen: ${answer.error.message}; its changes are not heard`));
+      return;
+    }
+    if (++this.#reopened > MAX_LISTEN_REOPENS) {
+      this.onerror?.(
+        new Error(`the server ended its subscriptions/listen ${MAX_LISTEN_REOPENS} times in a row; its changes are not heard`),
+      );
+      return;
+    }
+    this.#listen().catch((err: Error) => this.onerror?.(err));
   }
 
   /** A request of the transport's own; its answer, or undefined if the connection closed first. */
