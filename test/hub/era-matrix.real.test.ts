@@ -154,24 +154,21 @@ describe.each([
       const client = await open(via, heard);
       try {
         const tag = `${via}-${clientEra.slice(0, 4)}`;
-        
+
         await client.subscribe(SERVERS.map((s) => s.uri));
         for (const { era, prefix, uri } of SERVERS) {
-          
           expect(textOf(await client.callTool(`${prefix}__echo`, { text: `hi ${era}` }))).toBe(`hi ${era}`);
 
           const question = `your name, ${tag} to ${era}?`;
-          
+
           const asked = heard.next(`asked: ${question}`);
           expect(textOf(await client.callTool(`${prefix}__ask`, { question }))).toBe('answer: Ada');
           await asked;
 
-          
           const updated = heard.next(`updated ${uri}`);
           await client.callTool(`${prefix}__touch`, { uri });
           await updated;
 
-          
           const added = `added_${tag.replace('-', '_')}`;
           const changed = heard.next('tools changed');
           await client.callTool(`${prefix}__add_tool`, { name: added });
@@ -185,5 +182,24 @@ describe.each([
         await client.close();
       }
     });
+  });
+});
+
+describe('a 2025-11-25 client that cannot be asked (no elicitation)', () => {
+  it('the 2026-07-28 server is told so and refuses the question itself (-32021); the 2025 server hears it declined', async () => {
+    const client = new Client({ name: 'era-matrix-mute', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${daemon.state.port}/mcp?${query()}`), {
+        requestInit: { headers: { authorization: `Bearer ${daemon.state.token}` } },
+      }),
+    );
+    try {
+      await expect(client.callTool({ name: 'm__ask', arguments: { question: 'anyone?' } })).rejects.toThrow(
+        /-32021.*elicitation\/create.*do not declare the required capability/,
+      );
+      expect(textOf(await client.callTool({ name: 'l__ask', arguments: { question: 'anyone?' } }))).toBe('no answer (decline)');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -12,6 +12,7 @@ import type {
 import type { BreakerOutcome } from '../breaker/breaker.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import type { CallSignal } from '../fast-lane/call-signal.js';
+import { META_CALLER_CAPABILITIES } from '../eras/modern-protocol.js';
 import { DirectToolCalls } from '../fast-lane/direct-tool-calls.js';
 import { classifyFailure, failureOf } from './call-errors.js';
 import type { Caller } from './caller.js';
@@ -49,21 +50,29 @@ export class ServerConnection extends ServerLifecycle {
     const call = this.calls.enter({ ...(opts.request ? { request: opts.request } : {}), ...(opts.caller ? { caller: opts.caller } : {}) });
     try {
       const result = await this.request(`MCP tool ${name}`, timeoutMs, opts.signal, (client, signal, link) => {
-        const answers = link.era === 'modern' ? opts.inputResponses : undefined;
+        const modern = link.era === 'modern';
+        const answers = modern ? opts.inputResponses : undefined;
+        // A 2026-07-28 server is told what the calling client can be asked (modern-server-transport.ts).
+        const meta = modern && opts.caller ? { [META_CALLER_CAPABILITIES]: opts.caller.session.getClientCapabilities() ?? {} } : undefined;
         return link.callTool && DirectToolCalls.takes(opts.tool) && answers === undefined
           ? link.callTool(name, args, {
               timeoutMs,
               ...(signal ? { signal } : {}),
               ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
               ...(opts.caller ? { relatedRequestId: call.key } : {}),
+              ...(meta ? { meta } : {}),
             })
-          : (client.callTool({ name, arguments: args, ...(answers ? { inputResponses: answers } : {}) }, undefined, {
-              ...(signal ? { signal: signal.toAbortSignal() } : {}),
-              timeout: timeoutMs,
-              ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
-              // Sent with the request so an HTTP link can tell which call a server's request is about.
-              ...(opts.caller ? { relatedRequestId: call.key } : {}),
-            }) as Promise<CallToolResult>);
+          : (client.callTool(
+              { name, arguments: args, ...(answers ? { inputResponses: answers } : {}), ...(meta ? { _meta: meta } : {}) },
+              undefined,
+              {
+                ...(signal ? { signal: signal.toAbortSignal() } : {}),
+                timeout: timeoutMs,
+                ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+                // Sent with the request so an HTTP link can tell which call a server's request is about.
+                ...(opts.caller ? { relatedRequestId: call.key } : {}),
+              },
+            ) as Promise<CallToolResult>);
       });
       return result.isError ? this.#explained(result) : result;
     } finally {

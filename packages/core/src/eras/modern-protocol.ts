@@ -48,6 +48,13 @@ export const META_INPUT_KEY = 'blitz/inputKey';
  */
 export const META_INPUT_RESPONSES = 'blitz/inputResponses';
 
+/**
+ * A `_meta` key of Blitz's own on a call to a 2026-07-28 server: the capabilities of the client
+ * whose call it is. The server is told the link's capabilities less what that client lacks
+ * (modern-server-transport.ts), so it does not ask a question no one can answer.
+ */
+export const META_CALLER_CAPABILITIES = 'blitz/callerCapabilities';
+
 /** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI; undefined for other methods. */
 export function nameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return typeof params?.name === 'string' ? params.name : '';

@@ -289,6 +289,21 @@ describe('ModernServerTransport', () => {
     expect(errors.at(-1)).toBe('the server refused its subscriptions/listen: no listens here; its changes are not heard');
   });
 
+  it('tells the server the link’s capabilities less what the calling client lacks, and nothing of its own key', async () => {
+    const { server, transport, opening } = await opened();
+    await opening;
+    const sentCapabilities = async (id: number, meta: Record<string, unknown> | undefined) => {
+      await transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask', ...(meta ? { _meta: meta } : {}) } });
+      const sent = server.last('tools/call').params!._meta!;
+      expect(sent).not.toHaveProperty(['blitz/callerCapabilities']);
+      return sent['io.modelcontextprotocol/clientCapabilities'];
+    };
+    expect(await sentCapabilities(1, undefined)).toEqual({ elicitation: {} });
+    expect(await sentCapabilities(2, { 'blitz/callerCapabilities': { elicitation: { form: {} } } })).toEqual({ elicitation: {} });
+    expect(await sentCapabilities(3, { 'blitz/callerCapabilities': {}, progressToken: 7 })).toEqual({});
+    expect(server.last('tools/call').params!._meta!.progressToken).toBe(7);
+  });
+
   it('answers ping with a discovery, the revision having no ping', async () => {
     const { server, transport, client, opening } = await opened();
     await opening;

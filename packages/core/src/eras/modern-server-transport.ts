@@ -9,6 +9,7 @@ import {
 import type { Clock, Timer } from '@blitz/clock';
 import { answerId } from '../jsonrpc/jsonrpc-shape.js';
 import {
+  META_CALLER_CAPABILITIES,
   META_CAPABILITIES,
   META_CLIENT_INFO,
   META_INPUT_KEY,
@@ -431,12 +432,21 @@ export class ModernServerTransport implements Transport {
     queueMicrotask(() => this.onmessage?.({ jsonrpc: '2.0', id, result }));
   }
 
+  /**
+   * A request's params with the revision's `_meta`. The capabilities are the link's, less what
+   * the calling client cannot do (`_meta["blitz/callerCapabilities"]`, taken off): a server then
+   * knows not to ask a client that cannot be asked, rather than ask and hear it declined.
+   */
   #withMeta(params: JSONRPCRequest['params']): Record<string, unknown> {
-    const own = isRecord(params?._meta) ? params._meta : {};
-    return {
-      ...params,
-      _meta: { ...own, ...this.#meta, ...(this.#logLevel === undefined ? {} : { [META_LOG_LEVEL]: this.#logLevel }) },
-    };
+    const { [META_CALLER_CAPABILITIES]: caller, ...own } = isRecord(params?._meta) ? params._meta : {};
+    const meta: Record<string, unknown> = { ...own, ...this.#meta };
+    if (isRecord(caller) && isRecord(meta[META_CAPABILITIES])) {
+      const capabilities = { ...meta[META_CAPABILITIES] };
+      for (const asked of ['elicitation', 'sampling']) if (!(asked in caller)) delete capabilities[asked];
+      meta[META_CAPABILITIES] = capabilities;
+    }
+    if (this.#logLevel !== undefined) meta[META_LOG_LEVEL] = this.#logLevel;
+    return { ...params, _meta: meta };
   }
 }
 

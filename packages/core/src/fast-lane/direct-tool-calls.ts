@@ -23,6 +23,8 @@ export interface DirectCallOptions {
   onprogress?: (progress: Progress) => void;
   /** The hub's key for the call, sent with it so that a transport can tell which call a server's question is about. */
   relatedRequestId?: RequestId;
+  /** `_meta` keys sent with the call (a progress token is added when `onprogress` is given). */
+  meta?: Record<string, unknown>;
 }
 
 interface Pending {
@@ -111,7 +113,8 @@ export class DirectToolCalls {
         timeoutMs,
       );
       const forgetAbort = signal?.onAbort(onAbort);
-      const params = onprogress ? { name, arguments: args, _meta: { progressToken: id } } : { name, arguments: args };
+      const meta = onprogress ? { ...opts.meta, progressToken: id } : opts.meta;
+      const params = meta ? { name, arguments: args, _meta: meta } : { name, arguments: args };
       this.#transport
         .send(
           { jsonrpc: '2.0', id, method: 'tools/call', params },
