@@ -191,6 +191,11 @@ describe('over streamable HTTP', () => {
         { type: 'text', text: 'answer: Grace' },
       ]);
       expect(keys).toEqual(['answer']);
+      // Its region is marked x-mcp-header: the call carries Mcp-Param-Region, without which the SDK's server refuses it (-32020).
+      expect((await link.client.listTools()).tools.map((t) => t.name)).toContain('regional_echo');
+      expect((await link.client.callTool({ name: 'regional_echo', arguments: { region: 'Zürich', text: 'grüezi' } })).content).toEqual([
+        { type: 'text', text: 'Zürich: grüezi' },
+      ]);
       await link.close();
     } finally {
       await server.close();

@@ -3,6 +3,7 @@ import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/t
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
 import { MAX_LISTEN_REOPENS, MAX_ROUNDS, ModernServerTransport, type EraVerdict } from './modern-server-transport.js';
+import { ToolParamHeaders } from './param-headers.js';
 
 /** The server's side of the wire, scripted by the test: what was sent to it, and a way to answer. */
 class ScriptedServer implements Transport {
@@ -40,12 +41,17 @@ const INITIALIZE: JSONRPCRequest = {
 };
 
 /** A transport opened on a scripted server; what reached the client side. */
-async function opened(discovered: Record<string, unknown> | 'refused' | 'unanswered' = DISCOVERED, clock?: FakeClock) {
+async function opened(
+  discovered: Record<string, unknown> | 'refused' | 'unanswered' = DISCOVERED,
+  clock?: FakeClock,
+  paramHeaders?: ToolParamHeaders,
+) {
   const server = new ScriptedServer();
   const verdicts: EraVerdict[] = [];
   const transport = new ModernServerTransport(server, {
     onVerdict: (v) => verdicts.push(v),
     ...(clock ? { clock, answerWithinMs: 1000 } : {}),
+    ...(paramHeaders ? { paramHeaders } : {}),
   });
   const client: JSONRPCMessage[] = [];
   transport.onmessage = (m) => client.push(m);
@@ -302,6 +308,33 @@ describe('ModernServerTransport', () => {
     expect(await sentCapabilities(2, { 'blitz/callerCapabilities': { elicitation: { form: {} } } })).toEqual({ elicitation: {} });
     expect(await sentCapabilities(3, { 'blitz/callerCapabilities': {}, progressToken: 7 })).toEqual({});
     expect(server.last('tools/call').params!._meta!.progressToken).toBe(7);
+  });
+
+  it('learns each listing’s parameter headers, and leaves out a tool whose annotations the revision forbids, saying why', async () => {
+    const headers = new ToolParamHeaders();
+    const { server, transport, client, opening } = await opened(DISCOVERED, undefined, headers);
+    const errors: string[] = [];
+    transport.onerror = (e) => errors.push(e.message);
+    await opening;
+    await transport.send({ jsonrpc: '2.0', id: 6, method: 'tools/list', params: {} });
+    const region = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } };
+    const count = { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } };
+    server.say({
+      jsonrpc: '2.0',
+      id: 6,
+      result: {
+        resultType: 'complete',
+        tools: [
+          { name: 'regional', inputSchema: region },
+          { name: 'counted', inputSchema: count },
+        ],
+      },
+    });
+    expect(client.at(-1)).toEqual({ jsonrpc: '2.0', id: 6, result: { tools: [{ name: 'regional', inputSchema: region }] } });
+    expect(headers.of('regional')).toEqual([{ path: ['region'], header: 'Mcp-Param-Region' }]);
+    expect(errors).toEqual([
+      'the server\'s tool counted is left out: n: x-mcp-header is allowed only on a string, integer or boolean, not "number"',
+    ]);
   });
 
   it('answers ping with a discovery, the revision having no ping', async () => {

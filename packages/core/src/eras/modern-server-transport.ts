@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, Timer } from '@blitz/clock';
 import { answerId } from '../jsonrpc/jsonrpc-shape.js';
+import type { ToolParamHeaders } from './param-headers.js';
 import {
   META_CALLER_CAPABILITIES,
   META_CAPABILITIES,
@@ -55,6 +56,8 @@ export interface ModernServerTransportOptions {
   clock?: Clock;
   /** Hears the era once the opening settles it. */
   onVerdict?(verdict: EraVerdict): void;
+  /** Learns each listing's parameter headers, for the fetch layer to send (HTTP). */
+  paramHeaders?: ToolParamHeaders;
 }
 
 /** Result fields of the revision that a 2025 client does not know. */
@@ -105,6 +108,8 @@ export class ModernServerTransport implements Transport {
   /** Answers to the transport's own requests to the server. */
   readonly #own = new Map<RequestId, (message: JSONRPCMessage) => void>();
   readonly #subscribed = new Set<string>();
+  /** The `tools/list` requests in flight, whose tools' parameter headers are learnt (`paramHeaders`). */
+  readonly #toolListings = new Set<RequestId>();
   #listenFilter: Record<string, unknown> = {};
   #listening: RequestId | undefined;
   /** Listens the server ended and this transport opened again since the last notice one carried. */
@@ -187,6 +192,7 @@ export class ModernServerTransport implements Transport {
     const sent = { ...request, params: this.#withMeta(request.params) };
     if (MULTI_ROUND.has(request.method))
       this.#pending.set(request.id, { request: sent, options, rounds: 0, open: new Set(), answers: {}, requestState: undefined });
+    else if (request.method === 'tools/list' && this.#opts.paramHeaders) this.#toolListings.add(request.id);
     return this.#inner.send(sent, options);
   }
 
@@ -264,7 +270,10 @@ export class ModernServerTransport implements Transport {
       if (pending && 'result' in message && (message.result as { resultType?: unknown }).resultType === 'input_required')
         return this.#ask(id, pending, message.result as Record<string, unknown>);
       this.#pending.delete(id);
-      return this.onmessage?.('result' in message ? { ...message, result: legacyResult(message.result) } : message, extra);
+      const listing = this.#toolListings.delete(id);
+      if (!('result' in message)) return this.onmessage?.(message, extra);
+      const result = legacyResult(message.result);
+      return this.onmessage?.({ ...message, result: listing ? this.#withValidTools(result) : result }, extra);
     }
     if ('method' in message && !('id' in message)) {
       if (message.method === 'notifications/subscriptions/acknowledged') return;
@@ -430,6 +439,19 @@ export class ModernServerTransport implements Transport {
 
   #reply(id: RequestId, result: Record<string, unknown>): void {
     queueMicrotask(() => this.onmessage?.({ jsonrpc: '2.0', id, result }));
+  }
+
+  /**
+   * A `tools/list` result with the tools' parameter headers learnt (`paramHeaders`), less the
+   * tools whose header annotations are invalid: the revision forbids calling them. Each is reported.
+   */
+  #withValidTools(result: Record<string, unknown>): Record<string, unknown> {
+    if (!Array.isArray(result.tools)) return result;
+    const invalid = this.#opts.paramHeaders!.learn(result.tools);
+    if (invalid.length === 0) return result;
+    for (const tool of invalid) this.onerror?.(new Error(`the server's tool ${tool.name} is left out: ${tool.invalid}`));
+    const left = new Set(invalid.map((t) => t.name));
+    return { ...result, tools: result.tools.filter((t: { name?: unknown }) => !left.has(t.name as string)) };
   }
 
   /**

@@ -16,6 +16,7 @@ import { RelatedRequests } from './related-requests.js';
 import { retryingFetch, type RetryEvent } from './retrying-fetch.js';
 import { LazySchemaValidator } from '../lazy-schema-validator.js';
 import { ModernServerTransport, type Era, type EraVerdict } from '../../eras/modern-server-transport.js';
+import { ToolParamHeaders } from '../../eras/param-headers.js';
 import { modernHeaders } from './modern-headers.js';
 
 /** How long `close()` waits for the server to acknowledge the session DELETE before dropping it. */
@@ -76,6 +77,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   }
   const limited = (fetch: FetchLike) => (opts.maxMessageBytes ? limitResponseBytes(fetch, name, opts.maxMessageBytes) : fetch);
   const related = new RelatedRequests();
+  const paramHeaders = new ToolParamHeaders();
   const transport = new RelatingTransport(related, url, {
     requestInit: { headers: target.headers },
     fetch: related.fetch(
@@ -85,6 +87,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
             clock,
             ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
           }),
+          paramHeaders,
         ),
       ),
     ),
@@ -97,7 +100,9 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   opts.prepareClient?.(client);
   // Asked first which era it speaks; its `initialize` follows only if it does not say 2026-07-28.
   const modern =
-    opts.era === 'legacy' ? undefined : new ModernServerTransport(transport, opts.onVerdict ? { onVerdict: opts.onVerdict } : {});
+    opts.era === 'legacy'
+      ? undefined
+      : new ModernServerTransport(transport, { paramHeaders, ...(opts.onVerdict ? { onVerdict: opts.onVerdict } : {}) });
 
   let closedByUs = false;
   let settleLost!: (err: BlitzError) => void;

@@ -1,13 +1,15 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { encodeHeaderValue, META_VERSION, nameOf } from '../../eras/modern-protocol.js';
+import { paramHeaderValues, type ToolParamHeaders } from '../../eras/param-headers.js';
 
 /**
  * The headers a 2026-07-28 POST mirrors from its body (`MCP-Protocol-Version`, `Mcp-Method`, and
  * `Mcp-Name` for a tool's or prompt's name, a resource's URI), added to each POST whose body is
  * a request with the revision's version in its `_meta`: the SDK's 2025 transport sends one
- * version header for the session, and none of the others.
+ * version header for the session, and none of the others. A tool call also carries the
+ * `Mcp-Param-*` headers its tool's arguments are marked for (`params`, param-headers.ts).
  */
-export function modernHeaders(fetch: FetchLike): FetchLike {
+export function modernHeaders(fetch: FetchLike, params?: ToolParamHeaders): FetchLike {
   return (url, init) => {
     if (init?.method !== 'POST' || typeof init.body !== 'string' || !init.body.includes(META_VERSION)) return fetch(url, init);
     let body: unknown;
@@ -24,6 +26,8 @@ export function modernHeaders(fetch: FetchLike): FetchLike {
     headers.set('mcp-method', request.method);
     const name = nameOf(request.method, request.params);
     if (name !== undefined) headers.set('mcp-name', encodeHeaderValue(name));
+    if (params && request.method === 'tools/call' && name)
+      for (const [header, value] of paramHeaderValues(params.of(name), request.params?.arguments)) headers.set(header, value);
     return fetch(url, { ...init, headers });
   };
 }

@@ -1,0 +1,137 @@
+import { encodeHeaderValue } from './modern-protocol.js';
+
+/**
+ * Custom headers from tool parameters (2026-07-28, streamable HTTP): a tool's `inputSchema` may
+ * mark a property, reached from the root through `properties` alone, with `x-mcp-header: NAME`;
+ * a client calling it over HTTP sends that argument's value as `Mcp-Param-NAME` too, and the
+ * server refuses the call (-32020) when the header is missing or differs from the body. Only
+ * string, integer and boolean properties may be marked, each name an RFC 9110 token, unique
+ * whatever its case; a tool marked otherwise is invalid, and a client must not call it.
+ */
+export interface ParamHeader {
+  /** The argument's path in `arguments`. */
+  path: string[];
+  /** The header's name: `Mcp-Param-` and the annotation's value. */
+  header: string;
+}
+
+const ANNOTATION = 'x-mcp-header';
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const TYPES = new Set(['string', 'integer', 'boolean']);
+/** Where a subschema is not reached through `properties` alone: an annotation there makes the tool invalid. */
+const UNREACHED = [
+  'items',
+  'prefixItems',
+  'contains',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'patternProperties',
+  'dependentSchemas',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  '$defs',
+  'definitions',
+];
+/** Of those, the ones whose value maps names to subschemas. */
+const BY_NAME = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
+
+/** A tool's parameter headers, or why its schema's annotations make it invalid. */
+export function paramHeadersOf(inputSchema: unknown): { headers: ParamHeader[] } | { invalid: string } {
+  const headers: ParamHeader[] = [];
+  const seen = new Map<string, string>();
+  const visit = (node: unknown, path: string[], reached: boolean): string | undefined => {
+    if (!isRecord(node)) return undefined;
+    if (ANNOTATION in node) {
+      const at = path.length ? path.join('.') : 'the root';
+      const name = node[ANNOTATION];
+      if (!reached || path.length === 0) return `${at}: ${ANNOTATION} is allowed only on a property reached through properties alone`;
+      if (typeof name !== 'string' || !TOKEN.test(name)) return `${at}: ${ANNOTATION} ${JSON.stringify(name)} is not an HTTP token`;
+      if (typeof node.type !== 'string' || !TYPES.has(node.type))
+        return `${at}: ${ANNOTATION} is allowed only on a string, integer or boolean, not ${JSON.stringify(node.type ?? 'an untyped property')}`;
+      const before = seen.get(name.toLowerCase());
+      if (before !== undefined) return `${ANNOTATION} ${JSON.stringify(name)} is declared twice (also as ${JSON.stringify(before)})`;
+      seen.set(name.toLowerCase(), name);
+      headers.push({ path, header: `Mcp-Param-${name}` });
+    }
+    if (isRecord(node.properties))
+      for (const [key, child] of Object.entries(node.properties)) {
+        const fault = visit(child, [...path, key], reached);
+        if (fault) return fault;
+      }
+    for (const keyword of UNREACHED) {
+      const sub = node[keyword];
+      if (sub === undefined) continue;
+      const branches = Array.isArray(sub) ? sub : BY_NAME.has(keyword) && isRecord(sub) ? Object.values(sub) : [sub];
+      for (const branch of branches) {
+        const fault = visit(branch, [...path, `<${keyword}>`], false);
+        if (fault) return fault;
+      }
+    }
+    return undefined;
+  };
+  const fault = visit(inputSchema, [], true);
+  return fault === undefined ? { headers } : { invalid: fault };
+}
+
+/** The headers a call with `args` sends: one for each marked argument that is there and not null. */
+export function paramHeaderValues(headers: readonly ParamHeader[], args: unknown): Array<[string, string]> {
+  const values: Array<[string, string]> = [];
+  for (const { path, header } of headers) {
+    let value: unknown = args;
+    for (const key of path) value = isRecord(value) ? value[key] : undefined;
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'boolean'
+          ? String(value)
+          : typeof value === 'number' && Number.isSafeInteger(value)
+            ? String(value)
+            : undefined;
+    // A value that looks encoded is encoded, so that it is read as itself.
+    if (text !== undefined) values.push([header, /^=\?base64\?.*\?=$/.test(text) ? encodeAlways(text) : encodeHeaderValue(text)]);
+  }
+  return values;
+}
+
+/**
+ * The parameter headers of a link's tools, by name, as its server last listed them: the
+ * transport learns them from each `tools/list` (modern-server-transport.ts), the fetch layer
+ * sends them with each call (http/modern-headers.ts).
+ */
+export class ToolParamHeaders {
+  readonly #byTool = new Map<string, ParamHeader[]>();
+
+  /** Learns a listing's tools; gives back the invalid ones, by name, with why. */
+  learn(tools: readonly unknown[]): Array<{ name: string; invalid: string }> {
+    const invalid: Array<{ name: string; invalid: string }> = [];
+    for (const tool of tools) {
+      if (!isRecord(tool) || typeof tool.name !== 'string') continue;
+      const found = paramHeadersOf(tool.inputSchema);
+      if ('invalid' in found) {
+        this.#byTool.delete(tool.name);
+        invalid.push({ name: tool.name, invalid: found.invalid });
+      } else if (found.headers.length) this.#byTool.set(tool.name, found.headers);
+      else this.#byTool.delete(tool.name);
+    }
+    return invalid;
+  }
+
+  of(tool: string): readonly ParamHeader[] {
+    return this.#byTool.get(tool) ?? [];
+  }
+}
+
+function encodeAlways(value: string): string {
+  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
