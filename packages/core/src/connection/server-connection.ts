@@ -59,7 +59,8 @@ export class ServerConnection extends ServerLifecycle {
               timeoutMs,
               ...(signal ? { signal } : {}),
               ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
-              ...(opts.caller ? { relatedRequestId: call.key } : {}),
+              // A modern link tells by it which call a server's question is about (stdio has no other way).
+              ...(modern && opts.caller ? { relatedRequestId: call.key } : {}),
               ...(meta ? { meta } : {}),
             })
           : (client.callTool(
