@@ -4,7 +4,7 @@ import { decodeHeaderValue, encodeHeaderValue } from './modern-protocol.js';
 describe('encodeHeaderValue', () => {
   it('keeps printable ASCII as it is and wraps anything else in =?base64?…?=, which decodeHeaderValue reads back', () => {
     expect(encodeHeaderValue('echo')).toBe('echo');
-    for (const value of ['Hello, 世界', ' padded ', 'line\nbreak']) {
+    for (const value of ['Hello, 世界', ' padded ', 'line\nbreak', '=?base64?aGk=?=']) {
       const encoded = encodeHeaderValue(value);
       expect(encoded).toMatch(/^=\?base64\?[A-Za-z0-9+/]*={0,2}\?=$/);
       expect(decodeHeaderValue(encoded)).toBe(value);

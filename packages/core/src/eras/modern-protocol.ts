@@ -62,9 +62,14 @@ export function nameOf(method: string, params: Record<string, unknown> | undefin
   return undefined;
 }
 
-/** A header value as the revision sends one: plain when it is printable ASCII, else `=?base64?…?=` around its UTF-8 bytes. */
+/**
+ * A header value as the revision sends one: plain when it is printable ASCII without spaces at
+ * its ends, else `=?base64?…?=` around its UTF-8 bytes — as is a value that has that form
+ * itself, so that it is read back as itself.
+ */
 export function encodeHeaderValue(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) && value.trim() === value ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  const plain = /^[\x20-\x7e]*$/.test(value) && value.trim() === value && !/^=\?base64\?.*\?=$/.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
 /** A header value as sent: plain, or `=?base64?…?=` around the UTF-8 bytes' base64; undefined when that form is broken. */

@@ -94,8 +94,7 @@ export function paramHeaderValues(headers: readonly ParamHeader[], args: unknown
           : typeof value === 'number' && Number.isSafeInteger(value)
             ? String(value)
             : undefined;
-    // A value that looks encoded is encoded, so that it is read as itself.
-    if (text !== undefined) values.push([header, /^=\?base64\?.*\?=$/.test(text) ? encodeAlways(text) : encodeHeaderValue(text)]);
+    if (text !== undefined) values.push([header, encodeHeaderValue(text)]);
   }
   return values;
 }
@@ -126,10 +125,6 @@ export class ToolParamHeaders {
   of(tool: string): readonly ParamHeader[] {
     return this.#byTool.get(tool) ?? [];
   }
-}
-
-function encodeAlways(value: string): string {
-  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
