@@ -88,6 +88,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
             ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
           }),
           paramHeaders,
+          (): boolean => modern !== undefined && modern.verdict?.era !== 'legacy',
         ),
       ),
     ),
@@ -99,7 +100,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   );
   opts.prepareClient?.(client);
   // Asked first which era it speaks; its `initialize` follows only if it does not say 2026-07-28.
-  const modern =
+  const modern: ModernServerTransport | undefined =
     opts.era === 'legacy'
       ? undefined
       : new ModernServerTransport(transport, { paramHeaders, ...(opts.onVerdict ? { onVerdict: opts.onVerdict } : {}) });

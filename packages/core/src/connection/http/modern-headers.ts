@@ -7,11 +7,14 @@ import { paramHeaderValues, type ToolParamHeaders } from '../../eras/param-heade
  * `Mcp-Name` for a tool's or prompt's name, a resource's URI), added to each POST whose body is
  * a request with the revision's version in its `_meta`: the SDK's 2025 transport sends one
  * version header for the session, and none of the others. A tool call also carries the
- * `Mcp-Param-*` headers its tool's arguments are marked for (`params`, param-headers.ts).
+ * `Mcp-Param-*` headers its tool's arguments are marked for (`params`, param-headers.ts). Until
+ * the link's era is known, and on a modern link, each POST is looked at (`speaksModern`).
  */
-export function modernHeaders(fetch: FetchLike, params?: ToolParamHeaders): FetchLike {
+export function modernHeaders(fetch: FetchLike, params: ToolParamHeaders, speaksModern: () => boolean): FetchLike {
   return (url, init) => {
-    if (init?.method !== 'POST' || typeof init.body !== 'string' || !init.body.includes(META_VERSION)) return fetch(url, init);
+    // A link found to speak 2025 sends nothing of the revision: its bodies are not read again.
+    if (!speaksModern() || init?.method !== 'POST' || typeof init.body !== 'string' || !init.body.includes(META_VERSION))
+      return fetch(url, init);
     let body: unknown;
     try {
       body = JSON.parse(init.body);
@@ -26,7 +29,7 @@ export function modernHeaders(fetch: FetchLike, params?: ToolParamHeaders): Fetc
     headers.set('mcp-method', request.method);
     const name = nameOf(request.method, request.params);
     if (name !== undefined) headers.set('mcp-name', encodeHeaderValue(name));
-    if (params && request.method === 'tools/call' && name)
+    if (request.method === 'tools/call' && name)
       for (const [header, value] of paramHeaderValues(params.of(name), request.params?.arguments)) headers.set(header, value);
     return fetch(url, { ...init, headers });
   };
