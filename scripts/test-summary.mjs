@@ -17,7 +17,8 @@ for (const file of files) {
       else if (test.status === 'failed') {
         failed++;
         console.log(
-          `failed: ${path.relative(process.cwd(), suite.name)}: ${test.fullName}: ${(test.failureMessages?.[0] ?? '').split('\n')[0]}`,
+          // The duration tells a timeout, which the report's message does not name (vitest writes STACK_TRACE_ERROR).
+          `failed: ${path.relative(process.cwd(), suite.name)}: ${test.fullName} (${Math.round(test.duration ?? 0)} ms): ${(test.failureMessages?.[0] ?? '').split('\n')[0]}`,
         );
       } else {
         skipped++;
