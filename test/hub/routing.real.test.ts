@@ -51,7 +51,9 @@ const sessions: Session[] = [];
 function settings(mark?: string, without?: string): string {
   const entry = (s: (typeof SERVERS)[number]) =>
     `[[mcp.servers]]\nname = "${s.name}"\ncommand = ${JSON.stringify(s.command)}\nargs = ${JSON.stringify(s.args)}\nsandbox = false\nauto_approve = true\n${s.extra}${s.name === 'px' && mark ? `env = { PROTOCOL_MARK = "${mark}" }\n` : ''}`;
-  return `[daemon]\nport = 0\n\n${SERVERS.filter((s) => s.name !== without)
+  // list_wait_ms: a session is introduced by what its servers announced (completions, subscribe),
+  // so each waits for all of them to start, however loaded the machine.
+  return `[daemon]\nport = 0\n\n[hub]\nlist_wait_ms = 120000\n\n${SERVERS.filter((s) => s.name !== without)
     .map(entry)
     .join('\n')}`;
 }
