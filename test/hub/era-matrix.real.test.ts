@@ -175,6 +175,8 @@ describe.each([
           await changed;
           await expect.poll(() => client.listToolNames()).toContain(`${prefix}__${added}`);
         }
+        // Its region marked x-mcp-header: a 2026-07-28 client on /mcp sends it as Mcp-Param-Region too, which the hub checks.
+        expect(textOf(await client.callTool('m__regional_echo', { region: 'Zürich', text: 'hi' }))).toBe('Zürich: hi');
         // A 2025 client is asked in its own words: the key a modern server gave its question is not among them.
         if (clientEra === '2025-11-25') expect(heard.metas).toHaveLength(SERVERS.length);
         for (const meta of heard.metas) expect(meta ?? {}).not.toHaveProperty(['blitz/inputKey']);

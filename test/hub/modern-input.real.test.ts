@@ -55,7 +55,17 @@ afterAll(async () => {
   for (const dir of [home, workspace]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function post(id: unknown, method: string, params: Record<string, unknown>): Promise<Message> {
+async function post(id: unknown, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Message> {
+  return (await posted(id, method, params, headers)).message;
+}
+
+/** A request's last message, and the HTTP status it came with. */
+async function posted(
+  id: unknown,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; message: Message }> {
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   const response = await fetch(`http://127.0.0.1:${daemon.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, {
     method: 'POST',
@@ -66,6 +76,7 @@ async function post(id: unknown, method: string, params: Record<string, unknown>
       'mcp-protocol-version': VERSION,
       'mcp-method': method,
       ...name,
+      ...headers,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
   });
@@ -76,7 +87,7 @@ async function post(id: unknown, method: string, params: Record<string, unknown>
         .filter((line) => line.startsWith('data: '))
         .map((line) => JSON.parse(line.slice(6)))
     : [JSON.parse(text)];
-  return messages.at(-1)!;
+  return { status: response.status, message: messages.at(-1)! };
 }
 
 const call = (name: string, args: Record<string, unknown>, meta: object, extra: Record<string, unknown> = {}) => ({
@@ -170,6 +181,37 @@ describe('/mcp at 2026-07-28: a 2025 server asks during the call', () => {
     const refused = await post(4, 'tools/call', call(echo, { text: 'hi' }, metaWith({})));
     expect(refused.result).toMatchObject({ resultType: 'complete', isError: true });
     expect(textOf(refused.result)).toContain('cannot be asked');
+  });
+});
+
+describe('/mcp at 2026-07-28: Mcp-Param headers', () => {
+  it("checks a call's Mcp-Param headers against its tool's x-mcp-header marks, on the first request and on the retry: missing, different or broken is -32020 with HTTP 400", async () => {
+    const listed = await post(1, 'tools/list', { _meta: ASKS });
+    const regional = (listed.result!.tools as Array<{ name: string }>).map((t) => t.name).find((n) => n.endsWith('regional_echo'))!;
+    const args = { region: 'Zürich', text: 'hi' };
+    const refusedWith = async (headers: Record<string, string>, extra: Record<string, unknown> = {}) => {
+      const { status, message } = await posted(2, 'tools/call', call(regional, args, ASKS, extra), headers);
+      expect(status).toBe(400);
+      expect(message.error?.code).toBe(-32020);
+      return message.error!.message;
+    };
+    expect(await refusedWith({})).toMatch(/region = "Zürich" but the Mcp-Param-Region header is missing/);
+    expect(await refusedWith({ 'mcp-param-region': 'Zurich' })).toMatch(/header says "Zurich" but the body carries region = "Zürich"/);
+    expect(await refusedWith({ 'mcp-param-region': '=?base64?not base64?=' })).toMatch(/not valid base64/);
+
+    // Right (the value is not ASCII, so base64): the call runs, and its approval is asked.
+    const right = { 'mcp-param-region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=` };
+    const asked = question(await post(3, 'tools/call', call(regional, args, ASKS), right));
+    expect(asked.method).toBe('elicitation/create');
+    const answer = {
+      inputResponses: { [asked.key]: { action: 'accept', content: { decision: 'allow_once' } } },
+      requestState: asked.state,
+    };
+    expect(await refusedWith({ 'mcp-param-region': 'Bern' }, answer)).toMatch(/header says "Bern"/);
+    // The refused retry left the call waiting: the right one finishes it.
+    const done = await post(4, 'tools/call', call(regional, args, ASKS, answer), right);
+    expect(done.result).toMatchObject({ resultType: 'complete' });
+    expect(textOf(done.result)).toBe('Zürich: hi');
   });
 });
 

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { LazySchemaValidator, passesLevel, type Catalog, type CatalogEntry, type ClientSurface, type Settings } from '@blitz/core';
+import {
+  LazySchemaValidator,
+  paramHeadersOf,
+  passesLevel,
+  type Catalog,
+  type CatalogEntry,
+  type ClientSurface,
+  type ParamHeader,
+  type Settings,
+} from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { Workspace } from '../workspaces/workspace.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -204,6 +213,12 @@ export class HubSession {
   clientInfo(): { client: string | undefined; version: string | undefined } & ClientSurface {
     const info = this.server.getClientVersion();
     return { client: info?.name, version: info?.version, ...this.#deferred.surface(info?.name) };
+  }
+
+  /** The `Mcp-Param-*` headers a 2026-07-28 call of this tool carries over HTTP: its schema's marks; none for a tool unknown or marked wrongly. */
+  paramHeaders(tool: string): readonly ParamHeader[] {
+    const found = paramHeadersOf(this.#opts.workspace.manager.catalog(this.#opts.agent).byExposedName(tool)?.tool.inputSchema);
+    return 'headers' in found ? found.headers : [];
   }
 
   /** The client is initialized and can hear what is not tied to a request: the notices held for it go now. */

@@ -7,3 +7,4 @@ export {
   type ModernServerTransportOptions,
   type EraVerdict,
 } from './modern-server-transport.js';
+export { paramHeaderMismatch, paramHeadersOf, type ParamHeader } from './param-headers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramHeadersOf, paramHeaderValues, ToolParamHeaders } from './param-headers.js';
+import { paramHeaderMismatch, paramHeadersOf, paramHeaderValues, ToolParamHeaders } from './param-headers.js';
 
 const schema = (properties: Record<string, unknown>, rest: Record<string, unknown> = {}) => ({ type: 'object', properties, ...rest });
 
@@ -70,6 +70,36 @@ describe('paramHeaderValues', () => {
     expect(paramHeaderValues(headers.slice(0, 1), { region: 'Zürich' })).toEqual([['Mcp-Param-Region', b64('Zürich')]]);
     expect(paramHeaderValues(headers.slice(0, 1), { region: ' padded ' })).toEqual([['Mcp-Param-Region', b64(' padded ')]]);
     expect(paramHeaderValues(headers.slice(0, 1), { region: '=?base64?abc?=' })).toEqual([['Mcp-Param-Region', b64('=?base64?abc?=')]]);
+  });
+});
+
+describe('paramHeaderMismatch', () => {
+  const headers = [
+    { path: ['region'], header: 'Mcp-Param-Region' },
+    { path: ['target', 'dry'], header: 'Mcp-Param-Dry-Run' },
+    { path: ['target', 'id'], header: 'Mcp-Param-Id' },
+  ];
+  const args = { region: 'Zürich', target: { dry: false, id: 42 } };
+  const sent = (values: Record<string, string>) => (name: string) => values[name];
+
+  it('takes what paramHeaderValues sends, an integer written as a decimal, and headers without their argument', () => {
+    const values = Object.fromEntries(paramHeaderValues(headers, args).map(([name, value]) => [name.toLowerCase(), value]));
+    expect(paramHeaderMismatch(headers, args, sent(values))).toBeUndefined();
+    expect(paramHeaderMismatch(headers, args, sent({ ...values, 'mcp-param-id': '42.0' }))).toBeUndefined();
+    expect(
+      paramHeaderMismatch(headers, { target: { dry: true, id: null } }, sent({ 'mcp-param-dry-run': 'true', 'mcp-param-region': 'x' })),
+    ).toBeUndefined();
+  });
+
+  it('names a header missing, different or broken, with the argument it mirrors', () => {
+    expect(paramHeaderMismatch(headers, { region: 'eu' }, sent({}))).toBe(
+      'the body carries region = "eu" but the Mcp-Param-Region header is missing',
+    );
+    expect(paramHeaderMismatch(headers, { target: { dry: false } }, sent({ 'mcp-param-dry-run': 'False' }))).toBe(
+      'the Mcp-Param-Dry-Run header says "False" but the body carries target.dry = false',
+    );
+    expect(paramHeaderMismatch(headers, { target: { id: 42 } }, sent({ 'mcp-param-id': '43' }))).toMatch(/says "43"/);
+    expect(paramHeaderMismatch(headers, { region: 'eu' }, sent({ 'mcp-param-region': '=?base64?%%?=' }))).toMatch(/not valid base64/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { encodeHeaderValue } from './modern-protocol.js';
+import { decodeHeaderValue, encodeHeaderValue } from './modern-protocol.js';
 
 /**
  * Custom headers from tool parameters (2026-07-28, streamable HTTP): a tool's `inputSchema` may
@@ -98,6 +98,36 @@ export function paramHeaderValues(headers: readonly ParamHeader[], args: unknown
   }
   return values;
 }
+
+/**
+ * What a call's `Mcp-Param-*` headers say that its arguments do not, the server's half of
+ * `paramHeaderValues`: each marked argument that is there and not null must come with its
+ * header, decoding to the same value (a number compared as a number: `42.0` is 42). A header
+ * whose argument is absent or null is ignored. `sent` reads a header by its lowercase name.
+ */
+export function paramHeaderMismatch(
+  headers: readonly ParamHeader[],
+  args: unknown,
+  sent: (name: string) => string | undefined,
+): string | undefined {
+  for (const { path, header } of headers) {
+    let value: unknown = args;
+    for (const key of path) value = isRecord(value) ? value[key] : undefined;
+    if (value === undefined || value === null) continue;
+    const body = typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number' ? String(value) : undefined;
+    if (body === undefined) continue;
+    const raw = sent(header.toLowerCase());
+    const at = path.join('.');
+    if (raw === undefined) return `the body carries ${at} = ${JSON.stringify(value)} but the ${header} header is missing`;
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined) return `the ${header} header is not valid base64 in its =?base64?…?= form`;
+    const same = typeof value === 'number' && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === body;
+    if (!same) return `the ${header} header says ${JSON.stringify(decoded)} but the body carries ${at} = ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * The parameter headers of a link's tools, by name, as its server last listed them: the

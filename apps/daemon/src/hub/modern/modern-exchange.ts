@@ -1,6 +1,14 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { answerId, INVALID_PARAMS, META_INPUT_KEY, META_INPUT_RESPONSES, META_SUBSCRIPTION_ID, MISSING_CAPABILITY } from '@blitz/core';
+import {
+  answerId,
+  INVALID_PARAMS,
+  META_INPUT_KEY,
+  META_INPUT_RESPONSES,
+  META_SUBSCRIPTION_ID,
+  MISSING_CAPABILITY,
+  type ParamHeader,
+} from '@blitz/core';
 import type { Timer } from '@blitz/clock';
 import { discoverResult, modernAnswer, type ServerInfo } from './modern-result.js';
 import { nameOf, type ModernMeta } from './modern-request.js';
@@ -94,6 +102,8 @@ export class ModernExchange implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** The `Mcp-Param-*` headers a call of a tool carries (its session's `paramHeaders`), to check a retry's as its first request's were. */
+  paramHeaders: (tool: string) => readonly ParamHeader[] = () => [];
   readonly #pending = new Map<RequestId, Pending>();
   readonly #listeners = new Map<RequestId, Listener>();
   readonly #own = new Map<RequestId, (message: JSONRPCMessage) => void>();

@@ -7,7 +7,7 @@ import { RedactingTransport } from '../redacting-transport.js';
 import { markModern } from '../session-era.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
-import { checkModernRequest } from './modern-request.js';
+import { checkModernRequest, checkParamHeaders } from './modern-request.js';
 import { retryOf } from './modern-retry.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
@@ -39,12 +39,21 @@ export async function serveModernPost(
   if (retry.kind === 'refused') return json(res, 200, { jsonrpc: '2.0', id: request.id, error: retry.error });
   if (retry.kind === 'resume') {
     const { exchange, id } = retry.held;
+    const mismatch = checkParamHeaders(request, req.headers, exchange.paramHeaders);
+    if (mismatch) return json(res, mismatch.status, { jsonrpc: '2.0', id: request.id, error: mismatch.error });
     return answerOn(res, exchange, id, (sink) => exchange.resume(id, request, sink));
   }
   const exchange: ModernExchange = new ModernExchange({ waits, onDone: () => void exchange.close() });
   const listening = request.method === 'subscriptions/listen';
   const { hub, ended } = await open(listening ? exchange : undefined);
   exchange.onclose = ended;
+  exchange.paramHeaders = (tool) => hub.paramHeaders(tool);
+  // Checked against the tools as this session lists them, so once it is open; it ends with the answer.
+  const mismatch = checkParamHeaders(request, req.headers, exchange.paramHeaders);
+  if (mismatch) {
+    json(res, mismatch.status, { jsonrpc: '2.0', id: request.id, error: mismatch.error });
+    return await exchange.close();
+  }
   hub.waiting = (id) => exchange.waiting(id);
   markModern(hub.server);
   await hub.server.connect(hub.transport(new RedactingTransport(exchange, redactor)));

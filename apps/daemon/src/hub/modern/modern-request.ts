@@ -11,8 +11,10 @@ import {
   METHOD_NOT_FOUND,
   MODERN_VERSIONS,
   nameOf as nameIn,
+  paramHeaderMismatch,
   REMOVED_METHODS,
   UNSUPPORTED_VERSION,
+  type ParamHeader,
 } from '@blitz/core';
 
 /** Every revision the hub serves: the modern ones, then the legacy ones its sessions speak. */
@@ -72,6 +74,24 @@ export function checkModernRequest(
       logLevel: typeof level === 'string' ? level : undefined,
     },
   };
+}
+
+/**
+ * A `tools/call` on HTTP whose `Mcp-Param-*` headers disagree with its arguments, by the marks
+ * of the tool as the hub lists it (`declared`): -32020, HTTP 400, before the call runs.
+ */
+export function checkParamHeaders(
+  request: JSONRPCRequest,
+  headers: IncomingHttpHeaders,
+  declared: (tool: string) => readonly ParamHeader[],
+): ModernRefusal | undefined {
+  const tool = request.method === 'tools/call' ? request.params?.name : undefined;
+  if (typeof tool !== 'string') return undefined;
+  const mismatch = paramHeaderMismatch(declared(tool), request.params?.arguments, (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  });
+  return mismatch === undefined ? undefined : refused(400, HEADER_MISMATCH, `Header mismatch: ${mismatch}`).refused;
 }
 
 /**
