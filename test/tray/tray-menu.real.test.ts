@@ -274,7 +274,15 @@ describe('blitz tray with a fake systray helper', () => {
       () => `${output}\n${JSON.stringify(helper.titles())}`,
     );
     detached.add(readDaemonState(home)!.pid);
-    helper.click(helper.idOf('Quit Blitz')!);
+    // Its own update, a line after the servers': the helper may not have been sent it yet.
+    helper.click(
+      await waitFor(
+        () => helper.idOf('Quit Blitz'),
+        'Quit Blitz',
+        20_000,
+        () => output,
+      ),
+    );
     expect(await exited).toBe(0);
     // Drawn down first, then up: the same helper, its server slots ready from the start.
     expect(helper.sent().filter((l) => Array.isArray(l.items) && (l.items as unknown[]).length > 0)).toHaveLength(1);

@@ -115,6 +115,8 @@ export class FakeHelper {
 
   /** Makes the helper report a click on the item, as the real one does. */
   click(id: number): void {
+    // An id looked up before its item was shown would be a click the tray ignores, and a test that hangs.
+    if (!Number.isInteger(id)) throw new Error(`no item to click (id ${String(id)}): wait for it to be shown`);
     fs.appendFileSync(path.join(this.dir, 'clicks.jsonl'), `${JSON.stringify({ type: 'clicked', item: {}, seq_id: 0, __id: id })}\n`);
   }
 }
