@@ -2,16 +2,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '@blitz/clock';
 import { HttpSessionTransport } from './http-session-transport.js';
+import { KEEP_ALIVE_COMMENT, KEEP_ALIVE_MS } from './sse-keep-alive.js';
 
 let server: http.Server;
 let transport: HttpSessionTransport;
 let url: string;
 let received: JSONRPCMessage[];
+let clock: FakeClock;
 
 beforeEach(async () => {
   received = [];
-  transport = new HttpSessionTransport(() => 'session-1');
+  clock = new FakeClock();
+  transport = new HttpSessionTransport(() => 'session-1', clock);
   // An echo peer: answers every request with its method, after a progress notification when asked.
   transport.onmessage = (message) => {
     received.push(message);
@@ -192,6 +196,24 @@ describe('HttpSessionTransport', () => {
     transport.onclose = () => (closed = true);
     expect((await fetch(url, { method: 'DELETE' })).status).toBe(200);
     expect(closed).toBe(true);
+  });
+
+  it('keeps a quiet standalone stream alive with an SSE comment every 25 s, until it closes', async () => {
+    await post(initialize);
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    const next = async () => new TextDecoder().decode((await reader.read()).value);
+    clock.advance(KEEP_ALIVE_MS - 1);
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(await next()).toMatch(/^event: message\n/);
+    clock.advance(1);
+    expect(await next()).toBe(KEEP_ALIVE_COMMENT);
+    clock.advance(KEEP_ALIVE_MS);
+    expect(await next()).toBe(KEEP_ALIVE_COMMENT);
+    expect(clock.pendingTimers()).toBe(1);
+    controller.abort();
+    await expect.poll(() => clock.pendingTimers()).toBe(0);
   });
 
   it('closing answers a request still open with an error that says it may have run, never an empty answer', async () => {

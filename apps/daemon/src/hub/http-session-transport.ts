@@ -8,8 +8,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { answerId, BlitzError, isRequest, looksLikeMessage, MAX_MESSAGE_DEPTH, refuseClientMessage } from '@blitz/core';
 import { MAX_CLIENT_MESSAGE_BYTES } from '@blitz/client';
+import { systemClock, type Clock } from '@blitz/clock';
 import { rpcErrorAnswer } from '../wire/error-answer.js';
 import { readBody } from '../wire/read-body.js';
+import { keepAlive } from './sse-keep-alive.js';
 
 const SUPPORTED_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
@@ -41,12 +43,15 @@ export class HttpSessionTransport implements Transport {
   onStreamOpened?: () => void;
   onStreamClosed?: () => void;
   readonly #newSessionId: () => string;
+  readonly #clock: Clock;
   readonly #streams = new Map<RequestId, PostStream>();
   #standalone: ServerResponse | undefined;
   #closed = false;
 
-  constructor(newSessionId: () => string) {
+  /** `clock` times the keep-alive comments of the GET stream (sse-keep-alive.ts). */
+  constructor(newSessionId: () => string, clock: Clock = systemClock) {
     this.#newSessionId = newSessionId;
+    this.#clock = clock;
   }
 
   async start(): Promise<void> {}
@@ -182,6 +187,7 @@ export class HttpSessionTransport implements Transport {
       return refuse(res, new BlitzError('ALREADY_EXISTS', 'Conflict: only one stream per session', { reason: 'STREAM_OPEN' }));
     res.writeHead(200, this.#head(...SSE_HEADERS));
     res.flushHeaders();
+    keepAlive(res, this.#clock);
     this.#standalone = res;
     this.onStreamOpened?.();
     res.on('close', () => {

@@ -256,7 +256,7 @@ export class HubEndpoint {
     const query = parseQuery(url);
     if (typeof query === 'string') return refuse(res, new BlitzError('INVALID_ARGUMENT', query));
     const hub = await this.#hubFor(query);
-    const transport = new HttpSessionTransport(() => randomUUID());
+    const transport = new HttpSessionTransport(() => randomUUID(), this.#opts.clock);
     // Most clients leave without the DELETE that ends a session.
     const reaper = new SessionReaper(this.#opts.clock, () => void transport.close());
     transport.onActivity = () => reaper.activity();
@@ -296,7 +296,7 @@ export class HubEndpoint {
         },
       };
     };
-    await serveModernPost(req, res, request, open, this.#opts.redactor, this.#waits);
+    await serveModernPost(req, res, request, open, { redactor: this.#opts.redactor, waits: this.#waits, clock: this.#opts.clock });
   }
 
   /** A new session's hub; its workspace is held until `#ended`. */

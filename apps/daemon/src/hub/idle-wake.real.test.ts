@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GlobalServerStatus } from '@blitz/client/api-types';
 import { FakeClock } from '@blitz/clock';
 import { startInProcessDaemon, type InProcessDaemon } from '../testing/in-process-daemon.js';
+import { KEEP_ALIVE_COMMENT, KEEP_ALIVE_MS } from './sse-keep-alive.js';
 
 // Idle reaping (issue 32.1) with the daemon's clock in the test's hand: a real daemon in this
 // process, the protocol fixture as a real stdio server, clients over real HTTP and through a real
@@ -174,8 +175,8 @@ describe.each([
 describe(`a ${MODERN} client's subscriptions/listen`, () => {
   withDaemon();
 
-  /** A listen stream held open; the first frame (its acknowledgement) read. */
-  async function listen(notifications: Record<string, unknown>): Promise<AbortController> {
+  /** A listen stream held open, its first frame (its acknowledgement) read; `next` reads the one after. */
+  async function listen(notifications: Record<string, unknown>): Promise<{ abort(): void; next(): Promise<string> }> {
     const controller = new AbortController();
     const response = await fetch(mcpUrl(), {
       method: 'POST',
@@ -205,7 +206,7 @@ describe(`a ${MODERN} client's subscriptions/listen`, () => {
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toContain('notifications/subscriptions/acknowledged');
     void reader.closed.catch(() => undefined);
-    return controller;
+    return { abort: () => controller.abort(), next: async () => new TextDecoder().decode((await reader.read()).value) };
   }
 
   it('for list changes only holds nothing up; with a resource subscription it keeps the server up until it ends', async () => {
@@ -226,6 +227,18 @@ describe(`a ${MODERN} client's subscriptions/listen`, () => {
       }
     } finally {
       await client.close();
+    }
+  });
+
+  it('hears an SSE comment every 25 s of quiet, so a client or proxy waiting for bytes does not give up on it', async () => {
+    const stream = await listen({ toolsListChanged: true });
+    try {
+      clock.advance(KEEP_ALIVE_MS);
+      expect(await stream.next()).toBe(KEEP_ALIVE_COMMENT);
+      clock.advance(KEEP_ALIVE_MS);
+      expect(await stream.next()).toBe(KEEP_ALIVE_COMMENT);
+    } finally {
+      stream.abort();
     }
   });
 });

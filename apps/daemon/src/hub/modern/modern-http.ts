@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION, type Redactor } from '@blitz/core';
+import type { Clock } from '@blitz/clock';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
 import { markModern } from '../session-era.js';
+import { keepAlive } from '../sse-keep-alive.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
 import { checkModernRequest, checkParamHeaders } from './modern-request.js';
@@ -29,8 +31,7 @@ export async function serveModernPost(
   request: JSONRPCRequest,
   /** The request's hub session; `listening`, for a `subscriptions/listen`, joins the sessions that hear of changes. */
   open: (listening?: Transport) => Promise<{ hub: HubSession; ended(): void }>,
-  redactor: Redactor,
-  waits: InputWaits<HeldCall>,
+  { redactor, waits, clock }: { redactor: Redactor; waits: InputWaits<HeldCall>; clock: Clock },
 ): Promise<void> {
   const checked = checkModernRequest(request, req.headers);
   if ('refused' in checked) return json(res, checked.refused.status, { jsonrpc: '2.0', id: request.id, error: checked.refused.error });
@@ -64,6 +65,7 @@ export async function serveModernPost(
     if (listening) {
       res.writeHead(200, SSE_HEAD);
       res.flushHeaders();
+      keepAlive(res, clock);
       return await new Promise<void>((resolve) => {
         res.on('close', () => resolve());
         void exchange.listen(request, meta, {
