@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
 import { REAL_WAIT } from '../../packages/core/src/testing/real-wait.js';
-import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
+import { tempDir } from '../support/blitz-cli.js';
+import { connectLines } from '../support/connect-lines.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf } from '../support/hub-client.js';
 
@@ -285,24 +285,9 @@ describe('subscriptions/listen at 2026-07-28', () => {
 
 describe('blitz connect at 2026-07-28', () => {
   it('serves a client that opens with server/discover: stateless requests by their _meta, the errors the revision names', async () => {
-    const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], {
-      env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const received: Answer['messages'] = [];
-    let rest = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      const lines = (rest + d.toString()).split('\n');
-      rest = lines.pop()!;
-      for (const line of lines) received.push(JSON.parse(line));
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const send = (id: unknown, method: string, params?: Record<string, unknown>) =>
-      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) })}\n`);
-    const answerTo = async (id: unknown) => {
-      await expect.poll(() => received.some((m) => m.id === id && m.method === undefined), REAL_WAIT).toBe(true);
-      return received.find((m) => m.id === id && m.method === undefined)!;
-    };
+    const lines = connectLines(home, workspace);
+    const { received, answerTo } = lines;
+    const send = (id: unknown, method: string, params?: Record<string, unknown>) => lines.request(id, method, params);
     try {
       send('d', 'server/discover', { _meta: META });
       expect(await answerTo('d')).toMatchObject({
@@ -331,8 +316,7 @@ describe('blitz connect at 2026-07-28', () => {
       await answerTo('g');
       expect(received.filter((m) => m.method === 'notifications/message')).toEqual([]);
     } finally {
-      child.stdin!.end();
-      await exited;
+      await lines.close();
     }
   });
 });

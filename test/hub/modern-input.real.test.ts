@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
-import { REAL_WAIT } from '../../packages/core/src/testing/real-wait.js';
-import { BLITZ_BIN, tempDir } from '../support/blitz-cli.js';
+import { tempDir } from '../support/blitz-cli.js';
+import { connectLines } from '../support/connect-lines.js';
+import { modernMeta, postModern } from '../support/modern-post.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 import { connectHub, textOf, type HubTransport } from '../support/hub-client.js';
 
@@ -16,12 +16,7 @@ let home: string;
 let workspace: string;
 let daemon: RunningDaemon;
 
-const VERSION = '2026-07-28';
-const metaWith = (capabilities: Record<string, unknown>) => ({
-  'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientInfo': { name: 'modern-input-test', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': capabilities,
-});
+const metaWith = (capabilities: Record<string, unknown>) => modernMeta(capabilities, 'modern-input-test');
 const ASKS = metaWith({ elicitation: {} });
 
 interface Message {
@@ -60,34 +55,8 @@ async function post(id: unknown, method: string, params: Record<string, unknown>
 }
 
 /** A request's last message, and the HTTP status it came with. */
-async function posted(
-  id: unknown,
-  method: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; message: Message }> {
-  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  const response = await fetch(`http://127.0.0.1:${daemon.state.port}/mcp?workspace=${encodeURIComponent(workspace)}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${daemon.state.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': method,
-      ...name,
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
-  });
-  const text = await response.text();
-  const messages: Message[] = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => JSON.parse(line.slice(6)))
-    : [JSON.parse(text)];
-  return { status: response.status, message: messages.at(-1)! };
+function posted(id: unknown, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return postModern<Message['result']>(daemon.state, workspace, { id, method, params }, headers);
 }
 
 const call = (name: string, args: Record<string, unknown>, meta: object, extra: Record<string, unknown> = {}) => ({
@@ -253,24 +222,9 @@ describe('a server asks during prompts/get', () => {
 
 describe('blitz connect at 2026-07-28: a 2025 server asks during the call', () => {
   it('answers input_required on the connection, and the retry there finishes the call', async () => {
-    const child = spawn(process.execPath, [BLITZ_BIN, 'connect', '--workspace', workspace], {
-      env: { PATH: process.env.PATH, HOME: home, BLITZ_HOME: home },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const received: Message[] = [];
-    let rest = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      const lines = (rest + d.toString()).split('\n');
-      rest = lines.pop()!;
-      for (const line of lines) received.push(JSON.parse(line));
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const send = (id: unknown, method: string, params: Record<string, unknown>) =>
-      child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    const answerTo = async (id: unknown) => {
-      await expect.poll(() => received.some((m) => m.id === id && m.method === undefined), REAL_WAIT).toBe(true);
-      return received.find((m) => m.id === id && m.method === undefined)!;
-    };
+    const lines = connectLines(home, workspace);
+    const { received, answerTo } = lines;
+    const send = (id: unknown, method: string, params: Record<string, unknown>) => lines.request(id, method, params);
     try {
       send('d', 'server/discover', { _meta: ASKS });
       await answerTo('d');
@@ -290,8 +244,7 @@ describe('blitz connect at 2026-07-28: a 2025 server asks during the call', () =
       expect(done.result).toMatchObject({ resultType: 'complete' });
       expect(textOf(done.result)).toBe(`User response: action=accept, content=${JSON.stringify(ACCEPTED.content)}`);
     } finally {
-      child.stdin!.end();
-      await exited;
+      await lines.close();
     }
   });
 });
