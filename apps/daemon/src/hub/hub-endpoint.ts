@@ -30,6 +30,7 @@ import { SessionReaper } from './session-reaper.js';
 import { serverRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tool-list.js';
 import { serveModernPost } from './modern/modern-http.js';
+import { TaskTable } from './modern/task-table.js';
 import { opensModern, serveModernLines, StartedTransport } from './modern/modern-lines.js';
 import { isModernPost } from './modern/modern-request.js';
 import { InputWaits } from './modern/input-waits.js';
@@ -84,11 +85,14 @@ export class HubEndpoint {
   readonly #modern = new Set<HubSession>();
   /** 2026-07-28 calls held between their client's rounds (input_required), on both paths. */
   readonly #waits: InputWaits<HeldCall>;
+  /** Tasks servers made of 2026-07-28 clients' calls, daemon-wide: a client follows one with later requests, each a session of its own. */
+  readonly #tasks: TaskTable;
   #closing = false;
 
   constructor(opts: HubOptions) {
     this.#opts = opts;
     this.#waits = new InputWaits(opts.clock);
+    this.#tasks = new TaskTable(opts.clock);
   }
 
   /** What every workspace's manager needs from the hub: its own tool names, and how tools in review are offered. */
@@ -320,6 +324,7 @@ export class HubEndpoint {
       workspace,
       agent: query.agent,
       earlyNotices: early.notices,
+      tasks: this.#tasks,
       readOnly: query.readOnly,
       version: this.#opts.version,
       clock: this.#opts.clock,

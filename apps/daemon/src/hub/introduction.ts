@@ -1,5 +1,5 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { IntroducedServer } from '@blitz/core';
+import { TASKS_EXTENSION, type IntroducedServer } from '@blitz/core';
 
 /** The most of one server's instructions the hub passes on. */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -14,7 +14,7 @@ export interface IntroductionInput {
 
 /**
  * What the hub says of itself at `initialize`: the capabilities it can route for the servers
- * offered (completions, resource subscriptions where any of them declares them), and the
+ * offered (completions, resource subscriptions, the tasks extension where any of them declares them), and the
  * instructions — its own line, then each server's own instructions under its name and tool
  * prefix, marked as that server's words and bounded, in settings order.
  */
@@ -26,12 +26,15 @@ export function introduce(input: IntroductionInput): {
   const declared = input.offered.map((s) => s.announced?.capabilities);
   const completions = declared.some((c) => c?.completions);
   const subscribe = declared.some((c) => c?.resources?.subscribe);
+  const tasks = declared.some((c) => c?.extensions !== undefined && TASKS_EXTENSION in c.extensions);
   const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
     resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) },
     prompts: { listChanged: true },
     logging: {},
     ...(completions ? { completions: {} } : {}),
+    // A 2026-07-28 server's tasks reach a client that declares the extension (hub-session.ts taskRequest).
+    ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
   };
   const own = `Blitz: the MCP servers of ${input.root}, for agent ${input.agent}${input.readOnly ? ', read-only' : ''}.`;
   const sections = input.offered.flatMap((s) => (s.announced?.instructions ? [section(s, s.announced.instructions)] : []));

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { RouteOptions } from '@blitz/core';
+import type { RouteOptions, TaskCreated } from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
 import type { Approver } from './approver.js';
 import type { DeferredTools } from './deferred-tools.js';
@@ -29,6 +29,8 @@ export interface SessionContext extends SessionScope {
   toolsActivated(): Promise<void>;
   /** Whether the client's request waits for the client's retry with its answers (a 2026-07-28 `input_required`; modern-exchange.ts). */
   readonly waiting?: (requestId: RequestId) => boolean;
+  /** A server made a task of a call (the tasks extension): the task as the client is to have it, under the hub's id. */
+  taskMade(server: string, task: TaskCreated): TaskCreated;
 }
 
 /**

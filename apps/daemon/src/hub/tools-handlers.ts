@@ -8,7 +8,18 @@ import {
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BlitzError, callSignalOf, formatBytes, isBlitzError, META_INPUT_RESPONSES, type CallSignal, type ResolvedTool } from '@blitz/core';
+import {
+  BlitzError,
+  callSignalOf,
+  declaresTasks,
+  formatBytes,
+  isBlitzError,
+  isTaskCreated,
+  META_INPUT_RESPONSES,
+  type CallSignal,
+  type ResolvedTool,
+  type ToolCallAnswer,
+} from '@blitz/core';
 import type { AuditedCall } from '../audit/audited-call.js';
 import { CALL_TOOL, SEARCH_TOOLS } from './deferred-tools.js';
 import { surelyWithin } from './json-size.js';
@@ -35,7 +46,11 @@ export function registerTools(server: Server, ctx: SessionContext): ToolCallHand
   });
 
   const callTool = toolCallHandler(server, ctx);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request, { ...extra, signal: callSignalOf(extra.signal) }));
+  // A task (the tasks extension) is no result the SDK types know; its loose result schema passes it on whole.
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    (request, extra) => callTool(request, { ...extra, signal: callSignalOf(extra.signal) }) as Promise<CallToolResult>,
+  );
   return callTool;
 }
 
@@ -47,7 +62,7 @@ export interface ToolCallExtra {
   sendNotification(notification: ServerNotification): Promise<void>;
 }
 
-export type ToolCallHandler = (request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra) => Promise<CallToolResult>;
+export type ToolCallHandler = (request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra) => Promise<ToolCallAnswer>;
 
 /** `tools/call`: the one handler, whichever way the request came in. */
 export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHandler {
@@ -58,7 +73,8 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
     const audit = ctx.audit(request.params.name, request.params.arguments);
     try {
       const result = await handle(request, extra, audit);
-      audit.answered(result, extra.signal);
+      // A task is the call's answer for now: it ran, as far as the hub can tell.
+      audit.answered(isTaskCreated(result) ? undefined : result, extra.signal);
       return result;
     } catch (err) {
       audit.threw(err, extra.signal);
@@ -66,7 +82,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
     }
   };
 
-  async function handle(request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra, audit: AuditedCall): Promise<CallToolResult> {
+  async function handle(request: Pick<CallToolRequest, 'params'>, extra: ToolCallExtra, audit: AuditedCall): Promise<ToolCallAnswer> {
     try {
       const { name } = request.params;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -105,7 +121,7 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
     request: Pick<CallToolRequest, 'params'>,
     extra: ToolCallExtra,
     audit: AuditedCall,
-  ): Promise<CallToolResult> {
+  ): Promise<ToolCallAnswer> {
     if (name === LIST_RESOURCES || name === READ_RESOURCE)
       return await callResourceTool(ctx, name, args, extra.requestId, extra.signal, audit);
     if (readOnly) {
@@ -165,7 +181,13 @@ export function toolCallHandler(server: Server, ctx: SessionContext): ToolCallHa
               void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken } }).catch(() => undefined),
           }),
     });
-    return bounded(ctx, name, result, audit);
+    if (!isTaskCreated(result)) return bounded(ctx, name, result, audit);
+    // Only a client that declares the tasks extension is told that a server may make one (server-connection.ts).
+    if (!declaresTasks(server.getClientCapabilities()))
+      return toolError(
+        `MCP server ${entry.server} answered ${name} with a task, which this client does not follow (it does not declare the tasks extension)`,
+      );
+    return ctx.taskMade(entry.server, result);
   }
 }
 

@@ -2,6 +2,7 @@ export type { Link } from './link.js';
 export type { Caller, RequestOwner } from './caller.js';
 export type { ConnectOptions, Connector } from './connector.js';
 export { ServerConnection, type CallOptions } from './server-connection.js';
+export { isTaskCreated, type TaskCreated, type ToolCallAnswer } from './tool-task.js';
 export type { ConnectionDeps, ConnectionEvent } from './connection-deps.js';
 export { toServerStatus, type ReviewedTool, type ServerStatus } from './server-status.js';
 export { listingWarnings, NO_TOOLS_WARNING } from './listing-warnings.js';

@@ -1,18 +1,19 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type {
-  CallToolResult,
-  GetPromptResult,
-  Progress,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Tool,
+import {
+  ResultSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type Progress,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BreakerOutcome } from '../breaker/breaker.js';
 import { BlitzError, isBlitzError } from '../errors/blitz-error.js';
 import type { CallSignal } from '../fast-lane/call-signal.js';
-import { META_CALLER_CAPABILITIES } from '../eras/modern-protocol.js';
+import { declaresTasks, META_CALLER_CAPABILITIES } from '../eras/modern-protocol.js';
 import { DirectToolCalls } from '../fast-lane/direct-tool-calls.js';
 import { classifyFailure, failureOf } from './call-errors.js';
 import type { Caller } from './caller.js';
@@ -22,6 +23,7 @@ import { isSessionExpired } from './http/session-expired.js';
 import type { Link } from './link.js';
 import { listAllPrompts, listAllResources, listAllResourceTemplates, type Listed } from './list-all.js';
 import { ServerLifecycle, type Ready } from './server-lifecycle.js';
+import { isTaskCreated, toolCallAnswer, type ToolCallAnswer } from './tool-task.js';
 
 export interface CallOptions {
   signal?: CallSignal;
@@ -45,7 +47,7 @@ export interface CallOptions {
  */
 export class ServerConnection extends ServerLifecycle {
   /** Calls a tool by its original name (MCP-21), bounded by the server's timeout (MCP-31). */
-  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolCallAnswer> {
     const timeoutMs = this.config.timeoutSeconds * 1000;
     const call = this.calls.enter({ ...(opts.request ? { request: opts.request } : {}), ...(opts.caller ? { caller: opts.caller } : {}) });
     try {
@@ -53,7 +55,22 @@ export class ServerConnection extends ServerLifecycle {
         const modern = link.era === 'modern';
         const answers = modern ? opts.inputResponses : undefined;
         // A 2026-07-28 server is told what the calling client can be asked (modern-server-transport.ts).
-        const meta = modern && opts.caller ? { [META_CALLER_CAPABILITIES]: opts.caller.session.getClientCapabilities() ?? {} } : undefined;
+        const caller = modern ? opts.caller?.session.getClientCapabilities() : undefined;
+        const meta = modern && opts.caller ? { [META_CALLER_CAPABILITIES]: caller ?? {} } : undefined;
+        // A client that follows tasks may get one: read as such, whatever the tool's output schema says of results.
+        if (declaresTasks(caller))
+          return client
+            .request(
+              { method: 'tools/call', params: { name, arguments: args, ...(answers ? { inputResponses: answers } : {}), _meta: meta } },
+              ResultSchema,
+              {
+                ...(signal ? { signal: signal.toAbortSignal() } : {}),
+                timeout: timeoutMs,
+                ...(opts.onprogress ? { onprogress: opts.onprogress } : {}),
+                relatedRequestId: call.key,
+              },
+            )
+            .then(toolCallAnswer);
         return link.callTool && DirectToolCalls.takes(opts.tool) && answers === undefined
           ? link.callTool(name, args, {
               timeoutMs,
@@ -75,10 +92,25 @@ export class ServerConnection extends ServerLifecycle {
               },
             ) as Promise<CallToolResult>);
       });
-      return result.isError ? this.#explained(result) : result;
+      return !isTaskCreated(result) && result.isError ? this.#explained(result) : result;
     } finally {
       call.leave();
     }
+  }
+
+  /**
+   * A `tasks/get`, `tasks/update` or `tasks/cancel` of a task this server made, for a client
+   * with these capabilities (which declare the tasks extension), bounded by the server's timeout.
+   */
+  taskRequest(method: string, params: Record<string, unknown>, caller: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const timeout = this.config.timeoutSeconds * 1000;
+    return this.request<Record<string, unknown>>(`MCP ${method}`, timeout, undefined, (client, signal, link) => {
+      if (link.era !== 'modern') throw new BlitzError('NOT_FOUND', `MCP server ${this.name} speaks MCP 2025 now: its tasks are gone`);
+      return client.request({ method, params: { ...params, _meta: { [META_CALLER_CAPABILITIES]: caller } } }, ResultSchema, {
+        timeout,
+        ...(signal ? { signal } : {}),
+      });
+    });
   }
 
   /** A tool error the sandbox caused gets one more line saying so, and which setting opens the path. */

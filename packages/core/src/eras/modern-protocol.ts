@@ -55,10 +55,25 @@ export const META_INPUT_RESPONSES = 'blitz/inputResponses';
  */
 export const META_CALLER_CAPABILITIES = 'blitz/callerCapabilities';
 
-/** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI; undefined for other methods. */
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28): a server may answer a
+ * `tools/call` of a client that declares it with a task (`resultType: "task"`), which the client
+ * then follows with these methods, each naming the task by `taskId`.
+ */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** Whether these client capabilities declare the tasks extension. */
+export function declaresTasks(capabilities: unknown): boolean {
+  const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
+}
+
+/** The body value `Mcp-Name` mirrors: a tool's or prompt's name, a resource's URI, a task's id; undefined for other methods. */
 export function nameOf(method: string, params: Record<string, unknown> | undefined): string | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return typeof params?.name === 'string' ? params.name : '';
   if (method === 'resources/read') return typeof params?.uri === 'string' ? params.uri : '';
+  if (TASK_METHODS.has(method)) return typeof params?.taskId === 'string' ? params.taskId : '';
   return undefined;
 }
 

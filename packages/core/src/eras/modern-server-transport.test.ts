@@ -310,6 +310,26 @@ describe('ModernServerTransport', () => {
     expect(server.last('tools/call').params!._meta!.progressToken).toBe(7);
   });
 
+  it('tells the server the calling client follows tasks only when it does, and passes a task on whole', async () => {
+    const { server, transport, client, opening } = await opened();
+    await opening;
+    const follows = { 'blitz/callerCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    await transport.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'sum', _meta: follows } });
+    expect(server.last('tools/call').params!._meta!['io.modelcontextprotocol/clientCapabilities']).toEqual({
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
+    const made = { resultType: 'task', taskId: 't1', status: 'working', ttlMs: 60_000 };
+    server.say({ jsonrpc: '2.0', id: 8, result: made });
+    expect(client.at(-1)).toEqual({ jsonrpc: '2.0', id: 8, result: made });
+    await transport.send({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'sum', _meta: { 'blitz/callerCapabilities': {} } },
+    });
+    expect(server.last('tools/call').params!._meta!['io.modelcontextprotocol/clientCapabilities']).toEqual({});
+  });
+
   it('learns each listing’s parameter headers, and leaves out a tool whose annotations the revision forbids, saying why', async () => {
     const headers = new ToolParamHeaders();
     const { server, transport, client, opening } = await opened(DISCOVERED, undefined, headers);

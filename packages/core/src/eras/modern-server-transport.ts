@@ -20,6 +20,8 @@ import {
   META_VERSION,
   MODERN_VERSION,
   MULTI_ROUND,
+  declaresTasks,
+  TASKS_EXTENSION,
 } from './modern-protocol.js';
 
 /** The revision a server speaks, as the opening exchange settled it. */
@@ -272,6 +274,8 @@ export class ModernServerTransport implements Transport {
       this.#pending.delete(id);
       const listing = this.#toolListings.delete(id);
       if (!('result' in message)) return this.onmessage?.(message, extra);
+      // A task (the tasks extension) is no 2025 result: it goes on whole, for the hub to hand its client.
+      if ((message.result as { resultType?: unknown }).resultType === 'task') return this.onmessage?.(message, extra);
       const result = legacyResult(message.result);
       return this.onmessage?.({ ...message, result: listing ? this.#withValidTools(result) : result }, extra);
     }
@@ -465,6 +469,9 @@ export class ModernServerTransport implements Transport {
     if (isRecord(caller) && isRecord(meta[META_CAPABILITIES])) {
       const capabilities = { ...meta[META_CAPABILITIES] };
       for (const asked of ['elicitation', 'sampling']) if (!(asked in caller)) delete capabilities[asked];
+      // A task is the calling client's to follow: the server may make one only for a client that declares them.
+      if (declaresTasks(caller))
+        capabilities.extensions = { ...(isRecord(capabilities.extensions) ? capabilities.extensions : {}), [TASKS_EXTENSION]: {} };
       meta[META_CAPABILITIES] = capabilities;
     }
     if (this.#logLevel !== undefined) meta[META_LOG_LEVEL] = this.#logLevel;

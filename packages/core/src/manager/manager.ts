@@ -1,4 +1,3 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { offersTools } from '../breaker/breaker-status.js';
 import { agentMayUse, MAIN_AGENT } from '../catalog/agent-may-use.js';
 import type { CatalogEntry } from '../catalog/build-catalog.js';
@@ -10,6 +9,7 @@ import type { ResolvedServer } from '../config/resolve-server.js';
 import type { CallOptions, ServerConnection } from '../connection/server-connection.js';
 import type { ConnectionEvent } from '../connection/connection-deps.js';
 import type { ServerStatus } from '../connection/server-status.js';
+import type { ToolCallAnswer } from '../connection/tool-task.js';
 import { BlitzError } from '../errors/blitz-error.js';
 import type { ToolReview } from '../pins/pin-store.js';
 import type { OfferedServer, ResolvedTool } from './offered-server.js';
@@ -287,7 +287,7 @@ export class Manager {
   }
 
   /** Calls a resolved tool on its server under its original name. */
-  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(tool: ResolvedTool, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolCallAnswer> {
     // Registered once, as the connection's call in flight: the interest and the idle reaper read it there.
     return tool.connection.callTool(tool.entry.originalName, args, { ...opts, tool: tool.entry.tool });
   }

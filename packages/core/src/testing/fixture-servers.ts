@@ -29,7 +29,8 @@ export type FixtureName =
   | 'modern'
   | 'stderr-echo'
   | 'strict-initialize'
-  | 'legacy-twin';
+  | 'legacy-twin'
+  | 'modern-tasks';
 
 export function fixturePath(name: FixtureName): string {
   return `${FIXTURES_DIR}${name}.mjs`;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
-import { HEADER_MISMATCH, METHOD_NOT_FOUND, UNSUPPORTED_VERSION, type Redactor } from '@blitz/core';
+import { HEADER_MISMATCH, METHOD_NOT_FOUND, TASK_METHODS, UNSUPPORTED_VERSION, type Redactor } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
@@ -9,6 +9,7 @@ import { markModern } from '../session-era.js';
 import { keepAlive } from '../sse-keep-alive.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
+import { modernAnswer } from './modern-result.js';
 import { checkModernRequest, checkParamHeaders } from './modern-request.js';
 import { retryOf } from './modern-retry.js';
 
@@ -53,6 +54,12 @@ export async function serveModernPost(
   const mismatch = checkParamHeaders(request, req.headers, exchange.paramHeaders);
   if (mismatch) {
     json(res, mismatch.status, { jsonrpc: '2.0', id: request.id, error: mismatch.error });
+    return await exchange.close();
+  }
+  if (TASK_METHODS.has(request.method)) {
+    // A task is its server's to answer of: no session of the hub's runs for it.
+    const answer = modernAnswer(await hub.taskRequest(request, meta.capabilities), request, hub.serverInfo());
+    json(res, statusOf(answer), answer);
     return await exchange.close();
   }
   hub.waiting = (id) => exchange.waiting(id);

@@ -1,12 +1,13 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { INVALID_PARAMS, isRequest, META_VERSION, type Redactor } from '@blitz/core';
+import { INVALID_PARAMS, isRequest, META_VERSION, TASK_METHODS, type Redactor } from '@blitz/core';
 import type { HubSession } from '../hub-session.js';
 import { RedactingTransport } from '../redacting-transport.js';
 import { markModern } from '../session-era.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
 import { checkModernRequest } from './modern-request.js';
+import { modernAnswer } from './modern-result.js';
 import { retryOf } from './modern-retry.js';
 
 /**
@@ -52,6 +53,10 @@ export function serveModernLines(
       if (message.method === 'server/discover')
         return void exchange.discover(checked.meta).then((result) => send({ jsonrpc: '2.0', id: message.id, result }));
       if (message.method === 'subscriptions/listen') return void exchange.listen(message, checked.meta, sink);
+      if (TASK_METHODS.has(message.method))
+        return void hub
+          .taskRequest(message, checked.meta.capabilities)
+          .then((answer) => send(modernAnswer(answer, message, hub.serverInfo())));
       const retry = retryOf(message, waits);
       if (retry.kind === 'refused') return send({ jsonrpc: '2.0', id: message.id, error: retry.error });
       if (retry.kind === 'fresh') return void exchange.request(message, checked.meta, sink);

@@ -46,6 +46,8 @@ export function modernAnswer(message: JSONRPCMessage, request: JSONRPCRequest, s
   }
   if (!('result' in message)) return message;
   const result: Record<string, unknown> = { ...message.result };
+  // A task (the tasks extension) is no tool result: without the content the session's SDK gave it.
+  if (result.resultType === 'task' && Array.isArray(result.content) && result.content.length === 0) delete result.content;
   if (method === 'tools/list' && Array.isArray(result.tools))
     result.tools = [...(result.tools as Array<{ name: string }>)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const meta = { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: serverInfo };
