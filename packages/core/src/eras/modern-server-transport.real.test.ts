@@ -18,6 +18,7 @@ import type { EraMemory } from './era-memory.js';
 import type { Link } from '../connection/link.js';
 import { fixtureCommand, FIXTURES_DIR } from '../testing/fixture-servers.js';
 import { assertNoOrphans } from '../testing/no-orphans.js';
+import { REAL_WAIT } from '../testing/real-wait.js';
 import { serverConfig } from '../testing/server-config.js';
 import type { Era, EraVerdict } from './modern-server-transport.js';
 
@@ -202,6 +203,26 @@ describe('over streamable HTTP', () => {
     }
   });
 
+  it('a listen whose stream is cut before its answer is opened again, and the next list change is heard', async () => {
+    const server = await startHttpFixture('modern');
+    try {
+      let changes = 0;
+      const config = serverConfig('modern-cut', { transport: { kind: 'http', url: server.url, headers: {} }, sandbox: false });
+      const link = await connect(config, (client) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++),
+      );
+      expect(link.era).toBe('modern');
+      await server.listens(1);
+      server.cutListens();
+      await server.listens(2);
+      await link.client.callTool({ name: 'add_tool', arguments: { name: 'after_the_cut' } });
+      await expect.poll(() => changes, REAL_WAIT).toBeGreaterThan(0);
+      await link.close();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a 2025 server (SDK v1, sessions) refuses the discovery outside a session: it gets its initialize, and is not asked again', async () => {
     const server = await startHttpFixture('conformance');
     try {
@@ -223,14 +244,32 @@ function startsIn(file: string): number {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 }
 
+interface HttpFixture {
+  url: string;
+  /** Resolves once the fixture has opened `n` listen streams in all (modern.mjs says each). */
+  listens(n: number): Promise<void>;
+  /** Cuts its open listen streams, unanswered (modern.mjs, SIGUSR2). */
+  cutListens(): void;
+  close(): Promise<void>;
+}
+
 /** A fixture's `http` mode in its own process: its URL once it says its port. */
-async function startHttpFixture(file: 'modern' | 'conformance'): Promise<{ url: string; close(): Promise<void> }> {
+async function startHttpFixture(file: 'modern' | 'conformance'): Promise<HttpFixture> {
   const child = spawn(process.execPath, [path.join(FIXTURES_DIR, `${file}.mjs`), 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const [line] = await new Promise<string[]>((resolve) => createInterface({ input: child.stdout! }).once('line', (l) => resolve([l])));
-  const { port } = JSON.parse(line!) as { port: number };
+  const lines = createInterface({ input: child.stdout! });
+  let opened = 0;
+  const port = await new Promise<number>((resolve) =>
+    lines.on('line', (line) => {
+      const said = JSON.parse(line) as { port?: number; listens?: number };
+      if (said.port !== undefined) resolve(said.port);
+      if (said.listens !== undefined) opened = said.listens;
+    }),
+  );
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    listens: (n) => expect.poll(() => opened, REAL_WAIT).toBeGreaterThanOrEqual(n),
+    cutListens: () => void child.kill('SIGUSR2'),
     async close() {
       child.kill('SIGTERM');
       await exited;

@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@blitz/clock';
-import { MAX_LISTEN_REOPENS, MAX_ROUNDS, ModernServerTransport, type EraVerdict } from './modern-server-transport.js';
+import { LISTEN_LIVED_MS, MAX_LISTEN_REOPENS, MAX_ROUNDS, ModernServerTransport, type EraVerdict } from './modern-server-transport.js';
 import { ToolParamHeaders } from './param-headers.js';
 
 /** The server's side of the wire, scripted by the test: what was sent to it, and a way to answer. */
@@ -293,6 +293,41 @@ describe('ModernServerTransport', () => {
     await Promise.resolve();
     expect(listens().at(-1)).toBe(refused);
     expect(errors.at(-1)).toBe('the server refused its subscriptions/listen: no listens here; its changes are not heard');
+  });
+
+  it('opens a listen again when its HTTP stream ends without its answer, takes the late answer, and counts only short-lived ones', async () => {
+    const clock = new FakeClock();
+    const { server, transport, client, opening } = await opened(DISCOVERED, clock);
+    const errors: string[] = [];
+    transport.onerror = (e) => errors.push(e.message);
+    await opening;
+    const listens = () => server.sent.filter((m) => 'method' in m && m.method === 'subscriptions/listen') as JSONRPCRequest[];
+    const first = listens()[0]!;
+    const seen = client.length;
+    transport.streamEnded(first.id);
+    await Promise.resolve();
+    expect(listens()).toHaveLength(2);
+    // The dropped listen's answer, if it comes after all, is nobody's: the client never hears it.
+    server.say({ jsonrpc: '2.0', id: first.id, result: { resultType: 'complete' } });
+    expect(client).toHaveLength(seen);
+    expect(listens()).toHaveLength(2);
+    // The end of another stream (a call's) is not the listen's.
+    transport.streamEnded('a call');
+    expect(listens()).toHaveLength(2);
+    // Each one cut after it lived LISTEN_LIVED_MS is opened again, however often.
+    for (let i = 0; i < MAX_LISTEN_REOPENS + 2; i++) {
+      clock.advance(LISTEN_LIVED_MS);
+      transport.streamEnded(listens().at(-1)!.id);
+      await Promise.resolve();
+    }
+    expect(listens()).toHaveLength(4 + MAX_LISTEN_REOPENS);
+    expect(errors).toEqual([]);
+    // Cut at once, again and again: a server that will not keep one.
+    for (let i = 0; i <= MAX_LISTEN_REOPENS; i++) {
+      transport.streamEnded(listens().at(-1)!.id);
+      await Promise.resolve();
+    }
+    expect(errors).toEqual([`the server ended its subscriptions/listen ${MAX_LISTEN_REOPENS} times in a row; its changes are not heard`]);
   });
 
   it('tells the server the link’s capabilities less what the calling client lacks, and nothing of its own key', async () => {

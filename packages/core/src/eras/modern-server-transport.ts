@@ -41,6 +41,13 @@ export const MAX_ROUNDS = 16;
 /** How many times in a row a listen the server ends is opened again, with no notice heard on it in between. */
 export const MAX_LISTEN_REOPENS = 3;
 
+/**
+ * A listen that stayed open this long before it ended was no refusal: the count above starts
+ * again (with a clock). A proxy or fetch that ends a stream quiet for minutes (Node's ends one
+ * after 300 s) then costs a reopen, never the link's changes.
+ */
+export const LISTEN_LIVED_MS = 30_000;
+
 /** Ids of the transport's own messages to the server and to the client; no SDK or direct-call id has this form. */
 const OWN = '\u0000blitz-era-';
 
@@ -116,6 +123,8 @@ export class ModernServerTransport implements Transport {
   #listening: RequestId | undefined;
   /** Listens the server ended and this transport opened again since the last notice one carried. */
   #reopened = 0;
+  /** When the listen open now was opened (with a clock). */
+  #listenOpenedAt: number | undefined;
   #count = 0;
   #closed = false;
 
@@ -400,6 +409,7 @@ export class ModernServerTransport implements Transport {
     } else {
       const id = `${OWN}${++this.#count}`;
       this.#listening = id;
+      this.#listenOpenedAt = this.#opts.clock?.now();
       // Its answer comes when the listen ends.
       this.#own.set(id, (answer) => this.#listenEnded(id, answer));
       await this.#inner.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: this.#meta, notifications } });
@@ -413,8 +423,8 @@ export class ModernServerTransport implements Transport {
   /**
    * The server ended the listen `id` (its answer came): while it is still this transport's, it is
    * opened again, so that list changes and resource updates keep coming — up to
-   * `MAX_LISTEN_REOPENS` times without a notice heard in between. One the server refused, or
-   * kept ending, is reported, and the link goes on without one.
+   * `MAX_LISTEN_REOPENS` times without a notice heard in between (or one lasting `LISTEN_LIVED_MS`).
+   * One the server refused, or kept ending, is reported, and the link goes on without one.
    */
   #listenEnded(id: RequestId, answer: JSONRPCMessage): void {
     if (this.#closed || this.#listening !== id) return;
@@ -424,6 +434,8 @@ export class ModernServerTransport implements Transport {
         this.onerror?.(new Error(`the server refused its subscriptions/listen: ${answer.error.message}; its changes are not heard`));
       return;
     }
+    const opened = this.#listenOpenedAt;
+    if (opened !== undefined && this.#opts.clock!.now() - opened >= LISTEN_LIVED_MS) this.#reopened = 0;
     if (++this.#reopened > MAX_LISTEN_REOPENS) {
       this.onerror?.(
         new Error(`the server ended its subscriptions/listen ${MAX_LISTEN_REOPENS} times in a row; its changes are not heard`),
@@ -431,6 +443,19 @@ export class ModernServerTransport implements Transport {
       return;
     }
     this.#listen().catch((err: Error) => this.onerror?.(err));
+  }
+
+  /**
+   * The HTTP stream request `id` was answered on ended. For this transport's listen, the listen
+   * ended with it, its answer come or not (a dropped connection brings none): its answer, when it
+   * does come, finds another listen open and is dropped.
+   */
+  streamEnded(id: RequestId): void {
+    if (this.#listening !== id || !this.#own.has(id)) return;
+    // An answer still on its way (the SDK reads the stream's last events after its end is seen
+    // here) is taken and dropped, never passed to the client as one it did not ask for.
+    this.#own.set(id, () => undefined);
+    this.#listenEnded(id, { jsonrpc: '2.0', id, result: {} });
   }
 
   /** A request of the transport's own; its answer, or undefined if the connection closed first. */

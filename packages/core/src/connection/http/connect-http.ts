@@ -87,8 +87,11 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
             clock,
             ...(opts.onRetry ? { onRetry: opts.onRetry } : {}),
           }),
-          paramHeaders,
-          (): boolean => modern !== undefined && modern.verdict?.era !== 'legacy',
+          {
+            params: paramHeaders,
+            speaksModern: (): boolean => modern !== undefined && modern.verdict?.era !== 'legacy',
+            onListenEnded: (id) => modern?.streamEnded(id),
+          },
         ),
       ),
     ),
@@ -103,7 +106,7 @@ export async function connectHttp(config: ServerConfig, opts: HttpConnectOptions
   const modern: ModernServerTransport | undefined =
     opts.era === 'legacy'
       ? undefined
-      : new ModernServerTransport(transport, { paramHeaders, ...(opts.onVerdict ? { onVerdict: opts.onVerdict } : {}) });
+      : new ModernServerTransport(transport, { paramHeaders, clock, ...(opts.onVerdict ? { onVerdict: opts.onVerdict } : {}) });
 
   let closedByUs = false;
   let settleLost!: (err: BlitzError) => void;
