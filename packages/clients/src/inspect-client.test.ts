@@ -6,15 +6,16 @@ import { inspectLocalScope } from './inspect-client.js';
 import { claudeCode } from './specs/claude-code.js';
 import type { Where } from './where.js';
 
-let home: string | undefined;
+/** Every home a test made (one may make several). */
+const homes: string[] = [];
 afterEach(() => {
-  if (home) fs.rmSync(home, { recursive: true, force: true });
-  home = undefined;
+  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
 });
 
 /** A home whose ~/.claude.json keeps servers for these project keys. */
 function claudeJson(projects: Record<string, string[]>): Where {
-  home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-local-scope-'));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-local-scope-'));
+  homes.push(home);
   const data = {
     projects: Object.fromEntries(
       Object.entries(projects).map(([key, names]) => [key, { mcpServers: Object.fromEntries(names.map((n) => [n, { command: n }])) }]),

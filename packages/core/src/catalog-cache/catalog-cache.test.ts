@@ -18,10 +18,17 @@ beforeEach(() => {
   warnings = [];
   clock = new FakeClock();
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+/** Every cache a test opened: their writes are waited for before the folder goes, or a late one makes it again. */
+const opened: CatalogCache[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((c) => c.flush()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function open(maxEntries?: number): CatalogCache {
-  return new CatalogCache({ file, clock, warn: (m) => warnings.push(m), ...(maxEntries === undefined ? {} : { maxEntries }) });
+  const cache = new CatalogCache({ file, clock, warn: (m) => warnings.push(m), ...(maxEntries === undefined ? {} : { maxEntries }) });
+  opened.push(cache);
+  return cache;
 }
 
 function listing(server: string, ...tools: string[]): StartListing {

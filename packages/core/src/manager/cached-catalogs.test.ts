@@ -47,6 +47,8 @@ function failsOnceOpened(): { server: FakeServer; up: { open(): void } } {
 let dir: string;
 let file: string;
 let managers: Manager[];
+/** Every test's caches: their writes are waited for before the folder goes, or a late one makes it again. */
+let caches: CatalogCache[];
 /** Gates a test never opens: opened at the end, so the servers held by them can stop. */
 let held: Array<{ open(): void }>;
 function never(): Promise<void> {
@@ -59,10 +61,12 @@ beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-cached-catalogs-'));
   file = path.join(dir, 'catalog-cache.json');
   managers = [];
+  caches = [];
 });
 afterEach(async () => {
   for (const g of held) g.open();
   await Promise.all(managers.map((m) => m.close()));
+  await Promise.all(caches.map((c) => c.flush()));
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -71,6 +75,7 @@ function start(fakes: Record<string, FakeServer>, enabled = true) {
   const clock = new FakeClock();
   const warnings: string[] = [];
   const cache = new CatalogCache({ file, clock, warn: (m) => warnings.push(m) });
+  caches.push(cache);
   const fake = inMemoryConnector(fakes);
   const events: ManagerEvent[] = [];
   const waiters: Array<() => void> = [];

@@ -15,10 +15,13 @@ import type { ManagerEvent } from './manager-event.js';
 
 let dir: string;
 let manager: Manager | undefined;
+/** Every test's stores: their writes are waited for before the folder goes, or a late one makes it again. */
+const stores: PinStore[] = [];
 beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'blitz-pinned-'))));
 afterEach(async () => {
   await manager?.close();
   manager = undefined;
+  await Promise.all(stores.splice(0).map((s) => s.flush()));
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -38,6 +41,7 @@ function pulling(describe: { text: string }, extra: string[] = []): FakeServer {
 function setup(fakes: Record<string, FakeServer>, mode: { value: PinReviewMode } = { value: 'hide' }) {
   const clock = new FakeClock();
   const store = new PinStore({ file: path.join(dir, 'pins.jsonl'), clock, warn: (m) => expect.fail(m) });
+  stores.push(store);
   const fake = inMemoryConnector(fakes);
   const events: ManagerEvent[] = [];
   manager = new Manager({

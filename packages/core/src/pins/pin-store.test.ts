@@ -17,12 +17,19 @@ beforeEach(() => {
   warnings = [];
   clock = new FakeClock();
 });
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+/** Every store a test opened: their writes are waited for before the folder goes, or a late one makes it again. */
+const opened: PinStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.flush()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const KEY: PinKey = { id: 'global:files', server: 'files', launch: 'L1' };
 
 function open(): PinStore {
-  return new PinStore({ file, clock, warn: (m) => warnings.push(m) });
+  const store = new PinStore({ file, clock, warn: (m) => warnings.push(m) });
+  opened.push(store);
+  return store;
 }
 
 function tool(name: string, description: string, properties: Record<string, object> = { path: { type: 'string' } }): Tool {
