@@ -24,12 +24,13 @@ import type { Workspace } from '../workspaces/workspace.js';
 import type { WorkspaceRegistry } from '../workspaces/workspace-registry.js';
 import { DEFERRED_TOOL_NAMES } from './deferred-tools.js';
 import { HttpSessionTransport, readJsonBody, refuse } from './http-session-transport.js';
-import { HubSession } from './hub-session.js';
+import { HubSession, hubServerInfo } from './hub-session.js';
 import { RedactingTransport } from './redacting-transport.js';
 import { SessionReaper } from './session-reaper.js';
 import { serverRequests } from './server-requests.js';
 import { RESOURCE_TOOL_NAMES } from './resource-tool-list.js';
 import { serveModernPost } from './modern/modern-http.js';
+import { taskRequest } from './modern/task-requests.js';
 import { TaskTable } from './modern/task-table.js';
 import { opensModern, serveModernLines, StartedTransport } from './modern/modern-lines.js';
 import { isModernPost } from './modern/modern-request.js';
@@ -300,7 +301,17 @@ export class HubEndpoint {
         },
       };
     };
-    await serveModernPost(req, res, request, open, { redactor: this.#opts.redactor, waits: this.#waits, clock: this.#opts.clock });
+    // A task's request needs its workspace and server, not a session: no servers are waited for.
+    const task = async (asked: JSONRPCRequest, capabilities: Record<string, unknown>) => {
+      const workspace = await this.#opts.registry.acquire(query.root);
+      try {
+        const scope = { manager: workspace.manager, root: workspace.root, agent: query.agent, tasks: this.#tasks };
+        return await taskRequest(scope, asked, capabilities, hubServerInfo(this.#opts.version));
+      } finally {
+        this.#opts.registry.release(workspace);
+      }
+    };
+    await serveModernPost(req, res, request, open, { redactor: this.#opts.redactor, waits: this.#waits, clock: this.#opts.clock, task });
   }
 
   /** A new session's hub; its workspace is held until `#ended`. */

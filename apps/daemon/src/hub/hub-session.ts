@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type {
-  JSONRPCMessage,
-  JSONRPCRequest,
-  LoggingLevel,
-  LoggingMessageNotification,
-  RequestId,
-  ServerCapabilities,
-  Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, LoggingMessageNotification, RequestId, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  declaresTasks,
-  INVALID_PARAMS,
   LazySchemaValidator,
-  MISSING_CAPABILITY,
   paramHeadersOf,
   passesLevel,
   type Catalog,
@@ -22,8 +11,6 @@ import {
   type ClientSurface,
   type ParamHeader,
   type Settings,
-  TASKS_EXTENSION,
-  type TaskCreated,
 } from '@blitz/core';
 import type { Clock } from '@blitz/clock';
 import type { Workspace } from '../workspaces/workspace.js';
@@ -41,8 +28,8 @@ import type { ToolUse } from './tool-use.js';
 import { addInstructions } from './initialize-instructions.js';
 import type { SessionContext } from './session-context.js';
 import { sameTools } from './same-tools.js';
-import type { TaskOwner, TaskTable } from './modern/task-table.js';
-import { passedOn } from './rpc-error.js';
+import { taskMade, type TaskScope } from './modern/task-requests.js';
+import type { TaskTable } from './modern/task-table.js';
 import { RelistWait } from './relist-wait.js';
 import { registerSubscriptions } from './subscription-handlers.js';
 import { ToolCallFastPath } from './tool-call-fast-path.js';
@@ -66,6 +53,11 @@ export interface SessionOptions {
   toolUse?: ToolUse;
   /** `tools/call` past the SDK server's dispatch (ToolCallFastPath); default true. Off: the SDK server answers it. */
   fastLane?: boolean;
+}
+
+/** Who the hub says it is, to every client. */
+export function hubServerInfo(version: string): { name: string; version: string } {
+  return { name: 'blitz', version };
 }
 
 /**
@@ -237,48 +229,13 @@ export class HubSession {
 
   /** Who answers, as `initialize` and each 2026-07-28 result say. */
   serverInfo(): { name: string; version: string } {
-    return { name: 'blitz', version: this.#opts.version };
+    return hubServerInfo(this.#opts.version);
   }
 
-  /**
-   * A 2026-07-28 client's `tasks/get`, `tasks/update` or `tasks/cancel` (the tasks extension),
-   * to the server whose task it names, under that server's id; the answer names it by the hub's.
-   * Refused -32021 to a client that does not declare the extension, -32602 for a task that is
-   * not this workspace's and agent's (or is past its TTL).
-   */
-  async taskRequest(request: JSONRPCRequest, capabilities: Record<string, unknown>): Promise<JSONRPCMessage> {
-    const refused = (code: number, message: string, data?: unknown): JSONRPCMessage => ({
-      jsonrpc: '2.0',
-      id: request.id,
-      error: { code, message, ...(data === undefined ? {} : { data }) },
-    });
-    if (!declaresTasks(capabilities))
-      return refused(MISSING_CAPABILITY, `Missing required client capability: ${request.method} needs the tasks extension`, {
-        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-      });
-    const { _meta: _own, ...params } = (request.params ?? {}) as Record<string, unknown>;
-    const id = params.taskId;
-    const { manager } = this.#opts.workspace;
-    const task = typeof id === 'string' ? this.#opts.tasks.find(id, this.#taskOwner()) : undefined;
-    if (task === undefined || !manager.routing.offers(this.#opts.agent, task.server))
-      return refused(INVALID_PARAMS, `Invalid params: there is no task ${JSON.stringify(id ?? null)} here`);
-    try {
-      const result = await manager.connection(task.server).taskRequest(request.method, { ...params, taskId: task.taskId }, capabilities);
-      if (request.method === 'tasks/get') this.#opts.tasks.renew(id as string, result.ttlMs);
-      return { jsonrpc: '2.0', id: request.id, result: 'taskId' in result ? { ...result, taskId: id } : result };
-    } catch (err) {
-      const error = passedOn(err) as { code?: unknown; message?: string; data?: unknown };
-      return refused(typeof error.code === 'number' ? error.code : -32603, error.message ?? String(err), error.data);
-    }
-  }
-
-  /** A server made a task of a tool call of this session's client: the id the client follows it by, the hub's own. */
-  #taskMade(server: string, task: TaskCreated): TaskCreated {
-    return { ...task, taskId: this.#opts.tasks.add(this.#taskOwner(), server, task) };
-  }
-
-  #taskOwner(): TaskOwner {
-    return { root: this.#opts.workspace.root, agent: this.#opts.agent };
+  /** Where this session's client's tasks are found (task-requests.ts). */
+  taskScope(): TaskScope {
+    const { workspace, agent, tasks } = this.#opts;
+    return { manager: workspace.manager, root: workspace.root, agent, tasks };
   }
 
   /** The client is initialized and can hear what is not tied to a request: the notices held for it go now. */
@@ -357,7 +314,7 @@ export class HubSession {
       },
       deferred: this.#deferred,
       waiting: (requestId) => this.waiting?.(requestId) === true,
-      taskMade: (server, task) => this.#taskMade(server, task),
+      taskMade: (server, task) => taskMade(this.taskScope(), server, task),
       ...(this.#opts.toolUse === undefined ? {} : { toolUse: this.#opts.toolUse }),
       toolsActivated: async () => {
         this.#shown = this.#tools();

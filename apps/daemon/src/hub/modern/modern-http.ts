@@ -9,7 +9,6 @@ import { markModern } from '../session-era.js';
 import { keepAlive } from '../sse-keep-alive.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
-import { modernAnswer } from './modern-result.js';
 import { checkModernRequest, checkParamHeaders } from './modern-request.js';
 import { retryOf } from './modern-retry.js';
 
@@ -32,11 +31,15 @@ export async function serveModernPost(
   request: JSONRPCRequest,
   /** The request's hub session; `listening`, for a `subscriptions/listen`, joins the sessions that hear of changes. */
   open: (listening?: Transport) => Promise<{ hub: HubSession; ended(): void }>,
-  { redactor, waits, clock }: { redactor: Redactor; waits: InputWaits<HeldCall>; clock: Clock },
+  { redactor, waits, clock, task }: ModernPostOptions,
 ): Promise<void> {
   const checked = checkModernRequest(request, req.headers);
   if ('refused' in checked) return json(res, checked.refused.status, { jsonrpc: '2.0', id: request.id, error: checked.refused.error });
   const { meta } = checked;
+  if (TASK_METHODS.has(request.method)) {
+    const answer = await task(request, meta.capabilities);
+    return json(res, statusOf(answer), answer);
+  }
   const retry = retryOf(request, waits);
   if (retry.kind === 'refused') return json(res, 200, { jsonrpc: '2.0', id: request.id, error: retry.error });
   if (retry.kind === 'resume') {
@@ -54,12 +57,6 @@ export async function serveModernPost(
   const mismatch = checkParamHeaders(request, req.headers, exchange.paramHeaders);
   if (mismatch) {
     json(res, mismatch.status, { jsonrpc: '2.0', id: request.id, error: mismatch.error });
-    return await exchange.close();
-  }
-  if (TASK_METHODS.has(request.method)) {
-    // A task is its server's to answer of: no session of the hub's runs for it.
-    const answer = modernAnswer(await hub.taskRequest(request, meta.capabilities), request, hub.serverInfo());
-    json(res, statusOf(answer), answer);
     return await exchange.close();
   }
   hub.waiting = (id) => exchange.waiting(id);
@@ -85,6 +82,14 @@ export async function serveModernPost(
   } finally {
     if (!exchange.holding) await exchange.close();
   }
+}
+
+export interface ModernPostOptions {
+  redactor: Redactor;
+  waits: InputWaits<HeldCall>;
+  clock: Clock;
+  /** A `tasks/get`, `tasks/update` or `tasks/cancel`: answered by the task's server, with no hub session (task-requests.ts). */
+  task(request: JSONRPCRequest, capabilities: Record<string, unknown>): Promise<JSONRPCMessage>;
 }
 
 /** A request's notifications and answer on its HTTP response (JSON, or SSE once a notification comes first); a closed stream cancels call `id`. */

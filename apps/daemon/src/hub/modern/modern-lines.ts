@@ -7,7 +7,7 @@ import { markModern } from '../session-era.js';
 import type { InputWaits } from './input-waits.js';
 import { ModernExchange, type HeldCall, type ModernSink } from './modern-exchange.js';
 import { checkModernRequest } from './modern-request.js';
-import { modernAnswer } from './modern-result.js';
+import { taskRequest } from './task-requests.js';
 import { retryOf } from './modern-retry.js';
 
 /**
@@ -54,9 +54,7 @@ export function serveModernLines(
         return void exchange.discover(checked.meta).then((result) => send({ jsonrpc: '2.0', id: message.id, result }));
       if (message.method === 'subscriptions/listen') return void exchange.listen(message, checked.meta, sink);
       if (TASK_METHODS.has(message.method))
-        return void hub
-          .taskRequest(message, checked.meta.capabilities)
-          .then((answer) => send(modernAnswer(answer, message, hub.serverInfo())));
+        return void taskRequest(hub.taskScope(), message, checked.meta.capabilities, hub.serverInfo()).then(send);
       const retry = retryOf(message, waits);
       if (retry.kind === 'refused') return send({ jsonrpc: '2.0', id: message.id, error: retry.error });
       if (retry.kind === 'fresh') return void exchange.request(message, checked.meta, sink);
