@@ -63,7 +63,12 @@ describe('/mcp at 2026-07-28: the tasks extension', () => {
     const id = made.taskId as string;
     expect(id).not.toMatch(/^t\d+$/);
 
-    expect(await result(3, 'tasks/get', task(id, FOLLOWS))).toMatchObject({ resultType: 'complete', taskId: id, status: 'working' });
+    expect(await result(3, 'tasks/get', task(id, FOLLOWS))).toMatchObject({
+      resultType: 'complete',
+      taskId: id,
+      status: 'working',
+      ttlMs: 60_000,
+    });
     const done = await result(4, 'tasks/get', task(id, FOLLOWS));
     expect(done).toMatchObject({ resultType: 'complete', taskId: id, status: 'completed' });
     expect(textOf(done.result)).toBe('sum: 5');

@@ -21,6 +21,7 @@ import {
   MODERN_VERSION,
   MULTI_ROUND,
   declaresTasks,
+  TASK_METHODS,
   TASKS_EXTENSION,
 } from './modern-protocol.js';
 
@@ -119,6 +120,8 @@ export class ModernServerTransport implements Transport {
   readonly #subscribed = new Set<string>();
   /** The `tools/list` requests in flight, whose tools' parameter headers are learnt (`paramHeaders`). */
   readonly #toolListings = new Set<RequestId>();
+  /** The `tasks/*` requests in flight: their answers are tasks, whose `ttlMs` is the task's, not a cache hint. */
+  readonly #taskRequests = new Set<RequestId>();
   #listenFilter: Record<string, unknown> = {};
   #listening: RequestId | undefined;
   /** Listens the server ended and this transport opened again since the last notice one carried. */
@@ -204,6 +207,7 @@ export class ModernServerTransport implements Transport {
     if (MULTI_ROUND.has(request.method))
       this.#pending.set(request.id, { request: sent, options, rounds: 0, open: new Set(), answers: {}, requestState: undefined });
     else if (request.method === 'tools/list' && this.#opts.paramHeaders) this.#toolListings.add(request.id);
+    else if (TASK_METHODS.has(request.method)) this.#taskRequests.add(request.id);
     return this.#inner.send(sent, options);
   }
 
@@ -282,9 +286,10 @@ export class ModernServerTransport implements Transport {
         return this.#ask(id, pending, message.result as Record<string, unknown>);
       this.#pending.delete(id);
       const listing = this.#toolListings.delete(id);
+      const ofTask = this.#taskRequests.delete(id);
       if (!('result' in message)) return this.onmessage?.(message, extra);
-      // A task (the tasks extension) is no 2025 result: it goes on whole, for the hub to hand its client.
-      if ((message.result as { resultType?: unknown }).resultType === 'task') return this.onmessage?.(message, extra);
+      // A task (the tasks extension), made or followed, is no 2025 result: it goes on whole, for the hub to hand its client.
+      if (ofTask || (message.result as { resultType?: unknown }).resultType === 'task') return this.onmessage?.(message, extra);
       const result = legacyResult(message.result);
       return this.onmessage?.({ ...message, result: listing ? this.#withValidTools(result) : result }, extra);
     }
