@@ -19,7 +19,7 @@ let resolved: BlitzCommand | undefined;
 /**
  * The path of this `blitz`, resolved once: the `bin` that the package.json beside the code
  * names — `apps/cli/bin/blitz.js` in a clone, `bin/blitz.cjs` in the installed package (the
- * bundle sits in `dist/` next to it in both, see scripts/pack.mjs). Whatever runs Blitz
+ * bundle sits in `dist/` next to it in both, see scripts/stage-package.mjs). Whatever runs Blitz
  * later (start-at-login entries, client configs written by `blitz clients`) uses this, so it
  * names the installed package, never the clone it was built in.
  */

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 
-/** Set by the package bundle (scripts/pack.mjs): the daemon's entry, relative to the bundle's files. */
+/** Set by the package bundle (scripts/stage-package.mjs): the daemon's entry, relative to the bundle's files. */
 declare const __BLITZ_DAEMON_ENTRY__: string | undefined;
 
 /**

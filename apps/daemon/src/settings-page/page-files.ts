@@ -12,7 +12,7 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
-/** Set by scripts/pack.mjs in the bundled package: where its `static/` folder is, relative to the bundle. */
+/** Set in the bundled package (scripts/stage-package.mjs): where its `static/` folder is, relative to the bundle. */
 declare const __BLITZ_STATIC_DIR__: string | undefined;
 
 /**

@@ -104,7 +104,7 @@ export function encodeWordVectors(words: readonly string[], rows: readonly Array
   return out;
 }
 
-/** Set by scripts/pack.mjs in the bundled package: where its `static/` folder is, relative to the bundle. */
+/** Set in the bundled package (scripts/stage-package.mjs): where its `static/` folder is, relative to the bundle. */
 declare const __BLITZ_STATIC_DIR__: string | undefined;
 
 /** The tables core's build makes: GloVe's (word-vectors.mjs) and the sentence encoder's (sentence-vectors.mjs). */
