@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runBlitz, tempDir } from '../support/blitz-cli.js';
+import { BLITZ_BIN, runBlitz, tempDir } from '../support/blitz-cli.js';
 
 // Without the real clients' programs: `connect` edits the files itself (clients.real.test.ts runs them).
 const PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
@@ -210,7 +210,7 @@ describe('blitz clients', () => {
     expect(Object.keys(cursor.mcpServers)).toEqual(['blitz']);
     expect(cursor.mcpServers.blitz).toEqual({
       command: process.execPath,
-      args: [path.resolve('..', 'apps', 'cli', 'bin', 'blitz.js'), 'connect'],
+      args: [BLITZ_BIN, 'connect'],
       env: { BLITZ_HOME: blitzHome },
     });
     expect(fs.readFileSync(files().cursor, 'utf8')).toContain('// mine');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../../packages/core/src/testing/fixture-servers.js';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
-import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
+import { BLITZ_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { startDaemonProcess, writeSettings, type RunningDaemon } from '../support/daemon-process.js';
 
 /**
@@ -18,6 +18,8 @@ const PATH = `${BIN}:${path.dirname(process.execPath)}:/usr/bin:/bin`;
 /** Why a client's test is skipped: its package did not install here (npm registry unreachable, or no build for this platform). */
 const missing = (program: string, pkg: string) =>
   has(program) ? '' : ` — skipped: ${pkg} is not installed (node_modules/.bin/${program} missing)`;
+/** The `blitz` every client's entry must name: the one that wrote it, as a pattern. */
+const BLITZ = BLITZ_BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let root: string;
 let blitzHome: string;
@@ -87,7 +89,9 @@ describe('real clients after blitz clients connect', () => {
       );
     if (has('codex'))
       expect(fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toMatch(
-        /^model = "o3"\n\n\[mcp_servers\.blitz\]\ncommand = ".*node"\nargs = \[".*blitz\.js", "connect"\]\nenv = \{ BLITZ_HOME = ".*" \}\n$/,
+        new RegExp(
+          `^model = "o3"\n\n\\[mcp_servers\\.blitz\\]\ncommand = ".*node"\nargs = \\["${BLITZ}", "connect"\\]\nenv = \\{ BLITZ_HOME = ".*" \\}\n$`,
+        ),
       );
   }, 300_000);
 
@@ -96,7 +100,7 @@ describe('real clients after blitz clients connect', () => {
     async () => {
       const list = await run('claude', ['mcp', 'list']);
       if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
-      expect(list.out).toMatch(/blitz: .*blitz\.js connect - ✔ Connected/);
+      expect(list.out).toMatch(new RegExp(`blitz: .*${BLITZ} connect - ✔ Connected`));
       expect(list.out).not.toMatch(/^echo:/m);
     },
     180_000,
@@ -107,7 +111,7 @@ describe('real clients after blitz clients connect', () => {
     async () => {
       const list = await run('gemini', ['mcp', 'list']);
       if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
-      expect(list.out).toMatch(/blitz: .*blitz\.js connect \(stdio\) - Connected/);
+      expect(list.out).toMatch(new RegExp(`blitz: .*${BLITZ} connect \\(stdio\\) - Connected`));
       expect(list.out).not.toMatch(/echo:/);
       expect(fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toContain('// mine');
     },
@@ -157,7 +161,7 @@ describe('real clients after blitz clients connect', () => {
       const list = await run('codex', ['mcp', 'list'], { CODEX_HOME: path.join(home, '.codex') });
       if (process.env.SHOW_CLIENT_OUTPUT) console.log(list.out);
       expect(list.code).toBe(0);
-      expect(list.out).toMatch(/blitz +\S*node +\S*blitz\.js connect +BLITZ_HOME=\*+/);
+      expect(list.out).toMatch(new RegExp(`blitz +\\S*node +${BLITZ} connect +BLITZ_HOME=\\*+`));
       expect(list.out).not.toMatch(/^echo /m);
     },
     180_000,

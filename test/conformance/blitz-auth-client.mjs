@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const BLITZ = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'apps', 'cli', 'bin', 'blitz.js');
+// The `blitz` under test: the suite's (BLITZ_BIN), else the clone's own launcher.
+const BLITZ =
+  process.env.BLITZ_BIN ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'apps', 'cli', 'bin', 'blitz.js');
 /** The client ID metadata document the basic-cimd scenario expects. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 const MAX_STEP_UPS = 2;

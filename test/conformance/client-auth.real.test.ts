@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertNoOrphans } from '../../packages/core/src/testing/no-orphans.js';
+import { BLITZ_BIN } from '../support/blitz-cli.js';
 import { runConformance } from '../support/conformance-runner.js';
 
 // The MCP conformance suite's client auth scenarios, as the 2026-07-28 revision requires them
@@ -50,6 +51,7 @@ function runScenario(scenario: string): Promise<{ code: number | null; output: s
   return runConformance(['client', '--command', `${process.execPath} ${DRIVER}`, '--scenario', scenario, '--timeout', '60000'], {
     cwd: HERE,
     timeoutMs: 110_000,
+    env: { BLITZ_BIN },
   });
 }
 

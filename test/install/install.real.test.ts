@@ -9,9 +9,10 @@ import { readDaemonState } from '@blitz/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeHelper, waitFor } from '../../apps/tray/src/testing/fake-helper.js';
 import { assertNoOrphans, canListProcesses } from '../../packages/core/src/testing/no-orphans.js';
-import { REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
+import { CLONE_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { writeSettings } from '../support/daemon-process.js';
 import { startServer } from '../fixtures/http/restartable-server.mjs';
+import { firstSearchHit } from './first-search-hit.js';
 import { filesMentioning, installPackage, type InstalledPackage } from './installed-package.js';
 
 const EVERYTHING = path.join(
@@ -78,7 +79,7 @@ describe('the installed package', () => {
   it("blitz --help is the clone's: every command's module loads from the bundle", async () => {
     const installed = await pkg.run(['--help'], { home });
     expect(installed.code).toBe(0);
-    expect(installed.stdout).toBe((await runBlitz(['--help'], { home })).stdout);
+    expect(installed.stdout).toBe((await runBlitz(['--help'], { home, bin: CLONE_BIN })).stdout);
     expect(installed.stdout).toMatch(/^ {2}connect /m);
   });
 
@@ -154,23 +155,13 @@ describe('the installed package', () => {
 
   it('search_tools ranks with the packed word-vector table: "photo" (a word no tool uses) finds get-tiny-image', async () => {
     writeSettings(home, settings('\n[hub]\ndeferred = "always"\n'));
-    const transport = new StdioClientTransport({
-      command: pkg.bin,
-      args: ['connect'],
-      cwd: workspace,
-      env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'install-test', version: '1' });
     try {
-      await client.connect(transport);
-      await expect.poll(async () => (await client.listTools()).tools.map((t) => t.name), { timeout: 20_000 }).toContain('search_tools');
-      const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'photo', limit: 3 } })).structuredContent as {
-        tools: { name: string }[];
-      };
-      expect(found.tools[0]?.name).toBe('get-tiny-image');
+      const hit = await firstSearchHit(
+        { command: pkg.bin, args: ['connect'], cwd: workspace, env: { PATH: pkg.path, HOME: home, BLITZ_HOME: home } },
+        'photo',
+      );
+      expect(hit).toBe('get-tiny-image');
     } finally {
-      await client.close();
       writeSettings(home, settings());
     }
   });

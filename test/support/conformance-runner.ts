@@ -23,11 +23,21 @@ export interface RunnerResult {
   output: string;
 }
 
-/** Runs the conformance runner to its end (killed after `timeoutMs`), with only PATH and HOME from our environment. */
-export function runConformance(args: string[], { cwd, timeoutMs }: { cwd: string; timeoutMs: number }): Promise<RunnerResult> {
+/**
+ * Runs the conformance runner to its end (killed after `timeoutMs`), with only PATH and HOME from
+ * our environment, and `env` (the runner passes its environment on to the client it runs).
+ */
+export function runConformance(
+  args: string[],
+  { cwd, timeoutMs, env = {} }: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
+): Promise<RunnerResult> {
   const { command, args: argv } = conformanceCommand(args);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
