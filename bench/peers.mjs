@@ -19,9 +19,9 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectClient, endLeftovers, everything, loadNote, mcpClient, stdioClient, tempDir, within } from './harness.mjs';
+import { connectClient, cpuByRole, endLeftovers, everything, loadNote, mcpClient, stdioClient, tempDir, within } from './harness.mjs';
 import { startEverythingDaemon } from './everything-daemon.mjs';
-import { compare, report } from './stats.mjs';
+import { compare, report, reportCpu } from './stats.mjs';
 
 const TOTAL = Number(process.env.BENCH_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -165,6 +165,21 @@ const streamable = (url) => async () => {
   return client;
 };
 const server = [process.execPath, everything, 'stdio'];
+
+/** Each installed peer's entry, by its package name. */
+const peerBins = new Map();
+
+/** Which part of a path a process is, by its command line: what the CPU figures are summed by. */
+function role(argv) {
+  const args = argv.slice(1).join(' ');
+  const peer = [...peerBins].find(([, bin]) => args.includes(bin));
+  if (peer) return peer[0];
+  if (args.includes(' connect')) return 'blitz connect';
+  if (args.includes(' daemon')) return 'daemon';
+  if (args.includes(everything)) return 'server';
+  return undefined;
+}
+
 const PEERS = [
   [
     'supergateway, SSE',
@@ -218,6 +233,7 @@ try {
       .join(', ')} into ${tmp}…`,
   );
   const installed = await installPeers();
+  for (const name of installed) peerBins.set(name, binOf(name));
   for (const [label, name, args, connect, tool] of PEERS) {
     if (!installed.includes(name)) continue;
     try {
@@ -250,12 +266,14 @@ try {
   ];
   const results = {};
   for (const concurrency of [1, 16]) {
-    const rows = await compare(variants, { total: TOTAL, concurrency, rounds: ROUNDS });
+    const rows = await compare(variants, { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role) });
     report(
       `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (${loadNote()})`,
       rows,
       'direct SDK stdio',
     );
+    // Where each path's time goes: the client's own CPU is the SDK transport's (SSE or streamable HTTP).
+    reportCpu(rows);
     results[concurrency] = Object.fromEntries(rows);
   }
 
@@ -277,6 +295,14 @@ try {
     (n) => results[16][n].perSecond,
     (a, b) => a > b,
   );
+  // One process runs every path's client, so at 16 in flight its CPU per call bounds calls/s: the
+  // SDK's SSE client reads every answer from one open stream, its streamable HTTP client reads
+  // each from the POST's own response.
+  console.log("\n  the client's own CPU per call at 16 in flight, and the calls/s it alone allows (one core):");
+  for (const [name] of variants.slice(1)) {
+    const us = results[16][name].cpuPerCall?.get('client');
+    if (us) console.log(`  ${name.padEnd(44)} ${String(Math.round(us)).padStart(6)} µs   ≤ ${Math.round(1e6 / us)} calls/s`);
+  }
   for (const s of skipped) console.log(`  not measured: ${s}`);
   const verdict =
     peerNames.length === 0
