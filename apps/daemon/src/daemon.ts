@@ -223,7 +223,11 @@ export class Daemon {
       // A pin file that cannot be read or written is the user's to hear of, not only the log's.
       warn: (message) => this.#ownNotice('review', message),
     });
-    this.#toolUse = new ToolUse({ file: path.join(this.paths.stateDir, 'tool-use.json'), warn: (message) => this.log.warn(message) });
+    this.#toolUse = new ToolUse({
+      file: path.join(this.paths.stateDir, 'tool-use.json'),
+      warn: (message) => this.log.warn(message),
+      clock: this.#clock,
+    });
     this.audit = new AuditLog({
       file: this.paths.audit,
       maxBytes: () => this.source.settings.hub.auditMaxMb * 1024 * 1024,

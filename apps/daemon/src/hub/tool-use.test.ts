@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FakeClock } from '@blitz/clock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolUse } from './tool-use.js';
+import { SAVE_DELAY_MS, ToolUse } from './tool-use.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -35,6 +36,25 @@ describe('ToolUse', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ tools: { gh: { search: 3 }, fs: { read_file: 1 } } });
     const again = new ToolUse({ file }).snapshot();
     expect([again('gh', 'search'), again('fs', 'read_file')]).toEqual([3, 1]);
+  });
+
+  it('saves once, SAVE_DELAY_MS after the first call since the last save, with every call meanwhile', async () => {
+    const file = tempFile();
+    const clock = new FakeClock();
+    const use = new ToolUse({ file, clock });
+    for (let i = 0; i < 100; i++) use.record('gh', 'search');
+    clock.advance(SAVE_DELAY_MS - 1);
+    await use.whenWritten();
+    expect(fs.existsSync(file)).toBe(false);
+    use.record('fs', 'read_file');
+    clock.advance(1);
+    await use.whenWritten();
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ tools: { gh: { search: 100 }, fs: { read_file: 1 } } });
+    // Nothing called since: no save is due.
+    fs.rmSync(file);
+    clock.advance(SAVE_DELAY_MS);
+    await use.whenWritten();
+    expect(fs.existsSync(file)).toBe(false);
   });
 
   it('a file it cannot read is warned of and counting starts afresh', () => {
