@@ -19,7 +19,19 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectClient, cpuByRole, endLeftovers, everything, loadNote, mcpClient, stdioClient, tempDir, within } from './harness.mjs';
+import {
+  connectClient,
+  cpuByRole,
+  endLeftovers,
+  everything,
+  httpClient,
+  httpFloor,
+  loadNote,
+  mcpClient,
+  stdioClient,
+  tempDir,
+  within,
+} from './harness.mjs';
 import { startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
@@ -252,17 +264,25 @@ try {
   for (const c of [direct, bridged, overHttp]) closers.push(() => c.close().catch(() => undefined));
   await bridged.listTools();
   await overHttp.listTools();
+  // What this client's streamable HTTP transport costs with nothing behind it: no endpoint of
+  // that transport, a hub or a peer, can beat it.
+  const canned = await httpFloor('canned-http.mjs');
+  closers.push(() => canned.close());
+  const cannedClient = await httpClient(canned.url);
+  closers.push(() => cannedClient.close().catch(() => undefined));
 
   const call =
     (client, name = 'echo') =>
     (i) =>
       client.callTool({ name, arguments: { message: `m${i}` } });
   const BLITZ = ['Blitz: blitz connect', 'Blitz: /mcp'];
+  const FLOOR = 'floor: streamable HTTP, canned answer';
   const variants = [
     ['direct SDK stdio', call(direct)],
     [BLITZ[0], call(bridged)],
     [BLITZ[1], call(overHttp)],
     ...peers.map(([label, client, tool]) => [label, call(client, tool)]),
+    [FLOOR, call(cannedClient)],
   ];
   const results = {};
   for (const concurrency of [1, 16]) {
@@ -311,6 +331,14 @@ try {
         ? 'ok'
         : `NOT first on ${[!p50First && 'p50', !rateFirst && 'calls/s'].filter(Boolean).join(' and ')}`;
   console.log(`  verdict (Blitz's two paths first on p50 and calls/s, against ${peerNames.length} peer paths): ${verdict}`);
+  // A peer ahead of /mcp on calls/s and of the canned floor too is ahead by its transport.
+  const rate = (n) => Math.round(results[16][n].perSecond);
+  const ahead = peerNames.filter((p) => rate(p) >= rate(BLITZ[1]));
+  if (ahead.length)
+    console.log(
+      `  ahead of /mcp on calls/s: ${ahead.map((p) => `${p} ${rate(p)}`).join(', ')}, against /mcp's ${rate(BLITZ[1])}; the canned floor, ` +
+        `streamable HTTP with no server behind it, reaches ${rate(FLOOR)}: ${ahead.every((p) => rate(p) > rate(FLOOR)) ? "ahead by the client's transport, which no streamable HTTP endpoint can match" : 'a peer is ahead of the floor only within noise, or not at all'}`,
+    );
 } finally {
   for (const close of closers.reverse()) await close();
   await daemon?.stop();
