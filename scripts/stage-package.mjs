@@ -44,7 +44,7 @@ function readJson(file) {
 
 async function bundle(stage, minify) {
   for (const entry of ['apps/cli/dist/main.js', 'apps/daemon/dist/main.js']) {
-    if (!fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run npm run build first (npm run pack does)`);
+    if (!fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run npm run build first`);
   }
   await esbuild.build({
     absWorkingDir: ROOT,

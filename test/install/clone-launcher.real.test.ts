@@ -62,7 +62,7 @@ describe("the clone's launcher", () => {
     daemons.add(state.pid);
     if (canListProcesses) {
       const argv = fs.readFileSync(`/proc/${state.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(argv).toEqual([process.execPath, path.join(REPO_ROOT, 'apps', 'daemon', 'dist', 'main.js')]);
+      expect(argv).toEqual([process.execPath, path.join(fs.realpathSync(REPO_ROOT), 'apps', 'daemon', 'dist', 'main.js')]);
     }
   });
 
