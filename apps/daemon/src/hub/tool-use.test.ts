@@ -38,7 +38,7 @@ describe('ToolUse', () => {
     expect([again('gh', 'search'), again('fs', 'read_file')]).toEqual([3, 1]);
   });
 
-  it('saves once, SAVE_DELAY_MS after the first call since the last save, with every call meanwhile', async () => {
+  it('saves SAVE_DELAY_MS after the first call since the last save, with every call meanwhile, and not again until a call', async () => {
     const file = tempFile();
     const clock = new FakeClock();
     const use = new ToolUse({ file, clock });

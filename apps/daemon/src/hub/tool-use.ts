@@ -30,19 +30,21 @@ export type UseCounts = (server: string, tool: string) => number;
 export class ToolUse {
   readonly #counts = new Map<string, number>();
   readonly #opts: ToolUseOptions;
+  readonly #clock: Clock;
   /** The save due for the calls since the last one. */
   #due: Timer | undefined;
   #writing: Promise<void> = Promise.resolve();
 
   constructor(opts: ToolUseOptions = {}) {
     this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
     this.#load();
   }
 
   record(server: string, tool: string): void {
     const key = keyOf(server, tool);
     this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
-    if (this.#opts.file !== undefined) this.#due ??= (this.#opts.clock ?? systemClock).setTimeout(() => this.#save(), SAVE_DELAY_MS);
+    if (this.#opts.file !== undefined) this.#due ??= this.#clock.setTimeout(() => this.#save(), SAVE_DELAY_MS);
   }
 
   /** The counts as they are now, unchanged by later calls: a session ranks its tools once, so its list does not shift under it. */
