@@ -212,6 +212,25 @@ function cpuMicros(pid) {
 }
 
 /**
+ * Which part of a benchmark's path a process is, by its command line (`argv`), for cpuByRole:
+ * `first`'s [text, role] pairs are tried first, then the floors' processes, `blitz connect`,
+ * the daemon and server-everything; undefined for any other.
+ */
+export function processRole(argv, first = []) {
+  const args = argv.slice(1).join(' ');
+  const roles = [
+    ...first,
+    ['byte-relay.mjs', 'relay'],
+    ['canned-http.mjs', 'canned'],
+    ['http-relay.mjs', 'http relay'],
+    [' connect', 'blitz connect'],
+    [' daemon', 'daemon'],
+    [everything, 'server'],
+  ];
+  return roles.find(([text]) => args.includes(text))?.[1];
+}
+
+/**
  * CPU µs so far of this process (`client`) and of each of its descendants, summed by the
  * role `label(argv)` gives it (argv from /proc/PID/cmdline; undefined leaves it out).
  */

@@ -20,7 +20,7 @@
 // (Run with --no-warnings: the SDK's HTTP client adds a listener to one AbortSignal per
 // request and Node warns about it; that is the client's, not the hub's.)
 import path from 'node:path';
-import { connectClient, cpuByRole, httpClient, httpFloor, mcpClient, sleepsSoFar, stdioClient } from './harness.mjs';
+import { connectClient, cpuByRole, httpClient, httpFloor, mcpClient, processRole, sleepsSoFar, stdioClient } from './harness.mjs';
 import { EVERYTHING as everything, startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
@@ -52,7 +52,7 @@ for (const concurrency of [1, 16]) {
       ['floor: HTTP relay to server', call(httpRelayed)],
       ['floor: 2 byte relays', call(relayed)],
     ],
-    { total: TOTAL, concurrency, cpu: () => cpuByRole(role), sleeps: sleepsSoFar },
+    { total: TOTAL, concurrency, cpu: () => cpuByRole(processRole), sleeps: sleepsSoFar },
   );
   report(
     `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of 5 interleaved rounds`,
@@ -79,15 +79,3 @@ await Promise.all([direct.close(), overHttp.close(), bridged.close(), relayed.cl
 canned.close();
 httpRelay.close();
 await stop();
-
-/** Which part of a path a process is, by its command line: what the CPU figures are summed by. */
-function role(argv) {
-  const args = argv.slice(1).join(' ');
-  if (args.includes('byte-relay.mjs')) return 'relay';
-  if (args.includes('canned-http.mjs')) return 'canned';
-  if (args.includes('http-relay.mjs')) return 'http relay';
-  if (args.includes(' connect')) return 'blitz connect';
-  if (args.includes(' daemon')) return 'daemon';
-  if (args.includes(everything)) return 'server';
-  return undefined;
-}

@@ -16,7 +16,7 @@
 // is what a hub costing nothing would take at best. Figures, no
 // verdict; not in `npm run bench`. BENCH_CALLS (1000), BENCH_ROUNDS (5), BENCH_CONCURRENCY ("1").
 // (Run with --no-warnings, as hub-echo.mjs.)
-import { cpuByRole, everything, httpClient, httpFloor, mcpClient, sleepsSoFar } from './harness.mjs';
+import { cpuByRole, everything, httpClient, httpFloor, mcpClient, processRole, sleepsSoFar } from './harness.mjs';
 import { startEverythingDaemon } from './everything-daemon.mjs';
 import { compare, report, reportCpu } from './stats.mjs';
 
@@ -54,7 +54,7 @@ try {
     for (const s of started) if (s.relay) await s.front.serverTimes(); // from here on
     const rows = await compare(
       variants.map(([name, client]) => [name, call(client)]),
-      { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role), sleeps: sleepsSoFar },
+      { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(processRole), sleeps: sleepsSoFar },
     );
     report(
       `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds`,
@@ -75,14 +75,4 @@ try {
   await Promise.all(started.map((s) => s.client.close()));
   for (const s of started) s.front?.close();
   await stop();
-}
-
-/** Which part of a path a process is, by its command line: what the CPU figures are summed by. */
-function role(argv) {
-  const args = argv.slice(1).join(' ');
-  if (args.includes('canned-http.mjs')) return 'canned';
-  if (args.includes('http-relay.mjs')) return 'http relay';
-  if (args.includes(' daemon')) return 'daemon';
-  if (args.includes(everything)) return 'server';
-  return undefined;
 }

@@ -28,6 +28,7 @@ import {
   httpFloor,
   loadNote,
   mcpClient,
+  processRole,
   stdioClient,
   tempDir,
   within,
@@ -181,18 +182,6 @@ const server = [process.execPath, everything, 'stdio'];
 /** Each installed peer's entry, by its package name. */
 const peerBins = new Map();
 
-/** Which part of a path a process is, by its command line: what the CPU figures are summed by. */
-function role(argv) {
-  const args = argv.slice(1).join(' ');
-  const peer = [...peerBins].find(([, bin]) => args.includes(bin));
-  if (peer) return peer[0];
-  if (args.includes('canned-http.mjs')) return 'canned';
-  if (args.includes(' connect')) return 'blitz connect';
-  if (args.includes(' daemon')) return 'daemon';
-  if (args.includes(everything)) return 'server';
-  return undefined;
-}
-
 const PEERS = [
   [
     'supergateway, SSE',
@@ -287,7 +276,18 @@ try {
   ];
   const results = {};
   for (const concurrency of [1, 16]) {
-    const rows = await compare(variants, { total: TOTAL, concurrency, rounds: ROUNDS, cpu: () => cpuByRole(role) });
+    const rows = await compare(variants, {
+      total: TOTAL,
+      concurrency,
+      rounds: ROUNDS,
+      cpu: () =>
+        cpuByRole((argv) =>
+          processRole(
+            argv,
+            [...peerBins].map(([name, bin]) => [bin, name]),
+          ),
+        ),
+    });
     report(
       `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (${loadNote()})`,
       rows,
