@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoOrphans, canListProcesses } from '../../packages/core/src/testing/no-orphans.js';
 import { BLITZ_BIN, CLONE_BIN, REPO_ROOT, runBlitz, tempDir } from '../support/blitz-cli.js';
 import { writeSettings } from '../support/daemon-process.js';
+import { settingsAddress } from '../support/settings-browser.js';
 import { firstSearchHit } from './first-search-hit.js';
 
 const EVERYTHING = path.join(
@@ -67,10 +68,8 @@ describe("the clone's launcher", () => {
   });
 
   it("serves the settings page from apps/settings' dist-static", async () => {
-    const printed = await clone(['settings']);
-    const url = /http:\/\/127\.0\.0\.1:\d+\/settings\/\?code=[\w-]+/.exec(printed.stdout)?.[0];
-    expect(url, printed.stdout).toBeDefined();
-    const signIn = await fetch(url!, { redirect: 'manual' });
+    const url = await settingsAddress(home, CLONE_BIN);
+    const signIn = await fetch(url, { redirect: 'manual' });
     const cookie = signIn.headers.get('set-cookie')?.split(';')[0];
     expect(cookie, `status ${signIn.status}`).toBeDefined();
     const page = await fetch(new URL('/settings/', url), { headers: { cookie: cookie! } });

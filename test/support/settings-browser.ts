@@ -20,9 +20,9 @@ export const NO_BROWSER =
   !fs.existsSync(CHROMIUM) && 'chromium is not installed (apt-get install chromium; scripts/install-system-packages.sh does it)';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** A one-time address as `blitz settings` prints it where no browser opens (no DISPLAY here). */
-export async function settingsAddress(home: string): Promise<string> {
-  const run = await runBlitz(['settings'], { home });
+/** A one-time address as `blitz settings` (of `bin`, else BLITZ_BIN) prints it where no browser opens (no DISPLAY here). */
+export async function settingsAddress(home: string, bin?: string): Promise<string> {
+  const run = await runBlitz(['settings'], { home, ...(bin ? { bin } : {}) });
   expect(run.code, run.stderr).toBe(0);
   const url = /http:\/\/127\.0\.0\.1:\d+\/settings\/\?code=[\w-]+/.exec(run.stdout)?.[0];
   expect(url, run.stdout).toBeDefined();
