@@ -179,8 +179,8 @@ const streamable = (url) => async () => {
 };
 const server = [process.execPath, everything, 'stdio'];
 
-/** Each installed peer's entry, by its package name. */
-const peerBins = new Map();
+/** Each installed peer's [entry, package name]: the CPU table's roles for its processes (processRole). */
+const peerRoles = [];
 
 const PEERS = [
   [
@@ -235,7 +235,7 @@ try {
       .join(', ')} into ${tmp}…`,
   );
   const installed = await installPeers();
-  for (const name of installed) peerBins.set(name, binOf(name));
+  for (const name of installed) peerRoles.push([binOf(name), name]);
   for (const [label, name, args, connect, tool] of PEERS) {
     if (!installed.includes(name)) continue;
     try {
@@ -280,13 +280,7 @@ try {
       total: TOTAL,
       concurrency,
       rounds: ROUNDS,
-      cpu: () =>
-        cpuByRole((argv) =>
-          processRole(
-            argv,
-            [...peerBins].map(([name, bin]) => [bin, name]),
-          ),
-        ),
+      cpu: () => cpuByRole((argv) => processRole(argv, peerRoles)),
     });
     report(
       `tools/call echo on server-everything, ${TOTAL} calls, ${concurrency} in flight, median of ${ROUNDS} interleaved rounds (${loadNote()})`,

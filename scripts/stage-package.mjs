@@ -8,8 +8,8 @@
 // `../package.json` and `../bin/`, as each app's own `dist/` does in the clone, so `VERSION` and
 // `blitzCommand()` read the same relative paths in both. What cannot be bundled (native or
 // binary files), or is too big to load at every start, stays a real dependency: EXTERNAL below.
-// One bundled module graph is what makes a start cheap: Node 20 loads the clone's ~600 ES
-// modules one by one (1.4 s to a daemon's first answer here), the bundle in 0.35 s.
+// One bundled module graph is what makes a start cheap: Node 20 loads the clone's ES modules one
+// by one (the figures: docs/testing.md).
 //
 // Static assets: a workspace with a `dist-static/` folder after its build (the settings page,
 // apps/settings) is copied to `static/<workspace folder name>/` in the package. Bundled code
